@@ -1,0 +1,78 @@
+package game
+
+import (
+	"cabinet/internal/game/card"
+	"cabinet/internal/money"
+)
+
+// Table is the public picture of a round: what the display draws and what
+// the recall redraws step by step. It never holds a hidden card's face.
+type Table struct {
+	Game  ID     `json:"game"`
+	Round uint64 `json:"round"`
+	// Dealer's hand; Hidden counts face-down cards not shown.
+	Dealer HandView `json:"dealer"`
+	// Hands in play order (spot order, split hands after their parent).
+	Hands []HandView `json:"hands"`
+	// Active is the index in Hands of the hand being played, -1 if none.
+	Active int `json:"active"`
+	// Prompt is a message key for the decision asked now ("insurance",
+	// "evenmoney", "" when plain play), translated by the display.
+	Prompt string `json:"prompt,omitempty"`
+	// Side bets placed this round and their results.
+	Side []SideView `json:"side,omitempty"`
+	// Staked and Paid this round so far (money).
+	Staked money.Cents `json:"staked"`
+	Paid   money.Cents `json:"paid"`
+	Done   bool        `json:"done"`
+	// Duel is set for Poker Duel only.
+	Duel *DuelView `json:"duel,omitempty"`
+}
+
+// HandView is one hand as shown.
+type HandView struct {
+	Spot    int         `json:"spot"`
+	Cards   []card.Card `json:"cards"`
+	Hidden  int         `json:"hidden,omitempty"` // face-down cards (not in Cards)
+	Total   int         `json:"total"`            // best total of the shown cards
+	Soft    bool        `json:"soft,omitempty"`
+	Bet     money.Cents `json:"bet"`             // money on the hand (main + double/split stake)
+	Token   money.Cents `json:"token,omitempty"` // Free Bet tokens backing the hand
+	Insured money.Cents `json:"insured,omitempty"`
+	Doubled bool        `json:"doubled,omitempty"`
+	Outcome Outcome     `json:"outcome,omitempty"`
+	Win     money.Cents `json:"win,omitempty"`
+	Note    string      `json:"note,omitempty"` // message key: "zapped", "split", ...
+}
+
+// SideView is one side bet as shown.
+type SideView struct {
+	Spot    int         `json:"spot"`
+	Kind    BetKind     `json:"kind"`
+	Amount  money.Cents `json:"amount"`
+	Outcome Outcome     `json:"outcome,omitempty"`
+	Hand    string      `json:"hand,omitempty"` // e.g. "flush", "suited trips" (message key)
+	Win     money.Cents `json:"win,omitempty"`
+}
+
+// DuelView is the Poker Duel picture: chips are play chips, never money.
+type DuelView struct {
+	Deck          int         `json:"deck"`
+	Level         string      `json:"level"`
+	Player        []card.Card `json:"player"`
+	Computer      []card.Card `json:"computer,omitempty"` // shown only at showdown
+	ComputerCards int         `json:"computer_cards"`
+	PlayerStack   int64       `json:"player_stack"`
+	ComputerStack int64       `json:"computer_stack"`
+	Pot           int64       `json:"pot"`
+	ToCall        int64       `json:"to_call"`
+	Phase         string      `json:"phase"` // message key
+	PlayerDrew    int         `json:"player_drew"`
+	ComputerDrew  int         `json:"computer_drew"`
+	Outfit        []string    `json:"outfit"` // items still worn, in order
+	Pawned        []string    `json:"pawned"` // items pawned, not yet lost
+	Lost          []string    `json:"lost"`   // items taken off
+	Message       string      `json:"message,omitempty"`
+	SessionOver   bool        `json:"session_over"`
+	PlayerWon     bool        `json:"player_won"`
+}
