@@ -1,0 +1,174 @@
+// Package view is the snapshot of committed cabinet state that the display
+// draws. The controller builds a new Snapshot after every committed
+// transaction and publishes it atomically; the display only reads it, so
+// drawing never blocks on the store (platform.md §7). Pure data, no I/O.
+package view
+
+import (
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/money"
+)
+
+// Mode is the cabinet state shown (platform.md §1).
+type Mode string
+
+const (
+	Boot     Mode = "boot"
+	Attract  Mode = "attract"  // no credits
+	Menu     Mode = "menu"     // credits, game choice
+	Table    Mode = "table"    // a game's table: betting or playing a round
+	Help     Mode = "help"     // help and paytable of Game
+	Tilt     Mode = "tilt"     // overlay: Tilts say why; the frozen screen below
+	Handpay  Mode = "handpay"  // overlay: call attendant
+	Audit    Mode = "audit"    // technician screens (audit key)
+	Operator Mode = "operator" // operator menu (operator key)
+	HwTest   Mode = "hwtest"   // self-test
+)
+
+// Snapshot is everything a frame needs. Treat it as immutable.
+type Snapshot struct {
+	Seq  uint64 `json:"seq"`  // increases with every publish
+	Mode Mode   `json:"mode"` // what is shown; Under is the mode below an overlay
+	// Under is the screen frozen below a Tilt or Handpay overlay.
+	Under Mode   `json:"under,omitempty"`
+	Lang  string `json:"lang"` // "fr" or "en"
+
+	Currency string      `json:"currency"` // e.g. "€"
+	Denom    money.Cents `json:"denom"`    // credit denomination for the optional credits display
+	Credits  money.Cents `json:"credits"`
+	Win      money.Cents `json:"win"`     // paid in the current/last round
+	Jackpot  money.Cents `json:"jackpot"` // progressive pool shown (rounded down)
+
+	Games []GameInfo `json:"games"` // enabled games, menu order
+	Game  game.ID    `json:"game"`  // game on the table / highlighted in the menu
+
+	// Bets placed but not yet dealt, and the chip value BET+ adds next.
+	Bets []game.Bet  `json:"bets,omitempty"`
+	Chip money.Cents `json:"chip"`
+	Spot int         `json:"spot"` // spot BET+ adds to
+
+	// Round is the current round's picture, or the last settled round's.
+	Round *game.Table `json:"round,omitempty"`
+	// Recovered is set after a power-loss resume until the round ends.
+	Recovered bool `json:"recovered,omitempty"`
+
+	Lamps hw.ButtonSet `json:"lamps"` // lit buttons (exactly the legal ones)
+
+	Tilts   []string    `json:"tilts,omitempty"` // reason keys, e.g. "main_door", "memory_error"
+	Handpay money.Cents `json:"handpay,omitempty"`
+	// HandpayKind is "cashout" or "jackpot".
+	HandpayKind string `json:"handpay_kind,omitempty"`
+
+	Message string `json:"message,omitempty"` // message key of a transient notice
+
+	Help     *HelpView     `json:"help,omitempty"`
+	Audit    *AuditView    `json:"audit,omitempty"`
+	Operator *OperatorView `json:"operator,omitempty"`
+	HwTest   *HwTestView   `json:"hwtest,omitempty"`
+}
+
+// GameInfo is a game on the menu with its table limits.
+type GameInfo struct {
+	ID     game.ID     `json:"id"`
+	MinBet money.Cents `json:"min_bet"`
+	MaxBet money.Cents `json:"max_bet"`
+	Spots  int         `json:"spots"`
+	// Side bets offered (kind and limits).
+	Side []SideInfo `json:"side,omitempty"`
+}
+
+// SideInfo is a side bet on offer.
+type SideInfo struct {
+	Kind game.BetKind `json:"kind"`
+	Min  money.Cents  `json:"min"`
+	Max  money.Cents  `json:"max"`
+}
+
+// HelpView is the help/paytable page of one game.
+type HelpView struct {
+	Game  game.ID `json:"game"`
+	Page  int     `json:"page"`
+	Pages int     `json:"pages"`
+	// Rules: the parameters in force (key → formatted value).
+	Rules []KV `json:"rules"`
+	// Paytables per bet, and RTP figures as computed by the project's analysis.
+	Pays []PayLine `json:"pays"`
+	RTP  []RTPLine `json:"rtp"`
+}
+
+// KV is a labelled value (label is a message key; value preformatted).
+type KV struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// PayLine is one paytable line.
+type PayLine struct {
+	Bet  game.BetKind `json:"bet"`
+	Hand string       `json:"hand"` // message key
+	Pays string       `json:"pays"` // e.g. "25:1", "100 % jackpot"
+}
+
+// RTPLine is one computed return figure, in basis points of a percent
+// (99.54 % = 9954) so no float crosses into the display's data.
+type RTPLine struct {
+	Bet    game.BetKind `json:"bet"`
+	RTPBP  int64        `json:"rtp_bp"` // hundredths of a percent
+	Method string       `json:"method"` // "exact", "simulation ±0.05 %"
+}
+
+// AuditView is the technician's screens.
+type AuditView struct {
+	Page   string      `json:"page"` // "meters", "recall", "events", "selftest", "program"
+	Meters []KV        `json:"meters"`
+	Recall *RecallView `json:"recall,omitempty"`
+	Events []EventLine `json:"events,omitempty"`
+	Digest string      `json:"digest"` // program SHA-256 hex
+	Checks []KV        `json:"checks,omitempty"`
+}
+
+// RecallView is one recalled round redrawn step by step.
+type RecallView struct {
+	Index  int         `json:"index"` // 0 = most recent
+	Count  int         `json:"count"`
+	Round  uint64      `json:"round"`
+	Game   game.ID     `json:"game"`
+	Start  string      `json:"start"`
+	End    string      `json:"end"`
+	Step   int         `json:"step"`
+	Steps  int         `json:"steps"`
+	Action string      `json:"action"`
+	Table  game.Table  `json:"table"` // picture after Step
+	Before money.Cents `json:"before"`
+	After  money.Cents `json:"after"`
+}
+
+// EventLine is one event-log entry.
+type EventLine struct {
+	Seq  uint64 `json:"seq"`
+	Time string `json:"time"`
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// OperatorView is the operator menu.
+type OperatorView struct {
+	Items  []Setting `json:"items"`
+	Cursor int       `json:"cursor"`
+	Error  string    `json:"error,omitempty"`
+}
+
+// Setting is one operator setting.
+type Setting struct {
+	Key     string `json:"key"`
+	Value   string `json:"value"`
+	Allowed string `json:"allowed"`
+}
+
+// HwTestView is the self-test screen.
+type HwTestView struct {
+	Lamp   string   `json:"lamp"`   // lamp lit now
+	Inputs []string `json:"inputs"` // last input changes, newest first
+	Bills  []string `json:"bills"`  // decoded bills (not credited)
+}
