@@ -69,7 +69,10 @@ type Event struct {
 	Percent  int         `json:"pct,omitempty"`
 	Outcome  Outcome     `json:"o,omitempty"`
 	Who      string      `json:"who,omitempty"`
-	Text     string      `json:"t,omitempty"`
+	// Handpay marks a Payout at or above the handpay limit: paid by the
+	// attendant, not credited (set by the controller, never by an engine).
+	Handpay bool   `json:"hp,omitempty"`
+	Text    string `json:"t,omitempty"`
 }
 
 // Drawn returns the cards drawn in events, in order: the Stack a replay uses.
@@ -90,7 +93,7 @@ func Money(evs []Event) (staked, paid money.Cents) {
 		case Stake:
 			staked += e.Amount
 		case Payout:
-			paid += e.Amount
+			paid += e.Amount // handpays included: the player was paid
 		}
 	}
 	return staked, paid
