@@ -192,7 +192,31 @@ func (r Rules) Validate() error {
 	case r.WinCap < 0:
 		return fmt.Errorf("win_cap = %v, want 0 (none) or more", r.WinCap)
 	}
+	switch {
+	case r.Game != game.Classic && r.Game != game.Royal && r.Game != game.FreeBet && r.Game != game.Zappit:
+		return fmt.Errorf("game = %q, want classic, royal, freebet or zappit", r.Game)
+	case r.Peek != PeekAceTen && r.Peek != PeekAceOnly && r.Peek != NoHole:
+		return fmt.Errorf("peek = %q, want %q, %q or %q", r.Peek, PeekAceTen, PeekAceOnly, NoHole)
+	case r.Double != DoubleAny && r.Double != Double10or11:
+		return fmt.Errorf("double = %q, want %q or %q", r.Double, DoubleAny, Double10or11)
+	case r.CharlieCards != 0 && (r.CharlieCards < 3 || r.CharlieCards > 13):
+		return fmt.Errorf("charlie_cards = %d, want 0 (none) or 3 to 13", r.CharlieCards)
+	case r.MaxCards != 0 && (r.MaxCards < 3 || r.MaxCards > 52):
+		return fmt.Errorf("max_cards = %d, want 0 (no cap) or 3 to 52", r.MaxCards)
+	}
+	seen := map[game.BetKind]bool{}
 	for _, s := range r.Side {
+		switch {
+		case !s.Kind.IsSide():
+			return fmt.Errorf("side bet %q: not a side bet kind", s.Kind)
+		case seen[s.Kind]:
+			return fmt.Errorf("side bet %s: listed twice", s.Kind)
+		case s.Kind == game.RoyalSide && r.RoyalStake <= 0:
+			return fmt.Errorf("royal_stake = %v, want more than 0 when the Royal Poker bet is offered", r.RoyalStake)
+		case s.Kind == game.RoyalSide && r.MaxSpots < 2:
+			return fmt.Errorf("max_spots = %d, the Royal Poker bet needs 2 spots", r.MaxSpots)
+		}
+		seen[s.Kind] = true
 		if s.Min <= 0 || s.Max < s.Min {
 			return fmt.Errorf("side bet %s: limits %v–%v, want 0 < min <= max", s.Kind, s.Min, s.Max)
 		}

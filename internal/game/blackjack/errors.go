@@ -1,0 +1,6 @@
+package blackjack
+
+import "errors"
+
+// ErrRules is wrapped by New when the rules fail Rules.Validate.
+var ErrRules = errors.New("blackjack: invalid rules")

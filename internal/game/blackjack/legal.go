@@ -1,0 +1,243 @@
+package blackjack
+
+import (
+	"fmt"
+
+	"cabinet/internal/game"
+	"cabinet/internal/money"
+)
+
+// candidates are the actions Legal considers, in the order it lists them.
+var candidates = [...]game.ActionKind{
+	game.Deal, game.Hit, game.Stand, game.Double, game.Split, game.Surrender, game.Zap,
+	game.Insure, game.EvenMoney, game.NoInsure,
+}
+
+// Legal lists the actions Apply accepts now with funds on the credit meter:
+// a paid double, split or insurance only if funds cover its stake; free ones
+// always. In the bet phase Deal is listed when funds cover the minimum bet.
+func (r *Round) Legal(funds money.Cents) []game.ActionKind {
+	var out []game.ActionKind
+	for _, k := range candidates {
+		if r.check(k, funds) == nil {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// check says whether action k is accepted now with funds: nil, an
+// *game.IllegalError, or an error wrapping game.ErrFunds / ErrRoundOver.
+// Deal's bets are checked by checkDeal.
+func (r *Round) check(k game.ActionKind, funds money.Cents) error {
+	switch r.Phase {
+	case PhaseDone:
+		return fmt.Errorf("blackjack: round %d: %s: %w", r.Number, k, game.ErrRoundOver)
+	case PhaseBet:
+		if k != game.Deal {
+			return game.Illegal(k, "round %d waits for the deal", r.Number)
+		}
+		if funds < r.Rules.MinBet {
+			return fmt.Errorf("blackjack: round %d: deal: funds %v below the minimum bet %v: %w", r.Number, funds, r.Rules.MinBet, game.ErrFunds)
+		}
+		return nil
+	case PhaseInsurance:
+		return r.checkInsurance(k, funds)
+	case PhasePlay:
+		return r.checkPlay(k, funds)
+	}
+	panic(fmt.Sprintf("BUG: blackjack round %d in unknown phase %q", r.Number, r.Phase))
+}
+
+func (r *Round) checkInsurance(k game.ActionKind, funds money.Cents) error {
+	h := &r.Hands[r.Active]
+	even := r.evenMoneyOffered(h)
+	switch k {
+	case game.NoInsure:
+		return nil
+	case game.EvenMoney:
+		if !even {
+			return game.Illegal(k, "hand %d is not offered even money", r.Active)
+		}
+		return nil
+	case game.Insure:
+		if even {
+			return game.Illegal(k, "hand %d holds a blackjack: even money is offered instead", r.Active)
+		}
+		if cost := h.Stake.Mul(1, 2); cost > funds {
+			return fmt.Errorf("blackjack: round %d: insure hand %d: %v needed, %v available: %w", r.Number, r.Active, cost, funds, game.ErrFunds)
+		}
+		return nil
+	}
+	return game.Illegal(k, "hand %d must answer the insurance question first", r.Active)
+}
+
+func (r *Round) checkPlay(k game.ActionKind, funds money.Cents) error {
+	i := r.Active
+	h := &r.Hands[i]
+	two := len(h.Cards) == 2
+	switch k {
+	case game.Hit, game.Stand:
+		return nil
+	case game.Double:
+		switch {
+		case !two:
+			return game.Illegal(k, "hand %d holds %d cards, doubling needs the first two", i, len(h.Cards))
+		case h.FromSplit && !r.Rules.DoubleAfterSplit:
+			return game.Illegal(k, "hand %d comes from a split: no double after split", i)
+		case r.Rules.Double == Double10or11 && !total10or11(h):
+			return game.Illegal(k, "hand %d totals %d: double on 10 or 11 only", i, first(Total(h.Cards)))
+		}
+		if r.freeDouble(h) {
+			return nil
+		}
+		if h.base() > funds {
+			return fmt.Errorf("blackjack: round %d: double hand %d: %v needed, %v available: %w", r.Number, i, h.base(), funds, game.ErrFunds)
+		}
+		return nil
+	case game.Split:
+		switch {
+		case !two:
+			return game.Illegal(k, "hand %d holds %d cards, splitting needs the first two", i, len(h.Cards))
+		case Value(h.Cards[0]) != Value(h.Cards[1]):
+			return game.Illegal(k, "hand %d: %v and %v are not of the same value", i, h.Cards[0], h.Cards[1])
+		case h.Zapped != nil:
+			return game.Illegal(k, "hand %d was zapped: no split", i)
+		case r.spotHands(h.Spot) >= r.Rules.MaxHands:
+			return game.Illegal(k, "spot %d already has %d hands (at most %d)", h.Spot, r.spotHands(h.Spot), r.Rules.MaxHands)
+		}
+		if r.freeSplit(h) {
+			return nil
+		}
+		if h.base() > funds {
+			return fmt.Errorf("blackjack: round %d: split hand %d: %v needed, %v available: %w", r.Number, i, h.base(), funds, game.ErrFunds)
+		}
+		return nil
+	case game.Surrender:
+		switch {
+		case !r.Rules.Surrender:
+			return game.Illegal(k, "surrender is not offered")
+		case !two || h.FromSplit || h.Zapped != nil:
+			return game.Illegal(k, "hand %d: surrender only as the first decision on the original two cards", i)
+		}
+		return nil
+	case game.Zap:
+		t, soft := Total(h.Cards)
+		switch {
+		case !r.Rules.Zap:
+			return game.Illegal(k, "zap is not offered")
+		case !two || h.FromSplit || h.Zapped != nil:
+			return game.Illegal(k, "hand %d: zap only as the first action on an original two-card hand", i)
+		case soft || t < 15 || t > 18:
+			return game.Illegal(k, "hand %d: zap needs a hard 15 to 18, not %s%d", i, softWord(soft), t)
+		}
+		return nil
+	}
+	return game.Illegal(k, "not a play action (hand %d is playing)", i)
+}
+
+func first(t int, _ bool) int { return t }
+
+func softWord(soft bool) string {
+	if soft {
+		return "soft "
+	}
+	return ""
+}
+
+func total10or11(h *Hand) bool {
+	t, _ := Total(h.Cards)
+	return t == 10 || t == 11
+}
+
+// freeDouble: Free Bet doubles a two-card hard 9, 10 or 11 for free.
+func (r *Round) freeDouble(h *Hand) bool {
+	if !r.Rules.FreeBets || len(h.Cards) != 2 {
+		return false
+	}
+	t, soft := Total(h.Cards)
+	return !soft && t >= 9 && t <= 11
+}
+
+// freeSplit: Free Bet splits every pair but ten-values for free.
+func (r *Round) freeSplit(h *Hand) bool {
+	return r.Rules.FreeBets && len(h.Cards) == 2 && !IsTen(h.Cards[0])
+}
+
+// evenMoneyOffered: Royal Poker offers even money, not insurance, to a
+// blackjack against an ace.
+func (r *Round) evenMoneyOffered(h *Hand) bool { return r.Rules.EvenMoney && h.natural() }
+
+func (r *Round) spotHands(spot int) int {
+	n := 0
+	for i := range r.Hands {
+		if r.Hands[i].Spot == spot {
+			n++
+		}
+	}
+	return n
+}
+
+// checkDeal validates a Deal's bets (games.md §1–§4 limits) and funds.
+func (r *Round) checkDeal(a game.Action) error {
+	if len(a.Bets) == 0 {
+		return fmt.Errorf("blackjack: round %d: deal: no bet: %w", r.Number, game.ErrBet)
+	}
+	main := map[int]bool{}
+	for _, b := range a.Bets {
+		if b.Kind == game.Main && b.Spot >= 0 && b.Spot < r.Rules.MaxSpots {
+			main[b.Spot] = true
+		}
+	}
+	seen := map[game.Bet]bool{}
+	royal := 0
+	for n, b := range a.Bets {
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("blackjack: round %d: deal: bet %d (%s %v on spot %d): %s: %w",
+				r.Number, n, b.Kind, b.Amount, b.Spot, fmt.Sprintf(format, args...), game.ErrBet)
+		}
+		if b.Spot < 0 || b.Spot >= r.Rules.MaxSpots {
+			return bad("spot out of range 0–%d", r.Rules.MaxSpots-1)
+		}
+		key := game.Bet{Spot: b.Spot, Kind: b.Kind}
+		if seen[key] {
+			return bad("a second %s bet on the spot", b.Kind)
+		}
+		seen[key] = true
+		if b.Kind == game.Main {
+			if b.Amount < r.Rules.MinBet || b.Amount > r.Rules.MaxBet {
+				return bad("main bet outside the table limits %v–%v", r.Rules.MinBet, r.Rules.MaxBet)
+			}
+			continue
+		}
+		if !b.Kind.IsSide() {
+			return bad("%q cannot be placed with the deal", b.Kind)
+		}
+		sr, ok := r.Rules.SideRule(b.Kind)
+		if !ok {
+			return bad("side bet not offered in %s", r.Rules.Game)
+		}
+		if !main[b.Spot] {
+			return bad("no main bet on the spot")
+		}
+		if b.Kind == game.RoyalSide {
+			royal++
+			switch {
+			case royal > 1:
+				return bad("one Royal Poker bet per round")
+			case !main[0] || !main[1]:
+				return bad("offered only when both spots carry a main bet")
+			case b.Amount != r.Rules.RoyalStake:
+				return bad("the stake is fixed at %v", r.Rules.RoyalStake)
+			}
+			continue
+		}
+		if b.Amount < sr.Min || b.Amount > sr.Max {
+			return bad("outside the side bet limits %v–%v", sr.Min, sr.Max)
+		}
+	}
+	if t := a.Total(); t > a.Funds {
+		return fmt.Errorf("blackjack: round %d: deal: stakes %v, funds %v: %w", r.Number, t, a.Funds, game.ErrFunds)
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package blackjack
+
+import (
+	"slices"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+)
+
+// Table is the public picture of the round: the hole card and face-down
+// doubled cards are counted in Hidden, never shown.
+func (r *Round) Table() game.Table {
+	t := game.Table{
+		Game: r.Rules.Game, Round: r.Number, Active: r.Active,
+		Staked: r.Staked, Paid: r.Paid, Done: r.Phase == PhaseDone,
+	}
+	if r.Phase == PhaseInsurance {
+		t.Prompt = "insurance"
+		if r.evenMoneyOffered(&r.Hands[r.Active]) {
+			t.Prompt = "evenmoney"
+		}
+	}
+	dealer := r.Dealer
+	if r.HoleDown {
+		dealer = dealer[:1]
+		t.Dealer.Hidden = 1
+	}
+	t.Dealer = view(game.Dealer, dealer, t.Dealer.Hidden)
+	for i := range r.Hands {
+		h := &r.Hands[i]
+		cards, hidden := h.Cards, 0
+		if h.Hidden {
+			cards, hidden = cards[:len(cards)-1], 1
+		}
+		v := view(h.Spot, cards, hidden)
+		v.Bet = h.Stake + h.Double
+		v.Token = h.Token + h.DoubleToken
+		v.Insured = h.Insured
+		v.Doubled = h.Doubled
+		v.Outcome = h.Outcome
+		v.Win = h.Win + h.InsWin
+		v.Note = h.Note
+		if v.Note == "" && h.FromSplit {
+			v.Note = "split"
+		}
+		t.Hands = append(t.Hands, v)
+	}
+	for _, sd := range r.Sides {
+		t.Side = append(t.Side, game.SideView{
+			Spot: sd.Spot, Kind: sd.Kind, Amount: sd.Amount,
+			Outcome: sd.Outcome, Hand: sd.Hand, Win: sd.Win,
+		})
+	}
+	return t
+}
+
+func view(spot int, cards []card.Card, hidden int) game.HandView {
+	total, soft := Total(cards)
+	return game.HandView{Spot: spot, Cards: slices.Clone(cards), Hidden: hidden, Total: total, Soft: soft}
+}
