@@ -48,6 +48,9 @@ type Snapshot struct {
 	Chip money.Cents `json:"chip"`
 	Spot int         `json:"spot"` // spot BET+ adds to
 
+	// DuelInput is Poker Duel's pending choices (UI state, not durable).
+	DuelInput *DuelInput `json:"duel_input,omitempty"`
+
 	// Round is the current round's picture, or the last settled round's.
 	Round *game.Table `json:"round,omitempty"`
 	// Recovered is set after a power-loss resume until the round ends.
@@ -66,6 +69,17 @@ type Snapshot struct {
 	Audit    *AuditView    `json:"audit,omitempty"`
 	Operator *OperatorView `json:"operator,omitempty"`
 	HwTest   *HwTestView   `json:"hwtest,omitempty"`
+}
+
+// DuelInput is what the player has chosen but not yet played in Poker Duel:
+// the card cursor and the cards marked for the draw during a deal, the chips
+// YES opens or raises with, and between sessions the deck and level DEAL buys.
+type DuelInput struct {
+	Cursor int     `json:"cursor"` // card under the cursor, 0–4
+	Marked [5]bool `json:"marked"` // cards marked for exchange
+	Amount int64   `json:"amount"` // open/raise size in chips
+	Deck   int     `json:"deck"`   // 32 or 52, for the next session
+	Level  string  `json:"level"`  // difficulty for the next session
 }
 
 // GameInfo is a game on the menu with its table limits.
