@@ -1,0 +1,398 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"cabinet/internal/game/blackjack"
+)
+
+// Action names used by the analyser's option lists (the game.ActionKind strings).
+const (
+	aStand     = "stand"
+	aHit       = "hit"
+	aDouble    = "double"
+	aSplit     = "split"
+	aSurrender = "surrender"
+	aZap       = "zap"
+)
+
+// option is one action available on a hand with its value.
+type option struct {
+	name string
+	v    val
+}
+
+func bestOf(opts []option) option {
+	b := opts[0]
+	for _, o := range opts[1:] {
+		if better(o.v, b.v) {
+			b = o
+		}
+	}
+	return b
+}
+
+// bj holds what every up card shares: the rules, the full shoe by value and
+// the dealer graphs.
+type bj struct {
+	r      blackjack.Rules
+	full   [11]int
+	n      int
+	graphs [11]*dealerGraph
+}
+
+func newBJ(r blackjack.Rules) *bj {
+	b := &bj{r: r}
+	for v := 1; v <= 9; v++ {
+		b.full[v] = 4 * r.Decks
+	}
+	b.full[10] = 16 * r.Decks
+	b.n = 52 * r.Decks
+	for up := 1; up <= 10; up++ {
+		b.graphs[up] = newDealerGraph(up, r.HitSoft17)
+	}
+	return b
+}
+
+// upEval evaluates every decision against one up card. Not safe for
+// concurrent use.
+type upEval struct {
+	b     *bj
+	up    int
+	main  *ctx
+	split map[int]*ctx
+	zap   map[[2]int]*ctx
+	sv    map[int]val
+}
+
+func (b *bj) upEval(up int) *upEval {
+	return &upEval{b: b, up: up, main: newCtx(&b.r, b.graphs[up], b.full, up),
+		split: map[int]*ctx{}, zap: map[[2]int]*ctx{}, sv: map[int]val{}}
+}
+
+// base is the kind of an original hand.
+func (u *upEval) base() kind { return kind{win: 1, loss: 1, late: 1, stake: 1} }
+
+// secondSplitKind is the kind of the second hand of a split of value p.
+func (u *upEval) secondSplitKind(p int) kind {
+	r := &u.b.r
+	switch {
+	case r.FreeBets && p != 10:
+		return kind{win: 1} // free-bet token: wins as money, loses nothing
+	case r.Peek == blackjack.NoHole:
+		return kind{win: 1, loss: 1, late: 1, stake: 1}
+	case r.FreeBets:
+		return kind{win: 1, loss: 1, late: 0, stake: 1} // paid split stake returned on a late blackjack
+	}
+	return kind{win: 1, loss: 1, late: 1, stake: 1}
+}
+
+func (u *upEval) splitCtx(p int) *ctx {
+	c, ok := u.split[p]
+	if !ok {
+		c = newCtx(&u.b.r, u.b.graphs[u.up], u.b.full, u.up, p)
+		u.split[p] = c
+	}
+	return c
+}
+
+func (u *upEval) zapCtx(a, b int) *ctx {
+	key := [2]int{min(a, b), max(a, b)}
+	c, ok := u.zap[key]
+	if !ok {
+		c = newCtx(&u.b.r, u.b.graphs[u.up], u.b.full, u.up, a, b)
+		u.zap[key] = c
+	}
+	return c
+}
+
+// splitHandOptions lists the actions on a hand that came from a split
+// (hand holds its own cards; the other split card is out of the shoe).
+func (u *upEval) splitHandOptions(p int, h hand, k kind) []option {
+	c := u.splitCtx(p)
+	if v, ok := c.settled(h, k); ok {
+		return []option{{aStand, val{ev: v}}}
+	}
+	t, _ := h.total()
+	opts := []option{{aStand, val{ev: c.stand(h, k)}}}
+	if p == 1 || t == 21 || (u.b.r.MaxCards > 0 && h.n >= u.b.r.MaxCards) {
+		return opts // split aces take one card; 21 stands
+	}
+	opts = append(opts, option{aHit, c.hitHand(h, k)})
+	if h.n == 2 && u.b.r.DoubleAfterSplit && c.canDouble(h) {
+		opts = append(opts, option{aDouble, c.double(h, k)})
+	}
+	return opts
+}
+
+// splitHand is the value of one split hand of value p before its second
+// card, excluding (noP) or including a second card of value p.
+func (u *upEval) splitHand(p int, k kind, noP bool) val {
+	c := u.splitCtx(p)
+	h0 := handOf(p)
+	w := c.noBJ(h0)
+	var out val
+	var mass float64
+	for v := 1; v <= 10; v++ {
+		if noP && v == p {
+			continue
+		}
+		pr := c.p(h0, v)
+		if pr == 0 {
+			continue
+		}
+		mass += pr
+		out = out.add(bestOf(u.splitHandOptions(p, h0.add(v), k)).v.scale(pr))
+	}
+	if mass == 0 {
+		return val{}
+	}
+	out = out.scale(1 / mass)
+	out.stake += k.stake * w
+	return out
+}
+
+// splitValue is the value of splitting a pair of value p (both hands), with
+// its extra money staked. Hands are played from one fixed composition (the
+// shoe less the up card and the pair): the removal effect of one split hand
+// on the other is ignored, as most published analysers do. With three hands
+// allowed a drawn third card of the pair is always resplit.
+func (u *upEval) splitValue(p int) val {
+	if v, ok := u.sv[p]; ok {
+		return v
+	}
+	r := &u.b.r
+	c := u.splitCtx(p)
+	w := c.noBJ(handOf(p))
+	k1, k2 := u.base(), u.secondSplitKind(p)
+	var out val
+	if r.MaxHands <= 2 || p == 1 {
+		out = u.splitHand(p, k1, false).add(u.splitHand(p, k2, false))
+	} else {
+		anyV, npV := u.splitHand(p, k1, false), u.splitHand(p, k1, true)
+		pp := c.p(handOf(p), p)
+		memo := map[[2]int]val{}
+		var f func(k, t int) val
+		f = func(k, t int) val {
+			if k == 0 {
+				return val{}
+			}
+			if v, ok := memo[[2]int{k, t}]; ok {
+				return v
+			}
+			var v val
+			if t < r.MaxHands {
+				v = f(k+1, t+1).scale(pp).add(npV.add(f(k-1, t)).scale(1 - pp))
+			} else {
+				v = anyV.add(f(k-1, t))
+			}
+			memo[[2]int{k, t}] = v
+			return v
+		}
+		out = f(2, 2)
+	}
+	out.stake -= w // the original bet is counted by the caller
+	u.sv[p] = out
+	return out
+}
+
+// zapValue is the value of zapping the original hand a, b.
+func (u *upEval) zapValue(a, b int) val {
+	c := u.zapCtx(a, b)
+	var out val
+	var h0 hand
+	for v1 := 1; v1 <= 10; v1++ {
+		p1 := c.p(h0, v1)
+		if p1 == 0 {
+			continue
+		}
+		h1 := h0.add(v1)
+		for v2 := 1; v2 <= 10; v2++ {
+			p2 := c.p(h1, v2)
+			if p2 == 0 {
+				continue
+			}
+			out = out.add(bestOf(u.zappedOptions(a, b, h1.add(v2))).v.scale(p1 * p2))
+		}
+	}
+	return out
+}
+
+// zappedOptions lists the actions on a zapped hand h (its new cards; a, b
+// were discarded). Two new cards making 21 win at once (games.md §3).
+func (u *upEval) zappedOptions(a, b int, h hand) []option {
+	c := u.zapCtx(a, b)
+	k := u.base()
+	if v, ok := c.settled(h, k); ok {
+		return []option{{aStand, val{ev: v}}}
+	}
+	t, _ := h.total()
+	if h.n == 2 && t == 21 {
+		return []option{{aStand, val{ev: k.win * c.noBJ(h)}}}
+	}
+	opts := []option{{aStand, val{ev: c.stand(h, k)}}}
+	if t == 21 || (u.b.r.MaxCards > 0 && h.n >= u.b.r.MaxCards) {
+		return opts
+	}
+	opts = append(opts, option{aHit, c.hitHand(h, k)})
+	if h.n == 2 && c.canDouble(h) {
+		opts = append(opts, option{aDouble, c.double(h, k)})
+	}
+	return opts
+}
+
+// originalOptions lists the actions on an original two-card hand a, b that
+// is not a blackjack, valued in the main context.
+func (u *upEval) originalOptions(a, b int) []option {
+	r := &u.b.r
+	c := u.main
+	h := handOf(a, b)
+	k := u.base()
+	opts := []option{{aStand, val{ev: c.stand(h, k)}}, {aHit, c.hitHand(h, k)}}
+	if c.canDouble(h) {
+		opts = append(opts, option{aDouble, c.double(h, k)})
+	}
+	if a == b && r.MaxHands >= 2 {
+		opts = append(opts, option{aSplit, u.splitValue(a)})
+	}
+	if r.Surrender {
+		opts = append(opts, option{aSurrender, val{ev: -0.5 * c.noBJ(h)}})
+	}
+	if r.Zap && h.cnt[1] == 0 && h.hard >= 15 && h.hard <= 18 {
+		opts = append(opts, option{aZap, u.zapValue(a, b)})
+	}
+	return opts
+}
+
+// blackjackEV is the value of a player blackjack against this up card
+// (even money taken when it is worth more).
+func (u *upEval) blackjackEV() (ev float64, evenMoney bool) {
+	pbj := u.main.pBJ(handOf(1, 10))
+	ev = 1.5 * (1 - pbj)
+	if u.b.r.EvenMoney && u.up == 1 && ev < 1 {
+		return 1, true
+	}
+	return ev, false
+}
+
+// MainResult is the analysis of a blackjack game's main bet, per unit of
+// initial bet, with the analyser's strategy.
+type MainResult struct {
+	EV        float64            `json:"ev"`          // expected net win per initial bet
+	Staked    float64            `json:"staked"`      // expected money staked per round (doubles and paid splits included)
+	RTP       float64            `json:"rtp"`         // (Staked + EV) / Staked
+	RTPBet    float64            `json:"rtp_initial"` // 1 + EV: return per initial bet
+	Actions   map[string]float64 `json:"actions"`     // probability of each first decision taken
+	Blackjack float64            `json:"blackjack"`   // probability of a player blackjack
+	Notes     []string           `json:"notes"`
+}
+
+// analyseMain computes the main game's expected value by recursion over the
+// shoe composition, each up card in parallel.
+func analyseMain(ctxt context.Context, r blackjack.Rules, progress func(string)) (MainResult, error) {
+	b := newBJ(r)
+	type part struct {
+		ev, stake, bj float64
+		acts          map[string]float64
+	}
+	parts := make([]part, 11)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var mu sync.Mutex
+	done := 0
+	for up := 1; up <= 10; up++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if ctxt.Err() != nil {
+				return
+			}
+			u := b.upEval(up)
+			pu := float64(b.full[up]) / float64(b.n)
+			pt := part{acts: map[string]float64{}}
+			var h0 hand
+			for a := 1; a <= 10; a++ {
+				pa := u.main.p(h0, a)
+				for c2 := a; c2 <= 10; c2++ {
+					pr := pa * u.main.p(h0.add(a), c2)
+					if a != c2 {
+						pr *= 2
+					}
+					if pr == 0 {
+						continue
+					}
+					w := pu * pr
+					if a == 1 && c2 == 10 {
+						ev, em := u.blackjackEV()
+						pt.ev += w * ev
+						pt.bj += w
+						if em {
+							pt.acts["evenmoney"] += w
+						}
+						continue
+					}
+					best := bestOf(u.originalOptions(a, c2))
+					h := handOf(a, c2)
+					ev := best.v.ev
+					if u.main.excl {
+						ev -= u.main.pBJ(h)
+					}
+					pt.ev += w * ev
+					pt.stake += w * best.v.stake
+					pt.acts[best.name] += w * u.main.noBJ(h)
+				}
+			}
+			parts[up] = pt
+			mu.Lock()
+			done++
+			if progress != nil {
+				progress(fmt.Sprintf("%s main game: %d/10 up cards", r.Game, done))
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if err := ctxt.Err(); err != nil {
+		return MainResult{}, fmt.Errorf("analysis: %s main game: %w", r.Game, err)
+	}
+	res := MainResult{Actions: map[string]float64{}}
+	res.Staked = 1
+	for _, pt := range parts[1:] {
+		res.EV += pt.ev
+		res.Staked += pt.stake
+		res.Blackjack += pt.bj
+		for k, v := range pt.acts {
+			res.Actions[k] += v
+		}
+	}
+	res.RTP = (res.Staked + res.EV) / res.Staked
+	res.RTPBet = 1 + res.EV
+	res.Notes = mainNotes(r)
+	return res, nil
+}
+
+func mainNotes(r blackjack.Rules) []string {
+	notes := []string{
+		"composition-dependent strategy: each decision uses the hand's own cards and the up card, exact removal",
+		"split hands are played from one fixed composition (shoe less the up card and the pair)",
+		"one spot, off the top of a full shoe",
+	}
+	if r.MaxHands > 2 {
+		notes = append(notes, "resplits: a third pair card is always resplit when splitting")
+	}
+	if !r.FreshShuffle {
+		notes = append(notes, "shoe depletion (cut card) not modelled: figures are for a full shoe")
+	}
+	if r.Zap {
+		notes = append(notes, "a zapped hand is played knowing the two discarded cards")
+	}
+	if r.WinCap > 0 {
+		notes = append(notes, fmt.Sprintf("win cap %v ignored: it cannot bind while 15 × bet ≤ cap (bet ≤ %v with 3 spots: split+double on each and insurance)", r.WinCap, r.WinCap/15))
+	}
+	return notes
+}

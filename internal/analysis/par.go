@@ -1,0 +1,199 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/sidebet"
+)
+
+// Report is the PAR sheet of one blackjack game.
+type Report struct {
+	Game      game.ID         `json:"game"`
+	Rules     blackjack.Rules `json:"rules"`
+	Main      MainResult      `json:"main"`
+	Side      []SideResult    `json:"side,omitempty"`
+	Royal     *RoyalResult    `json:"royal,omitempty"`
+	Insurance *SideResult     `json:"insurance,omitempty"`
+	Seconds   float64         `json:"seconds"`
+}
+
+// Analyse computes the PAR sheet of a blackjack game under r. progress, if
+// not nil, receives a line now and then on long work.
+func Analyse(ctxt context.Context, r blackjack.Rules, pr Progressive, progress func(string)) (Report, error) {
+	start := time.Now()
+	if err := r.Validate(); err != nil {
+		return Report{}, fmt.Errorf("analysis: %s: %w", r.Game, err)
+	}
+	rep := Report{Game: r.Game, Rules: r}
+	main, err := analyseMain(ctxt, r, progress)
+	if err != nil {
+		return Report{}, err
+	}
+	rep.Main = main
+	for _, sr := range r.Side {
+		if progress != nil {
+			progress(fmt.Sprintf("%s side bet %s", r.Game, sr.Kind))
+		}
+		switch sr.Kind {
+		case game.RoyalSide:
+			rr, err := royal(r, pr)
+			if err != nil {
+				return Report{}, err
+			}
+			rep.Royal = &rr
+		case game.AnyPair:
+			rep.Side = append(rep.Side, toOne(sr.Kind, "exact enumeration of the first two cards", sr, anyPair(r.Decks)))
+		case game.TwentyOne:
+			rep.Side = append(rep.Side, toOne(sr.Kind, "exact enumeration of two cards and the up card", sr, threeCard(r.Decks, sidebet.TwentyOnePlus3)))
+		case game.Hot3:
+			rep.Side = append(rep.Side, toOne(sr.Kind, "exact enumeration of two cards and the up card", sr, threeCard(r.Decks, sidebet.Hot3)))
+		case game.BustIt:
+			rep.Side = append(rep.Side, toOne(sr.Kind, "exact dealer recursion over the shoe; a player blackjack pushes", sr, bustIt(r)))
+		default:
+			return Report{}, fmt.Errorf("analysis: %s side bet %s: %w", r.Game, sr.Kind, ErrNoSideBet)
+		}
+	}
+	if r.Insurance {
+		ins := insurance(r)
+		rep.Insurance = &ins
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// blackjackGames are the games `cabinet par` covers, in menu order.
+var blackjackGames = []game.ID{game.Royal, game.FreeBet, game.Zappit, game.Classic}
+
+// ParCommand implements `cabinet par --game royal|freebet|zappit|classic|all [--json]`:
+// the PAR sheet of each game under its default rules. Progress goes to stderr.
+func ParCommand(ctxt context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("par", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	gameFlag := fs.String("game", "all", "royal|freebet|zappit|classic|all")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("par: %w: %w", ErrUsage, err)
+	}
+	var ids []game.ID
+	if *gameFlag == "all" {
+		ids = blackjackGames
+	} else {
+		id := game.ID(*gameFlag)
+		if _, err := blackjack.Preset(id); err != nil {
+			return fmt.Errorf("par --game %q: %w", *gameFlag, ErrUnknownGame)
+		}
+		ids = []game.ID{id}
+	}
+	start := time.Now()
+	progress := func(s string) {
+		if !*quiet {
+			fmt.Fprintf(stderr, "[%5.1fs] %s\n", time.Since(start).Seconds(), s)
+		}
+	}
+	var reps []Report
+	for _, id := range ids {
+		r, _ := blackjack.Preset(id)
+		rep, err := Analyse(ctxt, r, DefaultProgressive(), progress)
+		if err != nil {
+			return fmt.Errorf("par: %w", err)
+		}
+		reps = append(reps, rep)
+		if !*asJSON {
+			writeReport(stdout, rep)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		out := struct {
+			Reports []Report `json:"reports"`
+			Seconds float64  `json:"seconds"`
+		}{reps, time.Since(start).Seconds()}
+		if err := enc.Encode(out); err != nil {
+			return fmt.Errorf("par: write json: %w", err)
+		}
+		return nil
+	}
+	fmt.Fprintf(stdout, "total time %.1f s\n", time.Since(start).Seconds())
+	return nil
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.4f %%", 100*x) }
+
+func writeReport(w io.Writer, rep Report) {
+	r := rep.Rules
+	fmt.Fprintf(w, "=== %s: %d deck(s), %s, peek %s, double %s, max hands %d", rep.Game, r.Decks,
+		map[bool]string{true: "H17", false: "S17"}[r.HitSoft17], r.Peek, r.Double, r.MaxHands)
+	var extra []string
+	if r.DoubleAfterSplit {
+		extra = append(extra, "DAS")
+	}
+	if r.Surrender {
+		extra = append(extra, "late surrender")
+	}
+	if r.FreeBets {
+		extra = append(extra, "free doubles/splits")
+	}
+	if r.CharlieCards > 0 {
+		extra = append(extra, fmt.Sprintf("%d-card Charlie", r.CharlieCards))
+	}
+	if r.Dealer22Push {
+		extra = append(extra, "dealer 22 pushes")
+	}
+	if r.Zap {
+		extra = append(extra, "zap hard 15-18")
+	}
+	if r.EvenMoney {
+		extra = append(extra, "even money")
+	}
+	if len(extra) > 0 {
+		fmt.Fprintf(w, ", %s", strings.Join(extra, ", "))
+	}
+	fmt.Fprintf(w, "\n")
+	m := rep.Main
+	fmt.Fprintf(w, "main game (computed, composition-dependent strategy):\n")
+	fmt.Fprintf(w, "  return per initial bet   %s  (house edge %s)\n", pct(m.RTPBet), pct(-m.EV))
+	fmt.Fprintf(w, "  return per money staked  %s  (%.4f staked per round with doubles and paid splits)\n", pct(m.RTP), m.Staked)
+	fmt.Fprintf(w, "  player blackjack %.5f", m.Blackjack)
+	for _, a := range []string{aStand, aHit, aDouble, aSplit, aSurrender, aZap, "evenmoney"} {
+		if p, ok := m.Actions[a]; ok {
+			fmt.Fprintf(w, ", %s %.5f", a, p)
+		}
+	}
+	fmt.Fprintf(w, " (first decisions)\n")
+	for _, n := range m.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	writeSide := func(s SideResult) {
+		fmt.Fprintf(w, "side bet %s: RTP %s (%s)\n", s.Kind, pct(s.RTP), s.Method)
+		for _, o := range s.Outcomes {
+			name := o.Name
+			if name == "" {
+				name = "(lost)"
+			}
+			fmt.Fprintf(w, "  %-18s %-18s p = %.8f  (1 in %.1f)\n", name, o.Pays, o.P, 1/o.P)
+		}
+		for _, n := range s.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
+		}
+	}
+	if rep.Royal != nil {
+		writeSide(rep.Royal.SideResult)
+	}
+	for _, s := range rep.Side {
+		writeSide(s)
+	}
+	if rep.Insurance != nil {
+		writeSide(*rep.Insurance)
+	}
+	fmt.Fprintf(w, "(%.2f s)\n\n", rep.Seconds)
+}
