@@ -227,7 +227,7 @@ func TestFreeBet(t *testing.T) {
 			cards: "QS 10H KS 9C", acts: acts(stand), net: 1000 - 100,
 			check: wantSide(game.AnyPair, game.Lose, "", 0)},
 		{name: "three side bets on 7 7 7", rules: FreeBet(),
-			bets: []game.Bet{main(0, 1000), side(0, game.AnyPair, 100), side(0, game.TwentyOne, 100), side(0, game.Hot3, 100)},
+			bets:  []game.Bet{main(0, 1000), side(0, game.AnyPair, 100), side(0, game.TwentyOne, 100), side(0, game.Hot3, 100)},
 			cards: "7S 7H 7D 10C", acts: acts(stand), out: outs(game.Lose),
 			net: -1000 - 300 + 900 + 3100 + 10100,
 			check: func(t *testing.T, r *Round, evs []game.Event) {
@@ -310,7 +310,7 @@ func TestZappit(t *testing.T) {
 			net: -3000 - 1000 + 3000},
 		{name: "peek on a ten", rules: Zappit(), cards: "10S KH 6D AC", out: outs(game.Lose), net: -1000},
 		{name: "three hands win, capped at 100.00", rules: Zappit(),
-			bets: []game.Bet{main(0, 100000), main(1, 100000), main(2, 100000)},
+			bets:  []game.Bet{main(0, 100000), main(1, 100000), main(2, 100000)},
 			cards: "10S 10H 10D 7H 9S 9H 9D 9C 10C", acts: acts(stand, stand, stand),
 			out: outs(game.Win, game.Win, game.Win), net: 10000,
 			check: func(t *testing.T, _ *Round, evs []game.Event) {
