@@ -1,0 +1,338 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+	"cabinet/internal/money"
+)
+
+// Config is a validated configuration. It is immutable once built: With
+// returns a new Config.
+type Config struct {
+	Cabinet Cabinet
+	Jackpot Jackpot
+
+	enabled   []game.ID
+	rules     map[game.ID]blackjack.Rules
+	voidAfter map[game.ID]time.Duration
+
+	raw file // the document as decoded, for With
+}
+
+// Cabinet is the [cabinet] section.
+type Cabinet struct {
+	Store          string        // bbolt store file
+	Language       string        // "fr" or "en"
+	Currency       string        // ISO 4217 code, e.g. "EUR"
+	Denomination   money.Cents   // credit value for the credits display
+	CreditLimit    money.Cents   // a bill taking credits above it is refused
+	HandpayLimit   money.Cents   // a single win at or above locks for a handpay; 0 = never
+	Bills          []money.Cents // enabled bill denominations, ascending
+	RecallDepth    int           // rounds kept for the game recall
+	EventDepth     int           // events kept in the event log
+	Sound          bool          // sound on
+	ExpectedDigest string        // program SHA-256 (hex) that must match, "" = no check
+	Backend        string        // "sim" or "periph"
+	Chips          []money.Cents // BET+ chip values, ascending
+}
+
+// Jackpot is the [jackpot] section: the Royal Poker progressive.
+type Jackpot struct {
+	Reset  money.Cents // pool value at start and after a royal flush
+	RateE7 int64       // contribution, parts per 10^7 of the Royal Poker stake
+}
+
+// Load reads and validates the configuration file at path. It touches
+// nothing but the file it reads.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: load: %w", err)
+	}
+	c, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Parse decodes and validates a configuration document. Keys left out take
+// their defaults; a key the program does not know is an error.
+func Parse(data []byte) (*Config, error) {
+	f := defaults()
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("config: line %d: %s: %w", pe.Position.Line, strings.TrimSpace(pe.Message), ErrInvalid)
+		}
+		if m := typeErr.FindStringSubmatch(err.Error()); m != nil {
+			want := map[string]string{
+				"string":  `a quoted string (amounts are written as "1.00")`,
+				"integer": "a whole number", "int64": "a whole number", "bool": "true or false",
+			}[m[3]]
+			if want == "" {
+				want = "a value of type " + m[3]
+			}
+			return nil, &KeyError{Key: m[1], Value: "(a TOML " + m[2] + ")", Allowed: want}
+		}
+		return nil, fmt.Errorf("config: %w: %w", ErrInvalid, err)
+	}
+	if un := md.Undecoded(); len(un) > 0 {
+		keys := make([]string, len(un))
+		for i, k := range un {
+			keys[i] = k.String()
+		}
+		return nil, &KeyError{Key: keys[0], Value: "(unknown key)", Allowed: "only the keys of configs/cabinet.toml; unknown keys: " + strings.Join(keys, ", ")}
+	}
+	return build(f)
+}
+
+// typeErr matches BurntSushi/toml's type mismatch error: key, found, wanted.
+var typeErr = regexp.MustCompile(`last key "([^"]+)"\): incompatible types: TOML value has type ([\w\[\]{}.]+); destination has type ([\w\[\]{}.]+)`)
+
+// Enabled lists the enabled games in menu order.
+func (c *Config) Enabled() []game.ID { return append([]game.ID(nil), c.enabled...) }
+
+// Rules returns the effective rules of a blackjack game (enabled or not).
+func (c *Config) Rules(id game.ID) (blackjack.Rules, error) {
+	r, ok := c.rules[id]
+	if !ok {
+		return blackjack.Rules{}, fmt.Errorf("config: rules of %q: not a blackjack game", id)
+	}
+	r.Side = append([]blackjack.SideRule(nil), r.Side...)
+	for i := range r.Side {
+		r.Side[i].Pays = copyPays(r.Side[i].Pays)
+	}
+	return r, nil
+}
+
+// VoidAfter is how long an unfinished round of game id may stay open before it
+// is voided and refunded.
+func (c *Config) VoidAfter(id game.ID) time.Duration {
+	if d, ok := c.voidAfter[id]; ok {
+		return d
+	}
+	return DefaultVoidAfter
+}
+
+// StorePath is the store file ([cabinet] store).
+func (c *Config) StorePath() string { return c.Cabinet.Store }
+
+// RecallDepth is the number of rounds kept for the recall.
+func (c *Config) RecallDepth() int { return c.Cabinet.RecallDepth }
+
+// EventDepth is the number of events kept in the log.
+func (c *Config) EventDepth() int { return c.Cabinet.EventDepth }
+
+// Backend is the hardware backend, "sim" or "periph".
+func (c *Config) Backend() string { return c.Cabinet.Backend }
+
+// ExpectedDigest is the program SHA-256 that must match ("" = no check).
+func (c *Config) ExpectedDigest() string { return c.Cabinet.ExpectedDigest }
+
+// build validates the decoded document and builds the Config.
+func build(f file) (*Config, error) {
+	c := &Config{raw: f.clone(), rules: map[game.ID]blackjack.Rules{}, voidAfter: map[game.ID]time.Duration{}}
+	if err := buildCabinet(&c.Cabinet, f.Cabinet); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.Jackpot.Reset, err = amount("jackpot.reset", f.Jackpot.Reset, 0); err != nil {
+		return nil, err
+	}
+	if c.Jackpot.RateE7, err = rateE7("jackpot.rate", f.Jackpot.Rate); err != nil {
+		return nil, err
+	}
+	seen := map[game.ID]bool{}
+	for _, s := range f.Games.Enabled {
+		id := game.ID(s)
+		switch {
+		case !id.Valid():
+			return nil, bad("games.enabled", s, "a list of games among %s", gameList())
+		case seen[id]:
+			return nil, bad("games.enabled", s, "each game listed once")
+		}
+		seen[id] = true
+	}
+	if len(seen) == 0 {
+		return nil, bad("games.enabled", f.Games.Enabled, "at least one game among %s", gameList())
+	}
+	for _, id := range game.IDs { // menu order
+		if seen[id] {
+			c.enabled = append(c.enabled, id)
+		}
+	}
+	for _, b := range []func(*Config, gamesFile) error{buildClassic, buildRoyal, buildFreeBet, buildZappit} {
+		if err := b(c, f.Games); err != nil {
+			return nil, err
+		}
+	}
+	for id, r := range c.rules {
+		if err := r.Validate(); err != nil {
+			return nil, &KeyError{Key: "games." + string(id), Value: "(rules)", Allowed: "valid rules: " + err.Error()}
+		}
+	}
+	return c, nil
+}
+
+func gameList() string {
+	s := make([]string, len(game.IDs))
+	for i, id := range game.IDs {
+		s[i] = string(id)
+	}
+	return strings.Join(s, ", ")
+}
+
+func buildCabinet(c *Cabinet, f cabinetFile) error {
+	var err error
+	if strings.TrimSpace(f.Store) == "" {
+		return bad("cabinet.store", f.Store, "a file path, e.g. %q", DefaultStore)
+	}
+	c.Store = f.Store
+	switch f.Language {
+	case "fr", "en":
+		c.Language = f.Language
+	default:
+		return bad("cabinet.language", f.Language, `"fr" or "en"`)
+	}
+	if len(f.Currency) != 3 || strings.ToUpper(f.Currency) != f.Currency || strings.ContainsFunc(f.Currency, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+		return bad("cabinet.currency", f.Currency, `a three-letter ISO 4217 code in capitals, e.g. "EUR"`)
+	}
+	c.Currency = f.Currency
+	if c.Denomination, err = amount("cabinet.denomination", f.Denomination, 1); err != nil {
+		return err
+	}
+	if c.CreditLimit, err = amount("cabinet.credit_limit", f.CreditLimit, 1); err != nil {
+		return err
+	}
+	if c.HandpayLimit, err = amount("cabinet.handpay_limit", f.HandpayLimit, 0); err != nil {
+		return err
+	}
+	if c.Bills, err = amounts("cabinet.bills", f.Bills, false); err != nil {
+		return err
+	}
+	for _, b := range c.Bills {
+		if b > c.CreditLimit {
+			return bad("cabinet.bills", b.String(), "bills at most the credit limit %v (cabinet.credit_limit)", c.CreditLimit)
+		}
+	}
+	if c.Chips, err = amounts("cabinet.chips", f.Chips, true); err != nil {
+		return err
+	}
+	if f.RecallDepth < MinRecallDepth || f.RecallDepth > MaxRecallDepth {
+		return bad("cabinet.recall_depth", f.RecallDepth, "%d to %d rounds", MinRecallDepth, MaxRecallDepth)
+	}
+	c.RecallDepth = f.RecallDepth
+	if f.EventDepth < MinEventDepth || f.EventDepth > MaxEventDepth {
+		return bad("cabinet.event_depth", f.EventDepth, "%d to %d events", MinEventDepth, MaxEventDepth)
+	}
+	c.EventDepth = f.EventDepth
+	c.Sound = f.Sound
+	if d := f.ExpectedDigest; d != "" && (len(d) != 64 || strings.ContainsFunc(d, func(r rune) bool {
+		return (r < '0' || r > '9') && (r < 'a' || r > 'f')
+	})) {
+		return bad("cabinet.expected_digest", d, `"" (no check) or the 64 lower-case hex digits printed by "cabinet version"`)
+	}
+	c.ExpectedDigest = f.ExpectedDigest
+	switch f.Backend {
+	case "sim", "periph":
+		c.Backend = f.Backend
+	default:
+		return bad("cabinet.backend", f.Backend, `"sim" (keyboard and window) or "periph" (GPIO)`)
+	}
+	return nil
+}
+
+// amount parses a decimal money string of at least lo cents.
+func amount(key, s string, lo money.Cents) (money.Cents, error) {
+	v, err := money.Parse(s)
+	if err != nil || v < lo {
+		if lo > 0 {
+			return 0, bad(key, s, "an amount of at least %v written as a string, e.g. \"%v\"", lo, max(lo, 100))
+		}
+		return 0, bad(key, s, "an amount of 0 or more written as a string, e.g. \"1.00\"")
+	}
+	return v, nil
+}
+
+// amounts parses a non-empty list of distinct positive amounts; the result is ascending.
+func amounts(key string, ss []string, ordered bool) ([]money.Cents, error) {
+	if len(ss) == 0 {
+		return nil, bad(key, ss, "at least one amount, e.g. [\"5.00\", \"10.00\"]")
+	}
+	out := make([]money.Cents, 0, len(ss))
+	seen := map[money.Cents]bool{}
+	for i, s := range ss {
+		v, err := amount(key, s, 1)
+		if err != nil {
+			return nil, err
+		}
+		if seen[v] {
+			return nil, bad(key, s, "each amount listed once")
+		}
+		if ordered && i > 0 && v <= out[i-1] {
+			return nil, bad(key, ss, "amounts in increasing order")
+		}
+		seen[v] = true
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out, nil
+}
+
+// rateE7 parses a percent with at most five decimals into parts per 10^7.
+func rateE7(key, s string) (int64, error) {
+	const allowed = `a percent from "0" to "100" with at most five decimals, written as a string, e.g. "20.30843"`
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 3 || len(frac) > 5 || strings.ContainsFunc(whole+frac, func(r rune) bool { return r < '0' || r > '9' }) {
+		return 0, bad(key, s, allowed)
+	}
+	var v int64
+	for _, r := range whole + frac + strings.Repeat("0", 5-len(frac)) {
+		v = v*10 + int64(r-'0')
+	}
+	if v > 10_000_000 {
+		return 0, bad(key, s, allowed)
+	}
+	return v, nil
+}
+
+// FormatRateE7 writes a rate held in parts per 10^7 as a percent with five
+// decimals ("20.30843").
+func FormatRateE7(r int64) string {
+	return fmt.Sprintf("%d.%05d", r/100_000, r%100_000)
+}
+
+// duration parses "24h", "90m", "30d" (whole days) into a positive duration.
+func duration(key, s string) (time.Duration, error) {
+	const allowed = `a duration of at least 1m such as "24h", "90m" or "30d"`
+	var d time.Duration
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		var days int64
+		if _, err := fmt.Sscanf(n, "%d", &days); err != nil || fmt.Sprint(days) != n || days < 1 || days > 3650 {
+			return 0, bad(key, s, allowed)
+		}
+		d = time.Duration(days) * 24 * time.Hour
+	} else {
+		var err error
+		if d, err = time.ParseDuration(s); err != nil {
+			return 0, bad(key, s, allowed)
+		}
+	}
+	if d < time.Minute {
+		return 0, bad(key, s, allowed)
+	}
+	return d, nil
+}

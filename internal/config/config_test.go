@@ -1,0 +1,255 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+	"cabinet/internal/money"
+)
+
+const shipped = "../../configs/cabinet.toml"
+
+func loadShipped(t *testing.T) *Config {
+	t.Helper()
+	c, err := Load(shipped)
+	if err != nil {
+		t.Fatalf("Load(%s) = %v, want nil", shipped, err)
+	}
+	return c
+}
+
+// The shipped file is exactly the rule book's defaults.
+func TestShippedConfigIsTheDefaults(t *testing.T) {
+	c := loadShipped(t)
+	if got, want := c.Enabled(), []game.ID{game.Royal, game.FreeBet, game.Zappit, game.Classic, game.Duel}; !cmp.Equal(got, want) {
+		t.Errorf("Enabled() = %v, want %v", got, want)
+	}
+	for _, id := range []game.ID{game.Classic, game.Royal, game.FreeBet, game.Zappit} {
+		got, err := c.Rules(id)
+		if err != nil {
+			t.Fatalf("Rules(%s) = %v", id, err)
+		}
+		want, _ := blackjack.Preset(id)
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("Rules(%s) differs from the preset (-want +got):\n%s", id, d)
+		}
+	}
+	if _, err := c.Rules(game.Duel); err == nil {
+		t.Errorf("Rules(duel) = nil error, want an error")
+	}
+	want := Cabinet{Store: "var/cabinet.db", Language: "fr", Currency: "EUR", Denomination: 1,
+		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000},
+		RecallDepth: 100, EventDepth: 1000, Sound: true, Backend: "sim",
+		Chips: []money.Cents{100, 500, 1000, 2500, 10000}}
+	if d := cmp.Diff(want, c.Cabinet); d != "" {
+		t.Errorf("Cabinet (-want +got):\n%s", d)
+	}
+	if c.Jackpot != (Jackpot{Reset: 2000000, RateE7: 2030843}) {
+		t.Errorf("Jackpot = %+v, want reset 20000.00 rate 2030843", c.Jackpot)
+	}
+	for id, want := range map[game.ID]time.Duration{game.Royal: 24 * time.Hour, game.Zappit: 30 * 24 * time.Hour, game.Classic: 24 * time.Hour, game.FreeBet: 24 * time.Hour} {
+		if got := c.VoidAfter(id); got != want {
+			t.Errorf("VoidAfter(%s) = %v, want %v", id, got, want)
+		}
+	}
+	if c.StorePath() != "var/cabinet.db" || c.RecallDepth() != 100 || c.EventDepth() != 1000 || c.Backend() != "sim" || c.ExpectedDigest() != "" {
+		t.Errorf("accessors = %q %d %d %q %q", c.StorePath(), c.RecallDepth(), c.EventDepth(), c.Backend(), c.ExpectedDigest())
+	}
+}
+
+// An almost empty file takes every default, equal to the shipped file.
+func TestEmptyFileTakesDefaults(t *testing.T) {
+	c, err := Parse([]byte("[cabinet]\n"))
+	if err != nil {
+		t.Fatalf("Parse(empty) = %v", err)
+	}
+	s := loadShipped(t)
+	if d := cmp.Diff(s.Settings(), c.Settings()); d != "" {
+		t.Errorf("settings of an empty file differ from the shipped file:\n%s", d)
+	}
+	for _, id := range []game.ID{game.Classic, game.Royal, game.FreeBet, game.Zappit} {
+		a, _ := s.Rules(id)
+		b, _ := c.Rules(id)
+		if d := cmp.Diff(a, b); d != "" {
+			t.Errorf("Rules(%s) of an empty file (-shipped +empty):\n%s", id, d)
+		}
+	}
+}
+
+func TestOperatorFields(t *testing.T) {
+	c, err := Parse([]byte(`
+[games.classic]
+dealing = "european"
+surrender = false
+max_hands = 2
+spots = 1
+[games.freebet]
+spots = 3
+penetration = 60
+[games.freebet.hot3]
+offered = false
+[games.freebet.anypair.pays]
+pair = 10
+[games.royal]
+royal_stake = "2.50"
+[games.royal.pays]
+flush = 60
+[games.zappit]
+win_cap = "0"
+[jackpot]
+rate = "0.00001"
+`))
+	if err != nil {
+		t.Fatalf("Parse = %v", err)
+	}
+	cl, _ := c.Rules(game.Classic)
+	if cl.Peek != blackjack.NoHole || cl.Surrender || cl.MaxHands != 2 || cl.MaxSpots != 1 {
+		t.Errorf("classic = %+v, want european, no surrender, 2 hands, 1 spot", cl)
+	}
+	fb, _ := c.Rules(game.FreeBet)
+	if fb.MaxSpots != 3 || fb.Penetration != 60 {
+		t.Errorf("freebet spots, penetration = %d, %d, want 3, 60", fb.MaxSpots, fb.Penetration)
+	}
+	if _, ok := fb.SideRule(game.Hot3); ok {
+		t.Errorf("freebet offers hot3, want it off")
+	}
+	ap, _ := fb.SideRule(game.AnyPair)
+	if ap.Pays["pair"] != 10 || ap.Pays["suited pair"] != 25 {
+		t.Errorf("anypair pays = %v, want pair 10 and suited pair kept at 25", ap.Pays)
+	}
+	ro, _ := c.Rules(game.Royal)
+	rs, _ := ro.SideRule(game.RoyalSide)
+	if ro.RoyalStake != 250 || rs.Min != 250 || rs.Max != 250 || rs.Pays["flush"] != 60 || rs.Pays["four of a kind"] != 500 {
+		t.Errorf("royal = stake %v side %+v, want 2.50 and flush 60, four of a kind 500", ro.RoyalStake, rs)
+	}
+	z, _ := c.Rules(game.Zappit)
+	if z.WinCap != 0 {
+		t.Errorf("zappit win cap = %v, want 0", z.WinCap)
+	}
+	if c.Jackpot.RateE7 != 1 {
+		t.Errorf("RateE7 = %d, want 1", c.Jackpot.RateE7)
+	}
+}
+
+func TestRateE7(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"20.30843", 2030843, true}, {"0", 0, true}, {"100", 10000000, true}, {"1.5", 150000, true},
+		{"100.00001", 0, false}, {"1.000001", 0, false}, {"-1", 0, false}, {"", 0, false}, {"1e2", 0, false}, {".5", 0, false},
+	} {
+		got, err := rateE7("k", tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("rateE7(%q) = %d, %v, want %d, ok=%v", tc.in, got, err, tc.want, tc.ok)
+		}
+		if tc.ok && FormatRateE7(got) != mustFormat(tc.in) {
+			t.Errorf("FormatRateE7(%d) = %q", got, FormatRateE7(got))
+		}
+	}
+}
+
+func mustFormat(s string) string {
+	w, f, _ := strings.Cut(s, ".")
+	return w + "." + f + strings.Repeat("0", 5-len(f))
+}
+
+// Every kind of bad value is an ErrInvalid *KeyError naming the key, the
+// value and what is allowed.
+func TestBadValues(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc        string
+		key, value, want string // substrings of the message
+	}{
+		{"unknown key", "[cabinet]\ncolour = \"red\"\n", "cabinet.colour", "unknown key", "keys of configs/cabinet.toml"},
+		{"unknown section", "[bonus]\nx = 1\n", "bonus", "unknown key", "keys of"},
+		{"unknown game table key", "[games.classic]\nsplits = 4\n", "games.classic.splits", "unknown", "keys of"},
+		{"min above max", "[games.classic]\nmin_bet = \"50.00\"\nmax_bet = \"10.00\"\n", "games.classic.max_bet", `"10.00"`, "at least min_bet (50.00)"},
+		{"negative amount", "[cabinet]\ncredit_limit = \"-5.00\"\n", "cabinet.credit_limit", `"-5.00"`, "at least 0.01"},
+		{"negative handpay", "[cabinet]\nhandpay_limit = \"-1\"\n", "cabinet.handpay_limit", `"-1"`, "0 or more"},
+		{"three decimals", "[games.royal]\nmin_bet = \"1.005\"\n", "games.royal.min_bet", `"1.005"`, "amount"},
+		{"money as a float", "[games.royal]\nmin_bet = 1.00\n", "games.royal.min_bet", "float", "string"},
+		{"unknown game", "[games]\nenabled = [\"poker\"]\n", "games.enabled", `"poker"`, "royal, freebet, zappit, classic, duel"},
+		{"game twice", "[games]\nenabled = [\"royal\", \"royal\"]\n", "games.enabled", `"royal"`, "once"},
+		{"no game", "[games]\nenabled = []\n", "games.enabled", "[]", "at least one game"},
+		{"bad language", "[cabinet]\nlanguage = \"de\"\n", "cabinet.language", `"de"`, `"fr" or "en"`},
+		{"bad currency", "[cabinet]\ncurrency = \"eur\"\n", "cabinet.currency", `"eur"`, "ISO 4217"},
+		{"recall too shallow", "[cabinet]\nrecall_depth = 5\n", "cabinet.recall_depth", "5", "10 to 10000"},
+		{"event depth", "[cabinet]\nevent_depth = 0\n", "cabinet.event_depth", "0", "100 to"},
+		{"bad backend", "[cabinet]\nbackend = \"gpio\"\n", "cabinet.backend", `"gpio"`, `"sim"`},
+		{"bad digest", "[cabinet]\nexpected_digest = \"abc\"\n", "cabinet.expected_digest", `"abc"`, "64 lower-case hex"},
+		{"bill twice", "[cabinet]\nbills = [\"5.00\", \"5\"]\n", "cabinet.bills", `"5"`, "once"},
+		{"no bills", "[cabinet]\nbills = []\n", "cabinet.bills", "[]", "at least one"},
+		{"bill above credit limit", "[cabinet]\ncredit_limit = \"20.00\"\n", "cabinet.bills", "50.00", "credit limit 20.00"},
+		{"chips unordered", "[cabinet]\nchips = [\"5.00\", \"1.00\"]\n", "cabinet.chips", `"5.00"`, "increasing"},
+		{"zero chip", "[cabinet]\nchips = [\"0\"]\n", "cabinet.chips", `"0"`, "at least 0.01"},
+		{"spots", "[games.zappit]\nspots = 4\n", "games.zappit.spots", "4", "1 to 3"},
+		{"negative spots", "[games.freebet]\nspots = -1\n", "games.freebet.spots", "-1", "1 to 3"},
+		{"dealing", "[games.classic]\ndealing = \"french\"\n", "games.classic.dealing", `"french"`, `"american"`},
+		{"max hands", "[games.classic]\nmax_hands = 4\n", "games.classic.max_hands", "4", "2 (split once) or 3"},
+		{"decks", "[games.classic]\ndecks = 9\n", "games.classic.decks", "9", "1 to 8"},
+		{"penetration", "[games.freebet]\npenetration = 95\n", "games.freebet.penetration", "95", "50 to 90"},
+		{"side min above max", "[games.freebet.\"21+3\"]\nmin = \"20\"\nmax = \"10\"\n", "games.freebet.21+3.max", `"10"`, "at least min (20.00)"},
+		{"side unknown hand", "[games.freebet.hot3.pays]\n\"22\" = 5\n", `games.freebet.hot3.pays."22"`, "5", `"777"`},
+		{"side negative pay", "[games.freebet.bustit.pays]\n\"3\" = -1\n", `games.freebet.bustit.pays."3"`, "-1", "0 to 100000"},
+		{"royal unknown hand", "[games.royal.pays]\n\"royal flush\" = 1000\n", `games.royal.pays."royal flush"`, "1000", "four of a kind"},
+		{"royal stake", "[games.royal]\nroyal_stake = \"0\"\n", "games.royal.royal_stake", `"0"`, "at least 0.01"},
+		{"win cap negative", "[games.zappit]\nwin_cap = \"-100.00\"\n", "games.zappit.win_cap", `"-100.00"`, "0 or more"},
+		{"void after", "[games.zappit]\nvoid_after = \"soon\"\n", "games.zappit.void_after", `"soon"`, `"30d"`},
+		{"void after too short", "[games.royal]\nvoid_after = \"1s\"\n", "games.royal.void_after", `"1s"`, "at least 1m"},
+		{"jackpot rate", "[jackpot]\nrate = \"20.308431\"\n", "jackpot.rate", `"20.308431"`, "five decimals"},
+		{"jackpot rate over 100", "[jackpot]\nrate = \"150\"\n", "jackpot.rate", `"150"`, `"0" to "100"`},
+		{"jackpot reset", "[jackpot]\nreset = \"-1.00\"\n", "jackpot.reset", `"-1.00"`, "0 or more"},
+		{"syntax", "[cabinet\n", "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(tc.doc))
+			if err == nil {
+				t.Fatalf("Parse(%q) = %v, nil, want an error", tc.doc, c)
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("Parse(%q) = %v, want errors.Is ErrInvalid", tc.doc, err)
+			}
+			for _, s := range []string{tc.key, tc.value, tc.want} {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("Parse(%q) = %q, want it to contain %q", tc.doc, err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadNamesTheFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(p, []byte("[cabinet]\nlanguage = \"xx\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(p)
+	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "cabinet.language") {
+		t.Errorf("Load(%s) = %v, want an error naming the file and cabinet.language", p, err)
+	}
+	var ke *KeyError
+	if !errors.As(err, &ke) || ke.Key != "cabinet.language" {
+		t.Errorf("Load(%s) = %v, want a *KeyError for cabinet.language", p, err)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.toml")); err == nil {
+		t.Errorf("Load(missing) = nil error, want one")
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for in, want := range map[time.Duration]string{24 * time.Hour: "24h", 30 * 24 * time.Hour: "30d", 90 * time.Minute: "1h30m", 5 * time.Minute: "5m"} {
+		if got := formatDuration(in); got != want {
+			t.Errorf("formatDuration(%v) = %q, want %q", in, got, want)
+		}
+	}
+}

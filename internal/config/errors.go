@@ -1,0 +1,39 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalid is wrapped by every error about a value of the configuration or
+// of an operator override: the file was read but a key or value is not
+// acceptable. Such an error is a *KeyError.
+var ErrInvalid = errors.New("invalid configuration")
+
+// KeyError says which key is wrong, the value found and what is allowed.
+type KeyError struct {
+	Key     string // dotted path, e.g. "games.classic.min_bet"
+	Value   string // the value as found (or "" when the key is missing)
+	Allowed string // what would be accepted, in words
+}
+
+func (e *KeyError) Error() string {
+	return fmt.Sprintf("config: %s = %s: want %s", e.Key, e.Value, e.Allowed)
+}
+
+// Unwrap makes errors.Is(err, ErrInvalid) true.
+func (e *KeyError) Unwrap() error { return ErrInvalid }
+
+// bad builds a *KeyError; v is formatted with %q when it is a string.
+func bad(key string, v any, allowed string, args ...any) error {
+	var val string
+	switch x := v.(type) {
+	case string:
+		val = fmt.Sprintf("%q", x)
+	case []string:
+		val = fmt.Sprintf("%q", x)
+	default:
+		val = fmt.Sprint(x)
+	}
+	return &KeyError{Key: key, Value: val, Allowed: fmt.Sprintf(allowed, args...)}
+}

@@ -1,0 +1,221 @@
+package config
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+)
+
+// file is the TOML document as written: money as decimal strings, durations
+// as strings ("24h", "30d"). Every field carries its default before decoding,
+// so keys left out of the file keep the rule book's values.
+type file struct {
+	Cabinet cabinetFile `toml:"cabinet"`
+	Games   gamesFile   `toml:"games"`
+	Jackpot jackpotFile `toml:"jackpot"`
+}
+
+type cabinetFile struct {
+	Store          string   `toml:"store"`
+	Language       string   `toml:"language"`
+	Currency       string   `toml:"currency"`
+	Denomination   string   `toml:"denomination"`
+	CreditLimit    string   `toml:"credit_limit"`
+	HandpayLimit   string   `toml:"handpay_limit"`
+	Bills          []string `toml:"bills"`
+	RecallDepth    int      `toml:"recall_depth"`
+	EventDepth     int      `toml:"event_depth"`
+	Sound          bool     `toml:"sound"`
+	ExpectedDigest string   `toml:"expected_digest"`
+	Backend        string   `toml:"backend"`
+	Chips          []string `toml:"chips"`
+}
+
+type gamesFile struct {
+	Enabled []string    `toml:"enabled"`
+	Classic classicFile `toml:"classic"`
+	Royal   royalFile   `toml:"royal"`
+	FreeBet freeBetFile `toml:"freebet"`
+	Zappit  zappitFile  `toml:"zappit"`
+}
+
+type classicFile struct {
+	MinBet    string `toml:"min_bet"`
+	MaxBet    string `toml:"max_bet"`
+	Spots     int    `toml:"spots"`
+	VoidAfter string `toml:"void_after"`
+	Decks     int    `toml:"decks"`
+	HitSoft17 bool   `toml:"hit_soft17"`
+	Dealing   string `toml:"dealing"` // american | european
+	Surrender bool   `toml:"surrender"`
+	MaxHands  int    `toml:"max_hands"`
+}
+
+type royalFile struct {
+	MinBet     string           `toml:"min_bet"`
+	MaxBet     string           `toml:"max_bet"`
+	VoidAfter  string           `toml:"void_after"`
+	RoyalStake string           `toml:"royal_stake"`
+	SideBet    bool             `toml:"side_bet"` // the Royal Poker bet is offered
+	Pays       map[string]int64 `toml:"pays"`
+}
+
+type freeBetFile struct {
+	MinBet      string   `toml:"min_bet"`
+	MaxBet      string   `toml:"max_bet"`
+	Spots       int      `toml:"spots"`
+	VoidAfter   string   `toml:"void_after"`
+	Penetration int      `toml:"penetration"`
+	AnyPair     sideFile `toml:"anypair"`
+	TwentyOne   sideFile `toml:"21+3"`
+	Hot3        sideFile `toml:"hot3"`
+	BustIt      sideFile `toml:"bustit"`
+}
+
+type sideFile struct {
+	Offered bool             `toml:"offered"`
+	Min     string           `toml:"min"`
+	Max     string           `toml:"max"`
+	Pays    map[string]int64 `toml:"pays"`
+}
+
+type zappitFile struct {
+	MinBet    string `toml:"min_bet"`
+	MaxBet    string `toml:"max_bet"`
+	Spots     int    `toml:"spots"`
+	VoidAfter string `toml:"void_after"`
+	WinCap    string `toml:"win_cap"`
+}
+
+type jackpotFile struct {
+	Reset string `toml:"reset"`
+	Rate  string `toml:"rate"` // percent of the Royal Poker stake, up to 5 decimals
+}
+
+// Defaults of the cabinet section and the jackpot (games.md, platform.md).
+const (
+	DefaultStore       = "var/cabinet.db"
+	DefaultRecallDepth = 100
+	MinRecallDepth     = 10
+	MaxRecallDepth     = 10000
+	DefaultEventDepth  = 1000
+	MinEventDepth      = 100
+	MaxEventDepth      = 1000000
+	DefaultJackpotRate = "20.30843"
+	DefaultVoidAfter   = 24 * time.Hour
+	ZappitVoidAfter    = 30 * 24 * time.Hour
+)
+
+// defaults is the document with every default filled in: what a file that
+// only says "[cabinet]" decodes to.
+func defaults() file {
+	c, r, f, z := blackjack.Classic(), blackjack.Royal(), blackjack.FreeBet(), blackjack.Zappit()
+	ids := make([]string, len(game.IDs))
+	for i, id := range game.IDs {
+		ids[i] = string(id)
+	}
+	d := file{
+		Cabinet: cabinetFile{
+			Store: DefaultStore, Language: "fr", Currency: "EUR", Denomination: "0.01",
+			CreditLimit: "1000.00", HandpayLimit: "1200.00",
+			Bills:       []string{"5.00", "10.00", "20.00", "50.00"},
+			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true,
+			Backend: "sim",
+			Chips:   []string{"1.00", "5.00", "10.00", "25.00", "100.00"},
+		},
+		Games: gamesFile{
+			Enabled: ids,
+			Classic: classicFile{
+				MinBet: c.MinBet.String(), MaxBet: c.MaxBet.String(), Spots: c.MaxSpots,
+				VoidAfter: formatDuration(DefaultVoidAfter), Decks: c.Decks, HitSoft17: c.HitSoft17,
+				Dealing: dealingName(c.Peek), Surrender: c.Surrender, MaxHands: c.MaxHands,
+			},
+			Royal: royalFile{
+				MinBet: r.MinBet.String(), MaxBet: r.MaxBet.String(),
+				VoidAfter: formatDuration(DefaultVoidAfter), RoyalStake: r.RoyalStake.String(),
+			},
+			FreeBet: freeBetFile{
+				MinBet: f.MinBet.String(), MaxBet: f.MaxBet.String(), Spots: f.MaxSpots,
+				VoidAfter: formatDuration(DefaultVoidAfter), Penetration: f.Penetration,
+			},
+			Zappit: zappitFile{
+				MinBet: z.MinBet.String(), MaxBet: z.MaxBet.String(), Spots: z.MaxSpots,
+				VoidAfter: formatDuration(ZappitVoidAfter), WinCap: z.WinCap.String(),
+			},
+		},
+		Jackpot: jackpotFile{Reset: "20000.00", Rate: DefaultJackpotRate},
+	}
+	if s, ok := r.SideRule(game.RoyalSide); ok {
+		d.Games.Royal.SideBet = true
+		d.Games.Royal.Pays = copyPays(s.Pays)
+	}
+	for _, sf := range []struct {
+		dst  *sideFile
+		kind game.BetKind
+	}{{&d.Games.FreeBet.AnyPair, game.AnyPair}, {&d.Games.FreeBet.TwentyOne, game.TwentyOne},
+		{&d.Games.FreeBet.Hot3, game.Hot3}, {&d.Games.FreeBet.BustIt, game.BustIt}} {
+		s, ok := f.SideRule(sf.kind)
+		if !ok {
+			panic("BUG: Free Bet preset lacks side bet " + string(sf.kind))
+		}
+		*sf.dst = sideFile{Offered: true, Min: s.Min.String(), Max: s.Max.String(), Pays: copyPays(s.Pays)}
+	}
+	return d
+}
+
+func copyPays(p map[string]int64) map[string]int64 {
+	out := make(map[string]int64, len(p))
+	for k, v := range p {
+		out[k] = v
+	}
+	return out
+}
+
+// clone deep-copies the document (slices and maps), for With.
+func (f file) clone() file {
+	g := f
+	g.Cabinet.Bills = append([]string(nil), f.Cabinet.Bills...)
+	g.Cabinet.Chips = append([]string(nil), f.Cabinet.Chips...)
+	g.Games.Enabled = append([]string(nil), f.Games.Enabled...)
+	g.Games.Royal.Pays = copyPays(f.Games.Royal.Pays)
+	for _, s := range []*sideFile{&g.Games.FreeBet.AnyPair, &g.Games.FreeBet.TwentyOne, &g.Games.FreeBet.Hot3, &g.Games.FreeBet.BustIt} {
+		s.Pays = copyPays(s.Pays)
+	}
+	return g
+}
+
+func dealingName(p blackjack.PeekMode) string {
+	if p == blackjack.NoHole {
+		return "european"
+	}
+	return "american"
+}
+
+// formatDuration writes whole days as "30d", otherwise Go's form ("24h0m0s"
+// shortened to "24h").
+func formatDuration(d time.Duration) string {
+	if d > 0 && d%(24*time.Hour) == 0 && d >= 48*time.Hour {
+		return strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "d"
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+		if strings.HasSuffix(s, "h0m") {
+			s = strings.TrimSuffix(s, "0m")
+		}
+	}
+	return s
+}
+
+func sortedKeys(m map[string]int64) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,379 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"cabinet/internal/game"
+	"cabinet/internal/money"
+	"cabinet/internal/view"
+)
+
+// Setting is one operator setting as the menu shows it.
+type Setting struct {
+	Key     string // override key, e.g. "games.classic.min_bet"
+	Value   string // effective value, canonical form
+	Allowed string // what may be set, in words
+}
+
+// opSetting describes how the operator menu reads, writes and cycles a key.
+type opSetting struct {
+	key     string
+	allowed string
+	get     func(c *Config) string
+	set     func(f *file, v string) error // writes the document; build validates
+	choices []string                      // values Next cycles through
+	num     func(string) (int64, bool)    // numeric order of values (nil: list order)
+}
+
+// moneyLadder is the sequence of amounts the operator menu steps through.
+var moneyLadder = []string{"0.10", "0.20", "0.25", "0.50", "1.00", "2.00", "5.00", "10.00", "20.00", "25.00",
+	"50.00", "100.00", "200.00", "250.00", "500.00", "1000.00", "2000.00", "2500.00", "5000.00",
+	"10000.00", "20000.00", "25000.00", "50000.00", "100000.00"}
+
+// KnownBills are the bank notes the operator may switch on or off (euro notes);
+// a denomination listed in the file is offered too.
+var KnownBills = []money.Cents{500, 1000, 2000, 5000, 10000, 20000, 50000}
+
+var onOff = []string{"on", "off"}
+
+func moneyNum(s string) (int64, bool) {
+	v, err := money.Parse(s)
+	return int64(v), err == nil
+}
+
+func rateNum(s string) (int64, bool) {
+	v, err := rateE7("", s)
+	return v, err == nil
+}
+
+func fmtBool(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func parseBool(key, v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "on", "yes", "true", "1":
+		return true, nil
+	case "off", "no", "false", "0":
+		return false, nil
+	}
+	return false, bad(key, v, `"on" or "off"`)
+}
+
+func parseInt(key, v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, bad(key, v, "a whole number")
+	}
+	return n, nil
+}
+
+// moneyKey is a setting held as a decimal string in the document.
+func moneyKey(key, allowed string, zero bool, field func(f *file) *string, get func(c *Config) money.Cents) opSetting {
+	ch := moneyLadder
+	if zero {
+		ch = append([]string{"0.00"}, moneyLadder...)
+	}
+	return opSetting{key: key, allowed: allowed, choices: ch, num: moneyNum,
+		get: func(c *Config) string { return get(c).String() },
+		set: func(f *file, v string) error { *field(f) = v; return nil }}
+}
+
+func intKey(key, allowed string, choices []string, field func(f *file) *int) opSetting {
+	return opSetting{key: key, allowed: allowed, choices: choices, num: moneyNum,
+		get: func(c *Config) string { return strconv.Itoa(*field(&c.raw)) },
+		set: func(f *file, v string) error {
+			n, err := parseInt(key, v)
+			if err != nil {
+				return err
+			}
+			*field(f) = n
+			return nil
+		}}
+}
+
+func boolKey(key string, field func(f *file) *bool) opSetting {
+	return opSetting{key: key, allowed: `"on" or "off"`, choices: onOff,
+		get: func(c *Config) string { return fmtBool(*field(&c.raw)) },
+		set: func(f *file, v string) error {
+			b, err := parseBool(key, v)
+			if err != nil {
+				return err
+			}
+			*field(f) = b
+			return nil
+		}}
+}
+
+// operatorSettings lists the settings of the operator menu (platform.md §6),
+// in menu order, for this configuration's bill denominations.
+func (c *Config) operatorSettings() []opSetting {
+	s := []opSetting{
+		{key: "cabinet.language", allowed: `"fr" or "en"`, choices: []string{"fr", "en"},
+			get: func(c *Config) string { return c.Cabinet.Language },
+			set: func(f *file, v string) error { f.Cabinet.Language = v; return nil }},
+		boolKey("cabinet.sound", func(f *file) *bool { return &f.Cabinet.Sound }),
+		moneyKey("cabinet.credit_limit", "an amount above 0", false,
+			func(f *file) *string { return &f.Cabinet.CreditLimit }, func(c *Config) money.Cents { return c.Cabinet.CreditLimit }),
+		moneyKey("cabinet.handpay_limit", "an amount, 0.00 = no handpay lock on wins", true,
+			func(f *file) *string { return &f.Cabinet.HandpayLimit }, func(c *Config) money.Cents { return c.Cabinet.HandpayLimit }),
+		intKey("cabinet.recall_depth", fmt.Sprintf("%d to %d rounds", MinRecallDepth, MaxRecallDepth),
+			[]string{"10", "20", "50", "100", "200", "500", "1000"}, func(f *file) *int { return &f.Cabinet.RecallDepth }),
+	}
+	for _, b := range c.billChoices() {
+		s = append(s, billKey(b))
+	}
+	for _, id := range game.IDs {
+		s = append(s, enabledKey(id))
+	}
+	s = append(s,
+		moneyKey("jackpot.reset", "an amount of 0 or more", true,
+			func(f *file) *string { return &f.Jackpot.Reset }, func(c *Config) money.Cents { return c.Jackpot.Reset }),
+		opSetting{key: "jackpot.rate", allowed: "a percent from 0 to 100, at most five decimals",
+			choices: []string{"0.00000", "5.00000", "10.00000", "15.00000", DefaultJackpotRate, "25.00000", "30.00000"}, num: rateNum,
+			get: func(c *Config) string { return FormatRateE7(c.Jackpot.RateE7) },
+			set: func(f *file, v string) error { f.Jackpot.Rate = v; return nil }},
+	)
+	type mm struct {
+		id       game.ID
+		min, max func(f *file) *string
+	}
+	for _, g := range []mm{
+		{game.Royal, func(f *file) *string { return &f.Games.Royal.MinBet }, func(f *file) *string { return &f.Games.Royal.MaxBet }},
+		{game.FreeBet, func(f *file) *string { return &f.Games.FreeBet.MinBet }, func(f *file) *string { return &f.Games.FreeBet.MaxBet }},
+		{game.Zappit, func(f *file) *string { return &f.Games.Zappit.MinBet }, func(f *file) *string { return &f.Games.Zappit.MaxBet }},
+		{game.Classic, func(f *file) *string { return &f.Games.Classic.MinBet }, func(f *file) *string { return &f.Games.Classic.MaxBet }},
+	} {
+		id := g.id
+		p := "games." + string(id) + "."
+		s = append(s,
+			moneyKey(p+"min_bet", "an amount above 0, at most max_bet", false, g.min, func(c *Config) money.Cents { return c.rules[id].MinBet }),
+			moneyKey(p+"max_bet", "an amount at least min_bet", false, g.max, func(c *Config) money.Cents { return c.rules[id].MaxBet }))
+		switch id {
+		case game.Royal:
+			s = append(s, moneyKey(p+"royal_stake", "an amount above 0", false,
+				func(f *file) *string { return &f.Games.Royal.RoyalStake }, func(c *Config) money.Cents { return c.rules[game.Royal].RoyalStake }))
+		case game.FreeBet:
+			s = append(s,
+				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.FreeBet.Spots }),
+				intKey(p+"penetration", "50 to 90 (percent)", []string{"50", "55", "60", "65", "70", "75", "80", "85", "90"},
+					func(f *file) *int { return &f.Games.FreeBet.Penetration }))
+			for _, sb := range []struct {
+				kind game.BetKind
+				f    func(f *file) *sideFile
+			}{
+				{game.AnyPair, func(f *file) *sideFile { return &f.Games.FreeBet.AnyPair }},
+				{game.TwentyOne, func(f *file) *sideFile { return &f.Games.FreeBet.TwentyOne }},
+				{game.Hot3, func(f *file) *sideFile { return &f.Games.FreeBet.Hot3 }},
+				{game.BustIt, func(f *file) *sideFile { return &f.Games.FreeBet.BustIt }},
+			} {
+				sb := sb
+				q := p + string(sb.kind) + "."
+				side := func(c *Config) (lo, hi money.Cents) {
+					r, _ := c.rules[game.FreeBet].SideRule(sb.kind)
+					return r.Min, r.Max
+				}
+				s = append(s,
+					boolKey(q+"offered", func(f *file) *bool { return &sb.f(f).Offered }),
+					moneyKey(q+"min", "an amount above 0, at most max", false,
+						func(f *file) *string { return &sb.f(f).Min }, func(c *Config) money.Cents { lo, _ := side(c); return lo }),
+					moneyKey(q+"max", "an amount at least min", false,
+						func(f *file) *string { return &sb.f(f).Max }, func(c *Config) money.Cents { _, hi := side(c); return hi }))
+			}
+		case game.Zappit:
+			s = append(s,
+				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.Zappit.Spots }),
+				moneyKey(p+"win_cap", "an amount, 0.00 = no cap", true,
+					func(f *file) *string { return &f.Games.Zappit.WinCap }, func(c *Config) money.Cents { return c.rules[game.Zappit].WinCap }))
+		case game.Classic:
+			s = append(s,
+				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.Classic.Spots }),
+				opSetting{key: p + "dealing", allowed: `"american" or "european"`, choices: []string{"american", "european"},
+					get: func(c *Config) string { return c.raw.Games.Classic.Dealing },
+					set: func(f *file, v string) error { f.Games.Classic.Dealing = v; return nil }},
+				boolKey(p+"surrender", func(f *file) *bool { return &f.Games.Classic.Surrender }),
+				intKey(p+"max_hands", "2 or 3", []string{"2", "3"}, func(f *file) *int { return &f.Games.Classic.MaxHands }))
+		}
+	}
+	return s
+}
+
+func (c *Config) billChoices() []money.Cents {
+	set := map[money.Cents]bool{}
+	for _, b := range KnownBills {
+		set[b] = true
+	}
+	for _, b := range c.Cabinet.Bills {
+		set[b] = true
+	}
+	out := make([]money.Cents, 0, len(set))
+	for b := range set {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// billKey switches one bill denomination on or off: "cabinet.bill.20.00".
+func billKey(b money.Cents) opSetting {
+	key := "cabinet.bill." + b.String()
+	return opSetting{key: key, allowed: `"on" or "off"`, choices: onOff,
+		get: func(c *Config) string {
+			for _, x := range c.Cabinet.Bills {
+				if x == b {
+					return "on"
+				}
+			}
+			return "off"
+		},
+		set: func(f *file, v string) error {
+			on, err := parseBool(key, v)
+			if err != nil {
+				return err
+			}
+			var out []string
+			for _, s := range f.Cabinet.Bills {
+				if x, err := money.Parse(s); err != nil || x != b {
+					out = append(out, s)
+				}
+			}
+			if on {
+				out = append(out, b.String())
+			}
+			f.Cabinet.Bills = out
+			return nil
+		}}
+}
+
+// enabledKey switches one game on or off: "games.classic.enabled".
+func enabledKey(id game.ID) opSetting {
+	key := "games." + string(id) + ".enabled"
+	return opSetting{key: key, allowed: `"on" or "off" (at least one game on)`, choices: onOff,
+		get: func(c *Config) string {
+			for _, x := range c.enabled {
+				if x == id {
+					return "on"
+				}
+			}
+			return "off"
+		},
+		set: func(f *file, v string) error {
+			on, err := parseBool(key, v)
+			if err != nil {
+				return err
+			}
+			var out []string
+			for _, s := range f.Games.Enabled {
+				if s != string(id) {
+					out = append(out, s)
+				}
+			}
+			if on {
+				out = append(out, string(id))
+			}
+			f.Games.Enabled = out
+			return nil
+		}}
+}
+
+// Settings lists the operator settings with their effective values.
+func (c *Config) Settings() []Setting {
+	ops := c.operatorSettings()
+	out := make([]Setting, len(ops))
+	for i, o := range ops {
+		out[i] = Setting{Key: o.key, Value: o.get(c), Allowed: o.allowed}
+	}
+	return out
+}
+
+func (c *Config) lookup(key string) (opSetting, bool) {
+	for _, o := range c.operatorSettings() {
+		if o.key == key {
+			return o, true
+		}
+	}
+	return opSetting{}, false
+}
+
+// With applies operator overrides (key → value, as stored in the store) to
+// the configuration and validates the result like Load. The receiver is not
+// changed. An unknown key or a bad value is an error naming the key.
+func (c *Config) With(overrides map[string]string) (*Config, error) {
+	if len(overrides) == 0 {
+		return c, nil
+	}
+	f := c.raw.clone()
+	keys := make([]string, 0, len(overrides))
+	for k := range overrides {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		o, ok := c.lookup(k)
+		if !ok {
+			if b, isBill := strings.CutPrefix(k, "cabinet.bill."); isBill {
+				if v, err := money.Parse(b); err == nil && v > 0 {
+					o, ok = billKey(v), true
+				}
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("config: operator override: %w", bad(k, overrides[k], "an operator setting key (see the operator menu)"))
+		}
+		if err := o.set(&f, overrides[k]); err != nil {
+			return nil, fmt.Errorf("config: operator override: %w", err)
+		}
+	}
+	n, err := build(f)
+	if err != nil {
+		return nil, fmt.Errorf("config: operator overrides %s: %w", strings.Join(keys, ", "), err)
+	}
+	return n, nil
+}
+
+// Next returns the value after current in the operator menu's cycle for key
+// (the next larger amount, the other language, on/off...). It does not
+// validate the combination: With does.
+func (c *Config) Next(key, current string) (string, error) {
+	o, ok := c.lookup(key)
+	if !ok {
+		return "", bad(key, current, "an operator setting key (see the operator menu)")
+	}
+	for i, v := range o.choices {
+		if v == current {
+			return o.choices[(i+1)%len(o.choices)], nil
+		}
+	}
+	if o.num != nil {
+		if cur, ok := o.num(current); ok {
+			for _, v := range o.choices {
+				if n, _ := o.num(v); n > cur {
+					return v, nil
+				}
+			}
+		}
+	}
+	return o.choices[0], nil
+}
+
+// Items lists the operator settings with the values in effect under the
+// stored overrides (cabinet.OperatorMenu). Overrides that do not validate
+// are not applied: the menu then shows the configuration's values.
+func (c *Config) Items(overrides map[string]string) []view.Setting {
+	eff, err := c.With(overrides)
+	if err != nil {
+		eff = c
+	}
+	ss := eff.Settings()
+	out := make([]view.Setting, len(ss))
+	for i, s := range ss {
+		out[i] = view.Setting{Key: s.Key, Value: s.Value, Allowed: s.Allowed}
+	}
+	return out
+}

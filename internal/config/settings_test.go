@@ -1,0 +1,185 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"cabinet/internal/game"
+	"cabinet/internal/money"
+)
+
+func TestWith(t *testing.T) {
+	base := loadShipped(t)
+	c, err := base.With(map[string]string{
+		"cabinet.language":        "en",
+		"cabinet.sound":           "off",
+		"games.classic.min_bet":   "5.00",
+		"games.classic.dealing":   "european",
+		"games.classic.max_hands": "2",
+		"games.duel.enabled":      "off",
+		"games.royal.enabled":     "off",
+		"games.royal.enabled.x":   "", // not a key: must fail below, so test it apart
+	})
+	if err == nil || !strings.Contains(err.Error(), "games.royal.enabled.x") || !errors.Is(err, ErrInvalid) {
+		t.Fatalf("With(unknown key) = %v, want an ErrInvalid naming games.royal.enabled.x", err)
+	}
+	c, err = base.With(map[string]string{
+		"cabinet.language":             "en",
+		"cabinet.sound":                "off",
+		"cabinet.bill.100.00":          "on",
+		"cabinet.bill.5.00":            "off",
+		"games.classic.min_bet":        "5.00",
+		"games.classic.dealing":        "european",
+		"games.classic.max_hands":      "2",
+		"games.duel.enabled":           "off",
+		"games.royal.enabled":          "off",
+		"games.freebet.21+3.max":       "50.00",
+		"games.freebet.bustit.offered": "off",
+		"jackpot.rate":                 "15.5",
+	})
+	if err != nil {
+		t.Fatalf("With = %v", err)
+	}
+	if c.Cabinet.Language != "en" || c.Cabinet.Sound {
+		t.Errorf("language, sound = %q, %v, want en, false", c.Cabinet.Language, c.Cabinet.Sound)
+	}
+	if got := c.Cabinet.Bills; len(got) != 4 || got[0] != 1000 || got[3] != 10000 {
+		t.Errorf("bills = %v, want 10.00 20.00 50.00 100.00", got)
+	}
+	r, _ := c.Rules(game.Classic)
+	if r.MinBet != 500 || r.MaxHands != 2 || r.Peek != "no-hole" {
+		t.Errorf("classic = min %v hands %d peek %s, want 5.00, 2, no-hole", r.MinBet, r.MaxHands, r.Peek)
+	}
+	if got := c.Enabled(); len(got) != 3 || got[0] != game.FreeBet {
+		t.Errorf("Enabled() = %v, want freebet zappit classic", got)
+	}
+	fb, _ := c.Rules(game.FreeBet)
+	if s, _ := fb.SideRule(game.TwentyOne); s.Max != 5000 {
+		t.Errorf("21+3 max = %v, want 50.00", s.Max)
+	}
+	if _, ok := fb.SideRule(game.BustIt); ok {
+		t.Errorf("bustit still offered")
+	}
+	if c.Jackpot.RateE7 != 1550000 {
+		t.Errorf("RateE7 = %d, want 1550000", c.Jackpot.RateE7)
+	}
+	// The base is unchanged.
+	if base.Cabinet.Language != "fr" || len(base.Enabled()) != 5 || len(base.Cabinet.Bills) != 4 || base.Cabinet.Bills[0] != 500 {
+		t.Errorf("base changed by With: %+v %v", base.Cabinet, base.Enabled())
+	}
+	if r, _ := base.Rules(game.Classic); r.MinBet != 100 {
+		t.Errorf("base classic min = %v, want 1.00", r.MinBet)
+	}
+	// Settings reflect the overrides.
+	want := map[string]string{"cabinet.language": "en", "games.royal.enabled": "off", "cabinet.bill.5.00": "off",
+		"cabinet.bill.100.00": "on", "games.classic.min_bet": "5.00", "jackpot.rate": "15.50000"}
+	for _, s := range c.Settings() {
+		if w, ok := want[s.Key]; ok && s.Value != w {
+			t.Errorf("Settings %s = %q, want %q", s.Key, s.Value, w)
+		}
+		delete(want, s.Key)
+	}
+	if len(want) > 0 {
+		t.Errorf("Settings lacks %v", want)
+	}
+}
+
+func TestWithBadValues(t *testing.T) {
+	base := loadShipped(t)
+	for _, tc := range []struct {
+		name string
+		o    map[string]string
+		want []string
+	}{
+		{"unknown key", map[string]string{"cabinet.colour": "red"}, []string{"cabinet.colour", `"red"`, "operator setting"}},
+		{"min above max", map[string]string{"games.zappit.min_bet": "2000.00"}, []string{"games.zappit.max_bet", "at least min_bet (2000.00)"}},
+		{"negative", map[string]string{"cabinet.credit_limit": "-1.00"}, []string{"cabinet.credit_limit", `"-1.00"`, "at least 0.01"}},
+		{"language", map[string]string{"cabinet.language": "de"}, []string{"cabinet.language", `"de"`, `"fr" or "en"`}},
+		{"bool", map[string]string{"cabinet.sound": "loud"}, []string{"cabinet.sound", `"loud"`, `"on" or "off"`}},
+		{"int", map[string]string{"games.classic.spots": "two"}, []string{"games.classic.spots", `"two"`, "whole number"}},
+		{"all games off", map[string]string{"games.royal.enabled": "off", "games.freebet.enabled": "off",
+			"games.zappit.enabled": "off", "games.classic.enabled": "off", "games.duel.enabled": "off"}, []string{"games.enabled", "at least one game"}},
+		{"rate", map[string]string{"jackpot.rate": "101"}, []string{"jackpot.rate", `"101"`, "five decimals"}},
+		{"bill", map[string]string{"cabinet.bill.abc": "on"}, []string{"cabinet.bill.abc", "operator setting"}},
+		{"recall depth", map[string]string{"cabinet.recall_depth": "5"}, []string{"cabinet.recall_depth", "5", "10 to 10000"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := base.With(tc.o)
+			if err == nil {
+				t.Fatalf("With(%v) = %v, nil, want an error", tc.o, c)
+			}
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("With(%v) = %v, want ErrInvalid", tc.o, err)
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("With(%v) = %q, want it to contain %q", tc.o, err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestNext(t *testing.T) {
+	c := loadShipped(t)
+	for _, tc := range []struct{ key, cur, want string }{
+		{"cabinet.language", "fr", "en"},
+		{"cabinet.language", "en", "fr"},
+		{"cabinet.sound", "on", "off"},
+		{"games.classic.min_bet", "1.00", "2.00"},
+		{"games.classic.min_bet", "1.5", "2.00"},
+		{"games.classic.min_bet", "100000.00", "0.10"},
+		{"cabinet.handpay_limit", "100000.00", "0.00"},
+		{"games.classic.dealing", "american", "european"},
+		{"games.classic.max_hands", "3", "2"},
+		{"games.freebet.penetration", "75", "80"},
+		{"games.freebet.penetration", "77", "80"},
+		{"jackpot.rate", "20.30843", "25.00000"},
+		{"jackpot.rate", "20.3", "20.30843"},
+		{"cabinet.recall_depth", "100", "200"},
+		{"cabinet.bill.100.00", "off", "on"},
+	} {
+		got, err := c.Next(tc.key, tc.cur)
+		if err != nil || got != tc.want {
+			t.Errorf("Next(%q, %q) = %q, %v, want %q", tc.key, tc.cur, got, err, tc.want)
+		}
+	}
+	if _, err := c.Next("nope", "1"); err == nil {
+		t.Errorf("Next(nope) = nil error, want one")
+	}
+	// Every value Next offers for a key applies on its own or is a named error.
+	for _, s := range c.Settings() {
+		v, err := c.Next(s.Key, s.Value)
+		if err != nil {
+			t.Fatalf("Next(%q, %q) = %v", s.Key, s.Value, err)
+		}
+		if _, err := c.With(map[string]string{s.Key: v}); err != nil && !strings.Contains(err.Error(), "config: ") {
+			t.Errorf("With(%s=%s) = %v", s.Key, v, err)
+		}
+	}
+}
+
+func TestItems(t *testing.T) {
+	c := loadShipped(t)
+	items := c.Items(map[string]string{"games.classic.min_bet": "10.00"})
+	found := false
+	for _, it := range items {
+		if it.Key == "games.classic.min_bet" {
+			found = it.Value == "10.00"
+		}
+	}
+	if !found {
+		t.Errorf("Items(min_bet=10.00) lacks games.classic.min_bet = 10.00")
+	}
+	// A stored override that no longer validates falls back to the file's values.
+	items = c.Items(map[string]string{"games.classic.min_bet": "junk"})
+	for _, it := range items {
+		if it.Key == "games.classic.min_bet" && it.Value != money.Cents(100).String() {
+			t.Errorf("Items(junk) min_bet = %q, want 1.00", it.Value)
+		}
+	}
+	if len(items) != len(c.Settings()) {
+		t.Errorf("len(Items) = %d, want %d", len(items), len(c.Settings()))
+	}
+}
