@@ -14,6 +14,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/duel"
 	"cabinet/internal/money"
 )
 
@@ -22,6 +23,9 @@ import (
 type Config struct {
 	Cabinet Cabinet
 	Jackpot Jackpot
+	// Duel is the Poker Duel configuration; Duel.Enabled says whether
+	// "duel" is in games.enabled.
+	Duel duel.Config
 
 	enabled   []game.ID
 	rules     map[game.ID]blackjack.Rules
@@ -179,12 +183,40 @@ func build(f file) (*Config, error) {
 			return nil, err
 		}
 	}
+	if err := buildDuel(c, f.Duel); err != nil {
+		return nil, err
+	}
 	for id, r := range c.rules {
 		if err := r.Validate(); err != nil {
 			return nil, &KeyError{Key: "games." + string(id), Value: "(rules)", Allowed: "valid rules: " + err.Error()}
 		}
 	}
 	return c, nil
+}
+
+func buildDuel(c *Config, f duelFile) error {
+	price, err := amount("duel.price", f.Price, 1)
+	if err != nil {
+		return err
+	}
+	d := duel.Config{Price: price, Decks: append([]int(nil), f.Decks...), Stack: f.Stack, Ante: f.Ante,
+		RaiseCap: f.RaiseCap, MinBet: f.MinBet, MaxBet: f.MaxBet, Items: append([]string(nil), f.Items...),
+		PawnValue: f.PawnValue, BuyBack: f.BuyBack, BluffPerMille: f.BluffPerMille, Levels: append([]string(nil), f.Levels...)}
+	for _, id := range c.enabled {
+		d.Enabled = d.Enabled || id == game.Duel
+	}
+	if err := d.Validate(); err != nil {
+		// duel.Validate says "<ErrConfig>: key = value: want allowed".
+		msg := strings.TrimPrefix(err.Error(), duel.ErrConfig.Error()+": ")
+		key, rest, ok1 := strings.Cut(msg, " = ")
+		val, allowed, ok2 := strings.Cut(rest, ": want ")
+		if !ok1 || !ok2 {
+			return &KeyError{Key: "duel", Value: "(section)", Allowed: "valid Poker Duel settings: " + msg}
+		}
+		return &KeyError{Key: "duel." + key, Value: val, Allowed: allowed}
+	}
+	c.Duel = d
+	return nil
 }
 
 func gameList() string {

@@ -12,6 +12,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/duel"
 	"cabinet/internal/money"
 )
 
@@ -59,6 +60,9 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 		if got := c.VoidAfter(id); got != want {
 			t.Errorf("VoidAfter(%s) = %v, want %v", id, got, want)
 		}
+	}
+	if d := cmp.Diff(duel.DefaultConfig(), c.Duel); d != "" {
+		t.Errorf("Duel (-want +got):\n%s", d)
 	}
 	if c.StorePath() != "var/cabinet.db" || c.RecallDepth() != 100 || c.EventDepth() != 1000 || c.Backend() != "sim" || c.ExpectedDigest() != "" {
 		t.Errorf("accessors = %q %d %d %q %q", c.StorePath(), c.RecallDepth(), c.EventDepth(), c.Backend(), c.ExpectedDigest())
@@ -209,7 +213,12 @@ func TestBadValues(t *testing.T) {
 		{"jackpot rate", "[jackpot]\nrate = \"20.308431\"\n", "jackpot.rate", `"20.308431"`, "five decimals"},
 		{"jackpot rate over 100", "[jackpot]\nrate = \"150\"\n", "jackpot.rate", `"150"`, `"0" to "100"`},
 		{"jackpot reset", "[jackpot]\nreset = \"-1.00\"\n", "jackpot.reset", `"-1.00"`, "0 or more"},
-		{"syntax", "[cabinet\n", "", "", ""},
+		{"duel price", "[duel]\nprice = \"0\"\n", "duel.price", `"0"`, "at least 0.01"},
+		{"duel deck", "[duel]\ndecks = [36]\n", "duel.decks", "[36]", "32 and 52"},
+		{"duel level", "[duel]\nlevels = [\"expert\"]\n", "duel.levels", "expert", "easy"},
+		{"duel max below min", "[duel]\nmin_bet = 50\nmax_bet = 10\n", "duel.max_bet", "10", "min_bet (50)"},
+		{"duel unknown key", "[duel]\nenabled = true\n", "duel.enabled", "unknown key", "keys of"},
+		{"syntax", "[cabinet\n", "line 2", "end table name", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Parse([]byte(tc.doc))

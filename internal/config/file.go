@@ -8,6 +8,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/duel"
 )
 
 // file is the TOML document as written: money as decimal strings, durations
@@ -17,6 +18,7 @@ type file struct {
 	Cabinet cabinetFile `toml:"cabinet"`
 	Games   gamesFile   `toml:"games"`
 	Jackpot jackpotFile `toml:"jackpot"`
+	Duel    duelFile    `toml:"duel"`
 }
 
 type cabinetFile struct {
@@ -91,6 +93,24 @@ type zappitFile struct {
 	WinCap    string `toml:"win_cap"`
 }
 
+// duelFile is duel.Config as written: the price is money (a decimal string),
+// chip amounts are whole numbers. Whether the game is offered is said by
+// games.enabled only.
+type duelFile struct {
+	Price         string   `toml:"price"`
+	Decks         []int    `toml:"decks"`
+	Stack         int64    `toml:"stack"`
+	Ante          int64    `toml:"ante"`
+	RaiseCap      int      `toml:"raise_cap"`
+	MinBet        int64    `toml:"min_bet"`
+	MaxBet        int64    `toml:"max_bet"`
+	Items         []string `toml:"items"`
+	PawnValue     int64    `toml:"pawn_value"`
+	BuyBack       int64    `toml:"buy_back"`
+	BluffPerMille int      `toml:"bluff_per_mille"`
+	Levels        []string `toml:"levels"`
+}
+
 type jackpotFile struct {
 	Reset string `toml:"reset"`
 	Rate  string `toml:"rate"` // percent of the Royal Poker stake, up to 5 decimals
@@ -149,6 +169,10 @@ func defaults() file {
 		},
 		Jackpot: jackpotFile{Reset: "20000.00", Rate: DefaultJackpotRate},
 	}
+	dc := duel.DefaultConfig()
+	d.Duel = duelFile{Price: dc.Price.String(), Decks: dc.Decks, Stack: dc.Stack, Ante: dc.Ante, RaiseCap: dc.RaiseCap,
+		MinBet: dc.MinBet, MaxBet: dc.MaxBet, Items: dc.Items, PawnValue: dc.PawnValue, BuyBack: dc.BuyBack,
+		BluffPerMille: dc.BluffPerMille, Levels: dc.Levels}
 	if s, ok := r.SideRule(game.RoyalSide); ok {
 		d.Games.Royal.SideBet = true
 		d.Games.Royal.Pays = copyPays(s.Pays)
@@ -181,6 +205,9 @@ func (f file) clone() file {
 	g.Cabinet.Bills = append([]string(nil), f.Cabinet.Bills...)
 	g.Cabinet.Chips = append([]string(nil), f.Cabinet.Chips...)
 	g.Games.Enabled = append([]string(nil), f.Games.Enabled...)
+	g.Duel.Decks = append([]int(nil), f.Duel.Decks...)
+	g.Duel.Items = append([]string(nil), f.Duel.Items...)
+	g.Duel.Levels = append([]string(nil), f.Duel.Levels...)
 	g.Games.Royal.Pays = copyPays(f.Games.Royal.Pays)
 	for _, s := range []*sideFile{&g.Games.FreeBet.AnyPair, &g.Games.FreeBet.TwentyOne, &g.Games.FreeBet.Hot3, &g.Games.FreeBet.BustIt} {
 		s.Pays = copyPays(s.Pays)

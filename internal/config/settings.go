@@ -140,6 +140,8 @@ func (c *Config) operatorSettings() []opSetting {
 			get: func(c *Config) string { return FormatRateE7(c.Jackpot.RateE7) },
 			set: func(f *file, v string) error { f.Jackpot.Rate = v; return nil }},
 	)
+	s = append(s, moneyKey("duel.price", "an amount above 0 (price of a Poker Duel session)", false,
+		func(f *file) *string { return &f.Duel.Price }, func(c *Config) money.Cents { return c.Duel.Price }))
 	type mm struct {
 		id       game.ID
 		min, max func(f *file) *string

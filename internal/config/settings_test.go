@@ -51,6 +51,9 @@ func TestWith(t *testing.T) {
 	if r.MinBet != 500 || r.MaxHands != 2 || r.Peek != "no-hole" {
 		t.Errorf("classic = min %v hands %d peek %s, want 5.00, 2, no-hole", r.MinBet, r.MaxHands, r.Peek)
 	}
+	if c.Duel.Enabled || !base.Duel.Enabled {
+		t.Errorf("Duel.Enabled = %v (base %v), want false (true)", c.Duel.Enabled, base.Duel.Enabled)
+	}
 	if got := c.Enabled(); len(got) != 3 || got[0] != game.FreeBet {
 		t.Errorf("Enabled() = %v, want freebet zappit classic", got)
 	}
