@@ -35,7 +35,7 @@ func fuzzActions(t *testing.T, data []byte) {
 	if len(data) < 3 {
 		return
 	}
-	names := []string{"classic", "classic-european", "classic-2hands", "classic-h17", "royal", "freebet", "zappit"}
+	names := []string{"classic", "classic-european", "classic-2hands", "classic-h17", "royal", "freebet", "zappit", "zappit-nocap"}
 	rules := variants()[names[int(data[0])%len(names)]]
 	shoe := card.NewShoe(rules.Decks)
 	shoe.Rand = card.NewSeeded(uint64(data[1]))
