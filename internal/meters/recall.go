@@ -1,0 +1,82 @@
+package meters
+
+import (
+	"encoding/json"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/money"
+)
+
+// Step is one committed step of a round: the action and the events it
+// produced (every card drawn, in order, every stake and payout as credited).
+// N counts from 0 within the round.
+type Step struct {
+	N      int          `json:"n"`
+	At     time.Time    `json:"at"`
+	Action game.Action  `json:"action"`
+	Events []game.Event `json:"events"`
+}
+
+// Recall is one completed round kept in the game recall ring: enough to
+// redraw the table at every step (the rules and every step's action and
+// cards) and to audit its money.
+type Recall struct {
+	Round         uint64          `json:"round"`
+	Game          game.ID         `json:"game"`
+	Start         time.Time       `json:"start"`
+	End           time.Time       `json:"end"`
+	Rules         json.RawMessage `json:"rules,omitempty"`
+	Steps         []Step          `json:"steps"`
+	CreditsBefore money.Cents     `json:"credits_before"`
+	CreditsAfter  money.Cents     `json:"credits_after"`
+	Voided        bool            `json:"voided,omitempty"`
+}
+
+// Money sums the round's stakes and payouts (handpaid wins included).
+func (r *Recall) Money() (staked, paid money.Cents) {
+	for _, s := range r.Steps {
+		st, pd := game.Money(s.Events)
+		staked += st
+		paid += pd
+	}
+	return staked, paid
+}
+
+// Event is one entry of the event log. Seq orders the log (assigned by the
+// store, strictly increasing); At is wall time, informational only (a
+// cabinet may have no real-time clock).
+type Event struct {
+	Seq  uint64    `json:"seq"`
+	At   time.Time `json:"at"`
+	Kind string    `json:"kind"`
+	Text string    `json:"text"`
+}
+
+// Event kinds of the log (platform.md §3). The strings are stable.
+const (
+	KindPowerUp      = "power_up"      // the cabinet booted
+	KindRecovery     = "recovery"      // a round open at power-up was restored
+	KindDoor         = "door"          // main or cash door opened or closed
+	KindKey          = "key"           // audit, operator or reset key turned
+	KindBillAccepted = "bill_accepted" // a bill was stacked and credited
+	KindBillRefused  = "bill_refused"  // a bill was returned (disabled, over the limit)
+	KindBillError    = "bill_error"    // malformed pulse train, jam, acceptor fault
+	KindTilt         = "tilt"          // play suspended (door, memory error, …)
+	KindTiltClear    = "tilt_clear"    // a tilt cleared
+	KindHandpay      = "handpay"       // cash-out or jackpot handpay locked
+	KindHandpayClear = "handpay_clear" // the attendant paid and cleared a handpay
+	KindConfigChange = "config_change" // operator setting changed (old → new)
+	KindMemoryClear  = "memory_clear"  // full memory clear (or a fresh store)
+	KindVoid         = "void"          // an abandoned round voided and refunded
+	KindJackpot      = "jackpot"       // progressive prize won
+	KindMemoryError  = "memory_error"  // integrity failure found
+	KindProgram      = "program"       // program digest checked / changed
+)
+
+// Kinds lists every event kind in a stable order.
+func Kinds() []string {
+	return []string{KindPowerUp, KindRecovery, KindDoor, KindKey, KindBillAccepted, KindBillRefused,
+		KindBillError, KindTilt, KindTiltClear, KindHandpay, KindHandpayClear, KindConfigChange,
+		KindMemoryClear, KindVoid, KindJackpot, KindMemoryError, KindProgram}
+}

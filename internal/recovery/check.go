@@ -1,0 +1,183 @@
+package recovery
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"cabinet/internal/game"
+	"cabinet/internal/meters"
+)
+
+// Check is the boot integrity check (platform.md §4): the bbolt file
+// structure read from the file, bbolt's own tx.Check, every record's version
+// and checksum and type, the expected set of buckets and keys, ring
+// sequence numbers, and the meter invariant of the machine record. It
+// returns nil or a *CheckError listing each problem with its bucket and key
+// (errors.Is(err, ErrCorrupt) holds; errors.Is(err, ErrInvariant) too when
+// the invariant failed). A failure marks the store failed: Update refuses to
+// write until Clear.
+func (s *Store) Check() error {
+	var problems []error
+	fatal, fp, err := preflight(s.path)
+	if err != nil {
+		return err
+	}
+	problems = append(problems, fp...)
+	if !fatal {
+		err := guard("check "+s.path, func() error {
+			return s.bolt().View(func(btx *bolt.Tx) error {
+				for e := range btx.Check() {
+					problems = append(problems, &CorruptError{Bucket: "file", Key: "bbolt", Reason: e.Error()})
+				}
+				problems = append(problems, checkRecords(&Tx{s: s, tx: btx, ro: true})...)
+				return nil
+			})
+		})
+		if err != nil {
+			problems = append(problems, err)
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	ce := &CheckError{Path: s.path, Problems: problems}
+	s.fail(ce)
+	return ce
+}
+
+// checkRecords verifies every record of every bucket.
+func checkRecords(tx *Tx) []error {
+	var out []error
+	add := func(err error) {
+		if err != nil && len(out) < 100 {
+			out = append(out, err)
+		}
+	}
+	known := map[string]bool{}
+	for _, b := range allBuckets {
+		known[string(b)] = true
+		if tx.tx.Bucket(b) == nil {
+			add(&CorruptError{Bucket: string(b), Key: "*", Reason: "bucket missing"})
+		}
+	}
+	_ = tx.tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+		if !known[string(name)] {
+			add(corrupt(name, nil, "unexpected bucket"))
+		}
+		return nil
+	})
+	each := func(bucket []byte, fn func(k, v []byte) error) {
+		b := tx.tx.Bucket(bucket)
+		if b == nil {
+			return
+		}
+		_ = b.ForEach(func(k, v []byte) error {
+			if v == nil {
+				add(corrupt(bucket, k, "unexpected nested bucket"))
+				return nil
+			}
+			add(fn(k, v))
+			return nil
+		})
+	}
+	only := func(bucket, key []byte, v any) func(k, raw []byte) error {
+		return func(k, raw []byte) error {
+			if !bytes.Equal(k, key) {
+				return corrupt(bucket, k, "unexpected key")
+			}
+			return decode(bucket, k, raw, v)
+		}
+	}
+	var sm storeMeta
+	each(bMeta, only(bMeta, kStore, &sm))
+	var m Machine
+	each(bMachine, only(bMachine, kMachine, &m))
+	var open OpenRound
+	each(bRound, only(bRound, kOpen, &open))
+	each(bCarry, func(k, raw []byte) error {
+		if !game.ID(k).Valid() {
+			return corrupt(bCarry, k, "carry of an unknown game")
+		}
+		_, err := unseal(bCarry, k, raw)
+		return err
+	})
+	each(bOverrides, func(k, raw []byte) error {
+		var v string
+		return decode(bOverrides, k, raw, &v)
+	})
+	var lastRound uint64
+	checkRing := func(bucket []byte, decodeSeq func(k, raw []byte) (uint64, error)) {
+		var prev uint64
+		each(bucket, func(k, raw []byte) error {
+			if len(k) != 8 {
+				return corrupt(bucket, k, "ring key is not an 8-byte sequence number")
+			}
+			n := binary.BigEndian.Uint64(k)
+			if n <= prev {
+				return corrupt(bucket, k, "sequence %d after %d", n, prev)
+			}
+			prev = n
+			seq, err := decodeSeq(k, raw)
+			if err != nil {
+				return err
+			}
+			if seq != 0 && seq != n {
+				return corrupt(bucket, k, "record says sequence %d", seq)
+			}
+			return nil
+		})
+	}
+	checkRing(bRecall, func(k, raw []byte) (uint64, error) {
+		var r meters.Recall
+		if err := decode(bRecall, k, raw, &r); err != nil {
+			return 0, err
+		}
+		if !r.Game.Valid() {
+			return 0, corrupt(bRecall, k, "round %d of unknown game %q", r.Round, r.Game)
+		}
+		lastRound = max(lastRound, r.Round)
+		return 0, nil
+	})
+	checkRing(bEvents, func(k, raw []byte) (uint64, error) {
+		var e meters.Event
+		if err := decode(bEvents, k, raw, &e); err != nil {
+			return 0, err
+		}
+		return e.Seq, nil
+	})
+	if b := tx.tx.Bucket(bMeta); b != nil && b.Get(kStore) == nil {
+		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: "record missing"})
+	} else if sm.Format != 0 && sm.Format != storeFormat {
+		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: fmt.Sprintf("store format %d, want %d", sm.Format, storeFormat)})
+	}
+	b := tx.tx.Bucket(bMachine)
+	if b != nil && b.Get(kMachine) == nil {
+		add(&CorruptError{Bucket: string(bMachine), Key: string(kMachine), Reason: "record missing"})
+	} else if b != nil && b.Get(kMachine) != nil && decode(bMachine, kMachine, b.Get(kMachine), &Machine{}) == nil {
+		if err := m.Meters.Check(m.Credits); err != nil {
+			add(fmt.Errorf("recovery: machine/machine: %w: %w", ErrInvariant, err))
+		}
+		if m.Handpay < 0 || m.PoolUnits < 0 {
+			add(&CorruptError{Bucket: string(bMachine), Key: string(kMachine), Reason: fmt.Sprintf("negative handpay %v or pool %d", m.Handpay, m.PoolUnits)})
+		}
+		if m.NextRound > 0 && lastRound >= m.NextRound {
+			add(&CorruptError{Bucket: string(bRecall), Key: "*", Reason: fmt.Sprintf("recalled round %d not below next round %d", lastRound, m.NextRound)})
+		}
+		if rb := tx.tx.Bucket(bRound); rb != nil && rb.Get(kOpen) != nil && decode(bRound, kOpen, rb.Get(kOpen), &OpenRound{}) == nil {
+			if !open.Game.Valid() {
+				add(&CorruptError{Bucket: string(bRound), Key: string(kOpen), Reason: fmt.Sprintf("unknown game %q", open.Game)})
+			}
+			if open.Round >= m.NextRound {
+				add(&CorruptError{Bucket: string(bRound), Key: string(kOpen), Reason: fmt.Sprintf("open round %d not below next round %d", open.Round, m.NextRound)})
+			}
+		}
+	}
+	return out
+}
+
+// IsCorrupt reports whether err is an integrity failure of the store.
+func IsCorrupt(err error) bool { return errors.Is(err, ErrCorrupt) || errors.Is(err, ErrInvariant) }

@@ -1,0 +1,51 @@
+// Package recovery is the cabinet's non-volatile memory (platform.md §4): one
+// bbolt file holding the machine record (credits, meters, progressive pool,
+// pending handpay), the open round, the state games carry between rounds, the
+// operator overrides, and two rings: the game recall and the event log.
+//
+// It is the only package that imports bbolt.
+//
+// # Write-ahead
+//
+// The controller decides a step (cards drawn) and then commits everything the
+// step changes in ONE Store.Update: one bbolt read-write transaction, synced
+// with fdatasync (never NoSync, never Batch). Only after Update returns nil may
+// anything be shown. Before committing, Update verifies the meter invariant of
+// the machine record written in the transaction; a violation returns
+// ErrInvariant and nothing is written.
+//
+// # Records
+//
+// Every value is an envelope: 1 byte record version, 4 bytes CRC-32C, then the
+// JSON payload. The checksum covers the bucket name and the key too, so a
+// record damaged, truncated or moved to another key is reported as a
+// *CorruptError (wrapping ErrCorrupt) that names the bucket and the key.
+//
+//	meta/store          store format and creation time
+//	machine/machine     Machine: credits, meters, pool, handpay, sim progress
+//	round/open          OpenRound (absent between rounds)
+//	carry/<game>        per-game state kept between rounds (opaque bytes)
+//	overrides/<key>     operator setting overrides
+//	recall/#<seq>       meters.Recall ring (RecallDepth newest kept)
+//	events/#<seq>       meters.Event ring (EventDepth newest kept)
+//
+// # Integrity
+//
+// Check is the boot check: the bbolt file structure walked from the file
+// itself (meta pages, page bounds, no page referenced twice), bbolt's own
+// tx.Check, every record's version and checksum, the expected set of keys and
+// the meter invariant. Any failure marks the Store failed: Update then refuses
+// to write (ErrFailed) so the file stays evidence, while View keeps working
+// for the audit screens. Only Clear (a full memory clear) re-enables writing;
+// it keeps the old file aside, never deletes it.
+//
+// Decisions a certification lab would want stated:
+//   - A bbolt meta page that fails its own checksum is reported as corruption,
+//     although bbolt would silently fall back to the previous transaction: that
+//     fallback would boot with money one commit old. (A power cut tearing the
+//     64-byte meta write is the only benign cause; it is treated as a memory
+//     error too.)
+//   - The file is read with little-endian page layout (amd64, arm64).
+//   - A machine record that is missing from an initialised store is
+//     corruption, never "a fresh store": zero credits are not assumed.
+package recovery

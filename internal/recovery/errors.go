@@ -1,0 +1,65 @@
+package recovery
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrLocked is returned by Open when another process (or another Open in
+// this process) holds the store file. The error names the file.
+var ErrLocked = errors.New("recovery: store is in use by another process")
+
+// ErrCorrupt is wrapped by every integrity failure: a record whose version or
+// checksum is wrong, a missing or unexpected record, a damaged bbolt file. It
+// is a memory error: play stays disabled until a full memory clear.
+var ErrCorrupt = errors.New("recovery: store is corrupt")
+
+// ErrInvariant is wrapped when the machine record breaks the meter invariant
+// of platform.md §3 (meters.ErrInvariant is wrapped too). Update returns it
+// instead of committing: nothing is written.
+var ErrInvariant = errors.New("recovery: meter invariant violated")
+
+// ErrReadOnly is returned by Update and Clear on a store opened ReadOnly.
+var ErrReadOnly = errors.New("recovery: store opened read-only")
+
+// ErrFailed is returned by Update once the store has failed an integrity
+// check: the file is evidence and is not written to until a memory clear.
+var ErrFailed = errors.New("recovery: store failed its integrity check; memory clear required")
+
+// ErrConfirm is returned by Clear when the confirmation string is wrong.
+var ErrConfirm = errors.New("recovery: memory clear not confirmed")
+
+// CorruptError says which record is bad and why. errors.Is(err, ErrCorrupt) holds.
+type CorruptError struct {
+	Bucket string // bucket name, or "file" for the bbolt file itself
+	Key    string // record key (printable form), or a page/meta description
+	Reason string
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("recovery: corrupt record %s/%s: %s", e.Bucket, e.Key, e.Reason)
+}
+
+// Unwrap lets errors.Is match ErrCorrupt.
+func (e *CorruptError) Unwrap() error { return ErrCorrupt }
+
+// CheckError lists every problem Check found. errors.Is(err, ErrCorrupt)
+// holds, and errors.Is(err, ErrInvariant) when the invariant failed.
+type CheckError struct {
+	Path     string
+	Problems []error
+}
+
+func (e *CheckError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "recovery: check %s: %d problem(s)", e.Path, len(e.Problems))
+	for _, p := range e.Problems {
+		b.WriteString("\n  - ")
+		b.WriteString(p.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the problems (and ErrCorrupt) for errors.Is.
+func (e *CheckError) Unwrap() []error { return append([]error{ErrCorrupt}, e.Problems...) }

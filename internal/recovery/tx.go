@@ -1,0 +1,360 @@
+package recovery
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+)
+
+// Bucket and key names (stable: they are part of every record's checksum).
+var (
+	bMeta      = []byte("meta")
+	bMachine   = []byte("machine")
+	bRound     = []byte("round")
+	bCarry     = []byte("carry")
+	bOverrides = []byte("overrides")
+	bRecall    = []byte("recall")
+	bEvents    = []byte("events")
+
+	kStore   = []byte("store")
+	kMachine = []byte("machine")
+	kOpen    = []byte("open")
+)
+
+// allBuckets lists every bucket of an initialised store.
+var allBuckets = [][]byte{bMeta, bMachine, bRound, bCarry, bOverrides, bRecall, bEvents}
+
+// storeFormat is the layout version kept in meta/store.
+const storeFormat = 1
+
+// storeMeta is the meta/store record.
+type storeMeta struct {
+	Format  int       `json:"format"`
+	Created time.Time `json:"created"`
+	// ClearedFrom names the file kept aside by the memory clear that
+	// created this store, if any.
+	ClearedFrom string `json:"cleared_from,omitempty"`
+}
+
+// Machine is the critical record: everything money. The controller reads it,
+// changes it and writes it back in the transaction of the step or cash event
+// that causes the change.
+type Machine struct {
+	// Credits is the credit meter.
+	Credits money.Cents `json:"credits"`
+	// Meters are the lifetime meters; Meters.Check(Credits) must hold.
+	Meters meters.Meters `json:"meters"`
+	// PoolUnits is the progressive pool in units of 1e-7 cent.
+	PoolUnits int64 `json:"pool_units"`
+	// NextRound is the number the next round gets (0: the controller has not
+	// booted this store yet).
+	NextRound uint64 `json:"next_round"`
+	// Handpay is the amount locked for the attendant (0: none) and
+	// HandpayKind what it is ("cashout", "jackpot"; the controller's words).
+	Handpay     money.Cents `json:"handpay"`
+	HandpayKind string      `json:"handpay_kind,omitempty"`
+	// Sim is opaque progress of `cabinet sim` (the store does not read it).
+	Sim json.RawMessage `json:"sim,omitempty"`
+}
+
+// OpenRound is the round in progress: enough to rebuild it exactly (the
+// engine's JSON state, the shoe, every step so far).
+type OpenRound struct {
+	Game  game.ID         `json:"game"`
+	Round uint64          `json:"round"`
+	Start time.Time       `json:"start"`
+	Rules json.RawMessage `json:"rules,omitempty"`
+	// State is the engine's JSON encoding after the last step.
+	State json.RawMessage `json:"state,omitempty"`
+	// Shoe is the shoe after the last step (nil if the game has none).
+	Shoe          *card.Shoe    `json:"shoe,omitempty"`
+	Steps         []meters.Step `json:"steps"`
+	CreditsBefore money.Cents   `json:"credits_before"`
+	// Recovered is set at boot when the round was found open.
+	Recovered bool `json:"recovered,omitempty"`
+}
+
+// Tx is one store transaction: read-only inside View, read-write inside
+// Update. It is valid only inside the function it is passed to.
+type Tx struct {
+	s  *Store
+	tx *bolt.Tx
+	ro bool
+	// machine is the record written by PutMachine in this transaction
+	// (checked against the invariant before commit).
+	machine *Machine
+}
+
+func (tx *Tx) bucket(name []byte) (*bolt.Bucket, error) {
+	b := tx.tx.Bucket(name)
+	if b == nil {
+		return nil, &CorruptError{Bucket: string(name), Key: "*", Reason: "bucket missing"}
+	}
+	return b, nil
+}
+
+func (tx *Tx) get(bucket, key []byte, v any) (bool, error) {
+	b, err := tx.bucket(bucket)
+	if err != nil {
+		return false, err
+	}
+	raw := b.Get(key)
+	if raw == nil {
+		return false, nil
+	}
+	return true, decode(bucket, key, raw, v)
+}
+
+func (tx *Tx) put(bucket, key []byte, v any) error {
+	b, err := tx.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	raw, err := encode(bucket, key, v)
+	if err != nil {
+		return err
+	}
+	if err := b.Put(key, raw); err != nil {
+		return fmt.Errorf("recovery: put %s/%s: %w", bucket, keyString(key), err)
+	}
+	return nil
+}
+
+// Machine returns the machine record (as written earlier in this
+// transaction, if it was). A missing record is corruption: an initialised
+// store always has one.
+func (tx *Tx) Machine() (Machine, error) {
+	if tx.machine != nil {
+		return cloneMachine(*tx.machine), nil
+	}
+	var m Machine
+	ok, err := tx.get(bMachine, kMachine, &m)
+	if err != nil {
+		return Machine{}, err
+	}
+	if !ok {
+		return Machine{}, &CorruptError{Bucket: string(bMachine), Key: string(kMachine), Reason: "record missing"}
+	}
+	return m, nil
+}
+
+// PutMachine writes the machine record. The invariant is verified when the
+// transaction commits.
+func (tx *Tx) PutMachine(m Machine) error {
+	if err := tx.put(bMachine, kMachine, m); err != nil {
+		return err
+	}
+	c := cloneMachine(m)
+	tx.machine = &c
+	return nil
+}
+
+func cloneMachine(m Machine) Machine {
+	m.Meters = m.Meters.Clone()
+	m.Sim = bytes.Clone(m.Sim)
+	return m
+}
+
+// OpenRound returns the round in progress, or nil, nil between rounds.
+func (tx *Tx) OpenRound() (*OpenRound, error) {
+	var o OpenRound
+	ok, err := tx.get(bRound, kOpen, &o)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &o, nil
+}
+
+// PutOpenRound writes the round in progress.
+func (tx *Tx) PutOpenRound(o *OpenRound) error {
+	if o == nil {
+		panic("BUG: recovery: PutOpenRound(nil)")
+	}
+	if !o.Game.Valid() {
+		return fmt.Errorf("recovery: put open round %d: unknown game %q", o.Round, o.Game)
+	}
+	return tx.put(bRound, kOpen, o)
+}
+
+// CloseRound ends the round in progress: it deletes the open round, pushes
+// rec onto the recall ring and trims the ring to RecallDepth.
+func (tx *Tx) CloseRound(rec meters.Recall) error {
+	b, err := tx.bucket(bRound)
+	if err != nil {
+		return err
+	}
+	if err := b.Delete(kOpen); err != nil {
+		return fmt.Errorf("recovery: close round %d: %w", rec.Round, err)
+	}
+	if err := tx.push(bRecall, tx.s.opt.RecallDepth, func(uint64) any { return rec }); err != nil {
+		return fmt.Errorf("recovery: close round %d: %w", rec.Round, err)
+	}
+	return nil
+}
+
+// push appends the value made for the next sequence number to a ring bucket
+// and deletes the oldest entries beyond depth.
+func (tx *Tx) push(bucket []byte, depth int, value func(seq uint64) any) error {
+	b, err := tx.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	seq := uint64(1)
+	if k, _ := b.Cursor().Last(); k != nil {
+		if len(k) != 8 {
+			return corrupt(bucket, k, "ring key is not an 8-byte sequence number")
+		}
+		seq = binary.BigEndian.Uint64(k) + 1
+	}
+	if err := tx.put(bucket, seqKey(seq), value(seq)); err != nil {
+		return err
+	}
+	if seq <= uint64(depth) {
+		return nil
+	}
+	oldest := seq - uint64(depth) // keys <= oldest go
+	c := b.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) == 8 && binary.BigEndian.Uint64(k) > oldest {
+			break
+		}
+		if err := c.Delete(); err != nil {
+			return fmt.Errorf("recovery: trim %s: %w", bucket, err)
+		}
+	}
+	return nil
+}
+
+// Carry returns the state game g keeps between rounds (nil if none).
+func (tx *Tx) Carry(g game.ID) ([]byte, error) {
+	b, err := tx.bucket(bCarry)
+	if err != nil {
+		return nil, err
+	}
+	raw := b.Get([]byte(g))
+	if raw == nil {
+		return nil, nil
+	}
+	p, err := unseal(bCarry, []byte(g), raw)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(p), nil
+}
+
+// PutCarry stores the state game g keeps between rounds; nil deletes it.
+func (tx *Tx) PutCarry(g game.ID, state []byte) error {
+	if !g.Valid() {
+		return fmt.Errorf("recovery: put carry: unknown game %q", g)
+	}
+	b, err := tx.bucket(bCarry)
+	if err != nil {
+		return err
+	}
+	if state == nil {
+		if err := b.Delete([]byte(g)); err != nil {
+			return fmt.Errorf("recovery: delete carry %s: %w", g, err)
+		}
+		return nil
+	}
+	if err := b.Put([]byte(g), seal(bCarry, []byte(g), state)); err != nil {
+		return fmt.Errorf("recovery: put carry %s: %w", g, err)
+	}
+	return nil
+}
+
+// Log appends an event (kind: one of the meters.Kind constants) with the
+// next sequence number and the store clock's time; the ring keeps the
+// newest EventDepth events.
+func (tx *Tx) Log(kind, text string) error {
+	now := tx.s.opt.Now()
+	err := tx.push(bEvents, tx.s.opt.EventDepth, func(seq uint64) any {
+		return meters.Event{Seq: seq, At: now, Kind: kind, Text: text}
+	})
+	if err != nil {
+		return fmt.Errorf("recovery: log %s: %w", kind, err)
+	}
+	return nil
+}
+
+// Overrides returns the operator overrides (key → value).
+func (tx *Tx) Overrides() (map[string]string, error) {
+	b, err := tx.bucket(bOverrides)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	err = b.ForEach(func(k, raw []byte) error {
+		var v string
+		if err := decode(bOverrides, k, raw, &v); err != nil {
+			return err
+		}
+		out[string(k)] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// PutOverride stores one operator override.
+func (tx *Tx) PutOverride(key, value string) error {
+	if key == "" {
+		return fmt.Errorf("recovery: put override: empty key")
+	}
+	return tx.put(bOverrides, []byte(key), value)
+}
+
+// Recall returns up to n recalled rounds, newest first (n <= 0: all).
+func (tx *Tx) Recall(n int) ([]meters.Recall, error) {
+	var out []meters.Recall
+	err := tx.ring(bRecall, n, func(k, raw []byte) error {
+		var r meters.Recall
+		if err := decode(bRecall, k, raw, &r); err != nil {
+			return err
+		}
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// Events returns up to n events, newest first (n <= 0: all).
+func (tx *Tx) Events(n int) ([]meters.Event, error) {
+	var out []meters.Event
+	err := tx.ring(bEvents, n, func(k, raw []byte) error {
+		var e meters.Event
+		if err := decode(bEvents, k, raw, &e); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+func (tx *Tx) ring(bucket []byte, n int, fn func(k, v []byte) error) error {
+	b, err := tx.bucket(bucket)
+	if err != nil {
+		return err
+	}
+	c := b.Cursor()
+	i := 0
+	for k, v := c.Last(); k != nil && (n <= 0 || i < n); k, v = c.Prev() {
+		if err := fn(k, v); err != nil {
+			return err
+		}
+		i++
+	}
+	return nil
+}
