@@ -66,11 +66,14 @@ type upEval struct {
 	split map[int]*ctx
 	zap   map[[2]int]*ctx
 	sv    map[int]val
+	dc    map[uint64][nOutcomes]float64
+	orig  map[[2]int][]option
 }
 
 func (b *bj) upEval(up int) *upEval {
-	return &upEval{b: b, up: up, main: newCtx(&b.r, b.graphs[up], b.full, up),
-		split: map[int]*ctx{}, zap: map[[2]int]*ctx{}, sv: map[int]val{}}
+	dc := map[uint64][nOutcomes]float64{}
+	return &upEval{b: b, up: up, main: newCtx(&b.r, b.graphs[up], b.full, dc, up),
+		split: map[int]*ctx{}, zap: map[[2]int]*ctx{}, sv: map[int]val{}, dc: dc, orig: map[[2]int][]option{}}
 }
 
 // base is the kind of an original hand.
@@ -93,7 +96,7 @@ func (u *upEval) secondSplitKind(p int) kind {
 func (u *upEval) splitCtx(p int) *ctx {
 	c, ok := u.split[p]
 	if !ok {
-		c = newCtx(&u.b.r, u.b.graphs[u.up], u.b.full, u.up, p)
+		c = newCtx(&u.b.r, u.b.graphs[u.up], u.b.full, u.dc, u.up, p)
 		u.split[p] = c
 	}
 	return c
@@ -103,7 +106,7 @@ func (u *upEval) zapCtx(a, b int) *ctx {
 	key := [2]int{min(a, b), max(a, b)}
 	c, ok := u.zap[key]
 	if !ok {
-		c = newCtx(&u.b.r, u.b.graphs[u.up], u.b.full, u.up, a, b)
+		c = newCtx(&u.b.r, u.b.graphs[u.up], u.b.full, u.dc, u.up, a, b)
 		u.zap[key] = c
 	}
 	return c
@@ -224,7 +227,11 @@ func (u *upEval) zapValue(a, b int) val {
 // zappedOptions lists the actions on a zapped hand h (its new cards; a, b
 // were discarded). Two new cards making 21 win at once (games.md §3).
 func (u *upEval) zappedOptions(a, b int, h hand) []option {
-	c := u.zapCtx(a, b)
+	return u.zappedOptionsIn(u.zapCtx(a, b), h)
+}
+
+// zappedOptionsIn values a zapped hand in context c.
+func (u *upEval) zappedOptionsIn(c *ctx, h hand) []option {
 	k := u.base()
 	if v, ok := c.settled(h, k); ok {
 		return []option{{aStand, val{ev: v}}}
@@ -247,6 +254,16 @@ func (u *upEval) zappedOptions(a, b int, h hand) []option {
 // originalOptions lists the actions on an original two-card hand a, b that
 // is not a blackjack, valued in the main context.
 func (u *upEval) originalOptions(a, b int) []option {
+	a, b = min(a, b), max(a, b)
+	if o, ok := u.orig[[2]int{a, b}]; ok {
+		return o
+	}
+	o := u.computeOriginal(a, b)
+	u.orig[[2]int{a, b}] = o
+	return o
+}
+
+func (u *upEval) computeOriginal(a, b int) []option {
 	r := &u.b.r
 	c := u.main
 	h := handOf(a, b)
@@ -293,7 +310,14 @@ type MainResult struct {
 // analyseMain computes the main game's expected value by recursion over the
 // shoe composition, each up card in parallel.
 func analyseMain(ctxt context.Context, r blackjack.Rules, progress func(string)) (MainResult, error) {
-	b := newBJ(r)
+	var evals [11]*upEval
+	return newBJ(r).analyse(ctxt, &evals, progress)
+}
+
+// analyse computes the main game with the evaluators in evals (created where
+// nil, kept for reuse by a Strategy).
+func (b *bj) analyse(ctxt context.Context, evals *[11]*upEval, progress func(string)) (MainResult, error) {
+	r := b.r
 	type part struct {
 		ev, stake, bj float64
 		acts          map[string]float64
@@ -312,7 +336,10 @@ func analyseMain(ctxt context.Context, r blackjack.Rules, progress func(string))
 			if ctxt.Err() != nil {
 				return
 			}
-			u := b.upEval(up)
+			if evals[up] == nil {
+				evals[up] = b.upEval(up)
+			}
+			u := evals[up]
 			pu := float64(b.full[up]) / float64(b.n)
 			pt := part{acts: map[string]float64{}}
 			var h0 hand

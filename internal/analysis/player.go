@@ -23,9 +23,12 @@ type ctx struct {
 	late bool // a dealer blackjack is found only after play
 
 	scratch []float64
-	dcache  map[uint64][nOutcomes]float64
-	hs      map[hsKey]val
-	kinds   []kind
+	// dcache holds dealer distributions by the key of every card out
+	// besides the up card (base + hand), shared by the contexts of one up card.
+	dcache map[uint64][nOutcomes]float64
+	base   uint64
+	hs     map[hsKey]val
+	kinds  []kind
 }
 
 type hsKey struct {
@@ -33,11 +36,12 @@ type hsKey struct {
 	kid int
 }
 
-func newCtx(r *blackjack.Rules, g *dealerGraph, full [11]int, up int, out ...int) *ctx {
-	c := &ctx{r: r, up: up, g: g, shoe: full, dcache: map[uint64][nOutcomes]float64{}, hs: map[hsKey]val{}}
+func newCtx(r *blackjack.Rules, g *dealerGraph, full [11]int, dcache map[uint64][nOutcomes]float64, up int, out ...int) *ctx {
+	c := &ctx{r: r, up: up, g: g, shoe: full, dcache: dcache, hs: map[hsKey]val{}}
 	c.shoe[up]--
 	for _, v := range out {
 		c.shoe[v]--
+		c.base += handOf(v).key
 	}
 	for v := 1; v <= 10; v++ {
 		c.n += c.shoe[v]
@@ -96,7 +100,8 @@ func (c *ctx) noBJ(h hand) float64 {
 }
 
 func (c *ctx) dist(h hand) [nOutcomes]float64 {
-	if d, ok := c.dcache[h.key]; ok {
+	key := c.base + h.key
+	if d, ok := c.dcache[key]; ok {
 		return d
 	}
 	s := c.shoe
@@ -104,7 +109,7 @@ func (c *ctx) dist(h hand) [nOutcomes]float64 {
 		s[v] -= int(h.cnt[v])
 	}
 	d := c.g.dist(&s, c.n-h.n, c.scratch, nil)
-	c.dcache[h.key] = d
+	c.dcache[key] = d
 	return d
 }
 
