@@ -1,0 +1,174 @@
+package duel
+
+import (
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/money"
+)
+
+var allKinds = []game.ActionKind{game.Buy, game.Deal, game.Ante, game.Open, game.Wait, game.Pass,
+	game.Raise, game.Change, game.See, game.Draw, game.Hit}
+
+// randomAction picks a legal action with a random legal size or discard.
+func randomAction(rng *rand.Rand, r *Round, legal []game.ActionKind) game.Action {
+	a := game.Action{Kind: legal[rng.IntN(len(legal))], Funds: 1000}
+	switch a.Kind {
+	case game.Buy:
+		a.Deck = r.Config.Decks[rng.IntN(len(r.Config.Decks))]
+		a.Level = r.Config.Levels[rng.IntN(len(r.Config.Levels))]
+		a.Seed = rng.Uint64()
+	case game.Open, game.Raise:
+		lo, hi := r.BetRange()
+		a.Amount = lo + rng.Int64N(hi-lo+1)
+	case game.Draw:
+		for p := range 5 {
+			if rng.IntN(2) == 0 {
+				a.Discard = append(a.Discard, p)
+			}
+		}
+	}
+	return a
+}
+
+// randomIllegal returns an action that must be refused, or false.
+func randomIllegal(rng *rand.Rand, r *Round, legal []game.ActionKind) (game.Action, bool) {
+	switch rng.IntN(3) {
+	case 0: // a kind not legal now
+		var bad []game.ActionKind
+		for _, k := range allKinds {
+			if !slices.Contains(legal, k) && !(k == game.Buy && r.Phase == PhaseBuy) {
+				bad = append(bad, k)
+			}
+		}
+		return game.Action{Kind: bad[rng.IntN(len(bad))], Funds: 1000, Amount: 5}, true
+	case 1: // a size out of range
+		for _, k := range []game.ActionKind{game.Open, game.Raise} {
+			if slices.Contains(legal, k) {
+				_, hi := r.BetRange()
+				return game.Action{Kind: k, Funds: 1000, Amount: hi + 1 + rng.Int64N(5)}, true
+			}
+		}
+	case 2: // a bad discard
+		if slices.Contains(legal, game.Draw) {
+			return game.Action{Kind: game.Draw, Discard: []int{rng.IntN(5), 5}}, true
+		}
+	}
+	return game.Action{}, false
+}
+
+type step1 struct {
+	a   game.Action
+	evs []game.Event
+}
+
+// playSession plays random sessions of rounds and checks every step.
+func playSession(t *testing.T, seed uint64, cfg Config, rounds int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var sess *Session
+	for no := uint64(1); no <= uint64(rounds); no++ {
+		r, err := New(cfg, sess, no)
+		if err != nil {
+			t.Fatalf("seed %d: New(round %d) = %v", seed, no, err)
+		}
+		start := sess.clone()
+		shoe := &card.Shoe{Cards: card.Deck(), Rand: card.NewSeeded(rng.Uint64())}
+		if r.DeckSize() == 32 {
+			shoe.Cards = card.ShortDeck()
+		}
+		var steps []step1
+		for !r.Done() {
+			legal := r.Legal(1000)
+			if len(legal) == 0 {
+				t.Fatalf("seed %d round %d: no legal action in phase %s", seed, no, r.Phase)
+			}
+			if bad, ok := randomIllegal(rng, r, legal); ok {
+				before, _ := json.Marshal(r)
+				_, err := r.Apply(bad, shoe)
+				after, _ := json.Marshal(r)
+				if !errors.Is(err, game.ErrIllegal) {
+					t.Fatalf("seed %d: Apply(%+v) = %v, want ErrIllegal (legal %v)", seed, bad, err, legal)
+				}
+				if string(before) != string(after) {
+					t.Fatalf("seed %d: refused Apply(%+v) changed the round", seed, bad)
+				}
+			}
+			a := randomAction(rng, r, legal)
+			evs := apply(t, r, a, shoe)
+			for _, e := range evs {
+				if e.Kind == game.Payout {
+					t.Fatalf("seed %d: Apply(%+v) emitted a Payout %+v: chips are never money", seed, a, e)
+				}
+				if e.Kind == game.Stake && (e.Bet != game.Session || e.Amount != cfg.Price) {
+					t.Fatalf("seed %d: Apply(%+v) emitted Stake %+v, want only the session price", seed, a, e)
+				}
+			}
+			tab := r.Table()
+			if !r.Showdown && len(tab.Duel.Computer) > 0 {
+				t.Fatalf("seed %d: Table shows the computer's cards before the showdown", seed)
+			}
+			steps = append(steps, step1{a, evs})
+		}
+		// Replay: the recorded actions with the recorded cards rebuild the round.
+		re, err := New(cfg, start, no)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range steps {
+			evs, err := re.Apply(s.a, card.NewStack(game.Drawn(s.evs)...))
+			if err != nil {
+				t.Fatalf("seed %d: replay Apply(%+v) = %v", seed, s.a, err)
+			}
+			if !reflect.DeepEqual(evs, s.evs) {
+				t.Fatalf("seed %d: replay events differ:\n got %+v\nwant %+v", seed, evs, s.evs)
+			}
+		}
+		a, _ := json.Marshal(re)
+		b, _ := json.Marshal(r)
+		if string(a) != string(b) {
+			t.Fatalf("seed %d: replay state differs:\n%s\n%s", seed, a, b)
+		}
+		sess = r.Session()
+	}
+}
+
+func TestRandomSessions(t *testing.T) {
+	seed := uint64(20261122)
+	t.Logf("seed %d", seed)
+	cfgs := map[string]Config{"default": DefaultConfig()}
+	small := DefaultConfig()
+	small.Stack, small.Ante, small.MinBet, small.MaxBet, small.PawnValue, small.BuyBack = 40, 5, 5, 30, 20, 60
+	small.Items = []string{"hat", "scarf"}
+	cfgs["small"] = small
+	for name, cfg := range cfgs {
+		t.Run(name, func(t *testing.T) {
+			for i := range uint64(20) {
+				playSession(t, seed+i, cfg, 60)
+			}
+		})
+	}
+}
+
+// FuzzActions plays random action sequences chosen by the fuzzer's seed.
+func FuzzActions(f *testing.F) {
+	f.Add(uint64(1), uint8(0))
+	f.Add(uint64(99), uint8(1))
+	f.Fuzz(func(t *testing.T, seed uint64, variant uint8) {
+		cfg := DefaultConfig()
+		if variant%2 == 1 {
+			cfg.Stack, cfg.PawnValue, cfg.BuyBack, cfg.MaxBet = 30, 10, 40, 25
+			cfg.Items = []string{"hat"}
+			cfg.RaiseCap = int(variant % 5)
+		}
+		playSession(t, seed, cfg, 15)
+	})
+}
+
+var _ = money.Cents(0)
