@@ -9,8 +9,8 @@ import (
 // Basic is a plain autoplay strategy: a total/soft/pair chart for a
 // multi-deck S17 game, adapted to each variant through the legal actions.
 // Insurance and even money are declined; Free Bet free doubles and free
-// splits are taken (but a pair of fives is doubled); Zappit zaps a hard 15 or
-// 16 against a 7 or higher and a hard 17 against a 9 or higher; Classic
+// splits are taken (but a pair of fives is doubled); Zappit zaps whenever it may
+// (every hard 15 to 18: measured better than keeping them); Classic
 // surrenders a hard 16 against 9, 10 or ace and a hard 15 against 10. When the
 // chart's choice is not legal it falls back to hit (stand on a soft 18). The
 // PAR analyser provides the computed strategy; this one is for autoplay and
@@ -35,7 +35,6 @@ func Basic(r *Round, legal []game.ActionKind) game.ActionKind {
 	if up == 11 {
 		up = 1 // ace: treated as the strongest up card below
 	}
-	strong := up >= 7 || up == 1
 	t, soft := Total(cards)
 
 	if can(game.Split) {
@@ -48,7 +47,7 @@ func Basic(r *Round, legal []game.ActionKind) game.ActionKind {
 	if can(game.Double) && r.DoubleIsFree() {
 		return game.Double
 	}
-	if can(game.Zap) && !soft && ((t <= 16 && strong) || (t == 17 && (up >= 9 || up == 1))) {
+	if can(game.Zap) {
 		return game.Zap
 	}
 	if can(game.Surrender) && !soft && ((t == 16 && (up >= 9 || up == 1)) || (t == 15 && up == 10)) {
