@@ -141,14 +141,19 @@ func lockedError(path string, readOnly bool) error {
 // was interrupted before its first commit). A store with some buckets is
 // never initialised over: Check reports what is missing.
 func (s *Store) initialise() error {
-	return s.db.Update(func(btx *bolt.Tx) error {
-		empty := true
-		_ = btx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
-		if !empty {
-			return nil
-		}
-		return createAll(btx, s.opt.Now())
-	})
+	empty := true
+	if err := s.db.View(func(btx *bolt.Tx) error {
+		return btx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+	}); err != nil {
+		return fmt.Errorf("recovery: open %s: %w", s.path, err)
+	}
+	if !empty { // an existing store is never written at open
+		return nil
+	}
+	if err := s.db.Update(func(btx *bolt.Tx) error { return createAll(btx, s.opt.Now()) }); err != nil {
+		return fmt.Errorf("recovery: initialise %s: %w", s.path, err)
+	}
+	return nil
 }
 
 func createAll(btx *bolt.Tx, now time.Time) error {

@@ -1,0 +1,151 @@
+package recovery
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/meters"
+)
+
+// BenchmarkStepCommit commits a realistic step: the machine record (meters
+// of five games), the open round with its steps and a 6-deck shoe, one step
+// of events — about what the controller writes per action.
+func BenchmarkStepCommit(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "bench.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	m := Machine{Credits: 100000, NextRound: 2}
+	m.Meters.BillsIn = 100000
+	for _, g := range game.IDs {
+		m.Meters.RoundStarted(g)
+		m.Meters.Step(g, []game.Event{{Kind: game.Stake, Bet: game.Main, Amount: 0}, {Kind: game.Stake, Bet: game.AnyPair, Amount: 0}})
+	}
+	shoe := card.NewShoe(6)
+	shoe.Pos = 40
+	evs := []game.Event{{Kind: game.Stake, Bet: game.Main, Amount: 100}, {Kind: game.Stake, Bet: game.AnyPair, Amount: 100}}
+	for _, c := range card.MustParse("AS KH 7D 9C 5S") {
+		evs = append(evs, game.Event{Kind: game.CardDealt, Card: c, Hand: 0})
+	}
+	open := &OpenRound{Game: game.Classic, Round: 1, Start: time.Now(), Rules: json.RawMessage(`{"decks":6,"s17":true}`),
+		State: json.RawMessage(`{"hands":[{"cards":["AS","KH"],"bet":100}],"dealer":["7D","9C"],"active":0}`), Shoe: shoe,
+		CreditsBefore: 100000}
+	size := 0
+	b.ResetTimer()
+	for i := range b.N {
+		open.Steps = []meters.Step{{N: 0, At: time.Now(), Action: game.Action{Kind: game.Deal}, Events: evs}}
+		err := s.Update(func(tx *Tx) error {
+			mm, err := tx.Machine()
+			if err != nil {
+				return err
+			}
+			mm.Meters.Step(game.Classic, []game.Event{{Kind: game.Stake, Amount: 1}, {Kind: game.Payout, Amount: 1}})
+			if err := tx.PutOpenRound(open); err != nil {
+				return err
+			}
+			return tx.PutMachine(mm)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i == 0 {
+			r1, _ := encode(bRound, kOpen, open)
+			r2, _ := encode(bMachine, kMachine, m)
+			size = len(r1) + len(r2)
+		}
+	}
+	b.ReportMetric(float64(size), "bytes/step")
+}
+
+// BenchmarkRawFdatasync is the floor: a 2 KB write and fdatasync in the same
+// directory kind (the test's temporary directory).
+func BenchmarkRawFdatasync(b *testing.B) {
+	f, err := os.Create(filepath.Join(b.TempDir(), "raw"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	buf := []byte(strings.Repeat("x", 2048))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := f.WriteAt(buf, 0); err != nil {
+			b.Fatal(err)
+		}
+		if err := fdatasync(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBootResume is the boot path with full rings: Open, Check (file
+// walk, bbolt tx.Check, every record), read the machine and the open round.
+func BenchmarkBootResume(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "boot.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec := meters.Recall{Game: game.Royal, Rules: json.RawMessage(`{"decks":6}`)}
+	for range 8 {
+		rec.Steps = append(rec.Steps, meters.Step{Action: game.Action{Kind: game.Hit},
+			Events: []game.Event{{Kind: game.CardDealt, Card: card.MustParse("QS")[0]}, {Kind: game.Payout, Amount: 100}}})
+	}
+	for i := range DefaultRecallDepth + 5 {
+		rec.Round = uint64(i + 1)
+		err := s.Update(func(tx *Tx) error {
+			for range 10 {
+				if err := tx.Log(meters.KindBillAccepted, "bill 20.00"); err != nil {
+					return err
+				}
+			}
+			return tx.CloseRound(rec)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	err = s.Update(func(tx *Tx) error {
+		m, _ := tx.Machine()
+		m.NextRound = DefaultRecallDepth + 10
+		if err := tx.PutMachine(m); err != nil {
+			return err
+		}
+		return tx.PutOpenRound(&OpenRound{Game: game.FreeBet, Round: DefaultRecallDepth + 9, Shoe: card.NewShoe(6)})
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Close()
+	b.ResetTimer()
+	for range b.N {
+		s, err := Open(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Check(); err != nil {
+			b.Fatal(err)
+		}
+		err = s.View(func(tx *Tx) error {
+			if _, err := tx.Machine(); err != nil {
+				return err
+			}
+			o, err := tx.OpenRound()
+			if o == nil && err == nil {
+				b.Fatal("no open round")
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+	}
+}

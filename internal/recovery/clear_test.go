@@ -1,0 +1,58 @@
+package recovery
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cabinet/internal/meters"
+)
+
+func TestClearKeepsEvidence(t *testing.T) {
+	path := populated(t)
+	rawEdit(t, path, bMachine, kMachine, func(v []byte) []byte { v[10] ^= 1; return v })
+	evidence, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Check(); err == nil {
+		t.Fatal("Check() of a damaged store = nil")
+	}
+	if err := s.Clear("yes"); !errors.Is(err, ErrConfirm) {
+		t.Errorf("Clear(yes) = %v, want ErrConfirm", err)
+	}
+	if err := s.Clear(ClearConfirm); err != nil {
+		t.Fatalf("Clear = %v", err)
+	}
+	if err := s.Check(); err != nil {
+		t.Errorf("Check after Clear = %v", err)
+	}
+	if m := machine(t, s); m.Credits != 0 || m.Meters.BillsIn != 0 {
+		t.Errorf("Machine after Clear = %+v, want zero", m)
+	}
+	var evs []meters.Event
+	_ = s.View(func(tx *Tx) error { evs, err = tx.Events(0); return err })
+	if len(evs) != 1 || evs[0].Kind != meters.KindMemoryClear || !strings.Contains(evs[0].Text, ".cleared-") {
+		t.Errorf("Events after Clear = %+v, want one memory_clear naming the kept file", evs)
+	}
+	kept, _ := filepath.Glob(path + ".cleared-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept files = %v, want one", kept)
+	}
+	old, err := os.ReadFile(kept[0])
+	if err != nil || !bytes.Equal(old, evidence) {
+		t.Errorf("kept file differs from the store before the clear (%v)", err)
+	}
+	credit(t, s, 100) // writable again
+	if _, err := Open(path, Options{}); !errors.Is(err, ErrLocked) {
+		t.Errorf("Open after Clear = %v, want ErrLocked (the new file is held)", err)
+	}
+}
