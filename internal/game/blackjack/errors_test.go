@@ -158,3 +158,41 @@ func TestTotal(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckFindsCorruption(t *testing.T) {
+	r, err := New(FreeBet(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Apply(game.Action{Kind: game.Deal, Funds: plenty, Bets: []game.Bet{main(0, 1000), side(0, game.AnyPair, 100)}},
+		card.NewStack(card.MustParse("8S 6H 8D 10C")...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Check(); err != nil {
+		t.Fatalf("Check() = %v, want nil", err)
+	}
+	tests := []struct {
+		name string
+		f    func(*Round)
+	}{
+		{"version", func(r *Round) { r.V = 99 }},
+		{"rules", func(r *Round) { r.Rules.Decks = 0 }},
+		{"staked", func(r *Round) { r.Staked++ }},
+		{"stake", func(r *Round) { r.Hands[0].Stake = 1 }},
+		{"card", func(r *Round) { r.Hands[0].Cards[0].Rank = 1 }},
+		{"active", func(r *Round) { r.Active = 5 }},
+		{"phase", func(r *Round) { r.Phase = "lunch" }},
+		{"spot", func(r *Round) { r.Hands[0].Spot = 2 }},
+		{"side", func(r *Round) { r.Sides[0].Kind = game.RoyalSide }},
+		{"done with pending", func(r *Round) { r.Phase, r.Active, r.Pending = PhaseDone, -1, []Pay{{Amount: 1}} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := r.clone()
+			tt.f(c)
+			if err := c.Check(); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("Check() with a bad %s = %v, want ErrCorrupt", tt.name, err)
+			}
+		})
+	}
+}

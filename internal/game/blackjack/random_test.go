@@ -96,6 +96,13 @@ func roundTrip(t testing.TB, r *Round) {
 	if b2 := encode(t, &back); !bytes.Equal(b, b2) {
 		t.Fatalf("JSON round trip changed the round:\n%s\n%s", b, b2)
 	}
+	if err := back.Check(); err != nil {
+		t.Fatalf("Check() of the decoded round = %v, want nil\n%s", err, b)
+	}
+	tb := back.Table()
+	if back.HoleDown && (tb.Dealer.Hidden != 1 || len(tb.Dealer.Cards) != len(back.Dealer)-1) {
+		t.Fatalf("Table shows the hole card: %+v", tb.Dealer)
+	}
 }
 
 // playRandom plays one round with random legal actions (Basic half the
