@@ -139,7 +139,8 @@ func (r *Round) clone() *Round {
 }
 
 // ActiveHand returns the cards of the hand deciding now (play or insurance)
-// and its index, or ok false.
+// and its index, or ok false. The slice is the round's own: read it, do not
+// modify it.
 func (r *Round) ActiveHand() (cards []card.Card, index int, ok bool) {
 	if r.Active < 0 || r.Active >= len(r.Hands) || (r.Phase != PhasePlay && r.Phase != PhaseInsurance) {
 		return nil, -1, false
