@@ -111,7 +111,8 @@ func (r *Round) PlayerView() (v View, ok bool) {
 	if r.Turn != playerSide || (r.Phase != PhaseBet1 && r.Phase != PhaseBet2 && r.Phase != PhaseDraw) {
 		return View{}, false
 	}
-	return r.viewFor(playerSide, mix(r.Sess.Seed^0x9e3779b97f4a7c15, r.Sess.Deals, r.Decisions+1<<32)), true
+	return r.viewFor(playerSide, mix(r.Sess.Seed^0x9e3779b97f4a7c15, r.Sess.Deals,
+		uint64(len(r.Moves))<<40|r.Decisions<<8|uint64(r.Drew[playerSide]+1))), true
 }
 
 // Action turns a decision into the player's game.Action.
