@@ -32,13 +32,30 @@ func Analyse(ctxt context.Context, r blackjack.Rules, pr Progressive, progress f
 	if err := r.Validate(); err != nil {
 		return Report{}, fmt.Errorf("analysis: %s: %w", r.Game, err)
 	}
-	rep := Report{Game: r.Game, Rules: r}
 	main, err := analyseMain(ctxt, r, progress)
 	if err != nil {
 		return Report{}, err
 	}
+	rep, err := analyseSidesProgress(ctxt, r, pr, progress)
+	if err != nil {
+		return Report{}, err
+	}
 	rep.Main = main
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// analyseSides computes every side bet and insurance of r (no main game).
+func analyseSides(ctxt context.Context, r blackjack.Rules, pr Progressive) (Report, error) {
+	return analyseSidesProgress(ctxt, r, pr, nil)
+}
+
+func analyseSidesProgress(ctxt context.Context, r blackjack.Rules, pr Progressive, progress func(string)) (Report, error) {
+	rep := Report{Game: r.Game, Rules: r}
 	for _, sr := range r.Side {
+		if err := ctxt.Err(); err != nil {
+			return Report{}, fmt.Errorf("analysis: %s side bets: %w", r.Game, err)
+		}
 		if progress != nil {
 			progress(fmt.Sprintf("%s side bet %s", r.Game, sr.Kind))
 		}
@@ -65,7 +82,6 @@ func Analyse(ctxt context.Context, r blackjack.Rules, pr Progressive, progress f
 		ins := insurance(r)
 		rep.Insurance = &ins
 	}
-	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }
 
