@@ -1,0 +1,26 @@
+//go:build !nogui
+
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"cabinet/internal/cabinet"
+	"cabinet/internal/display"
+	"cabinet/internal/hw/sim"
+)
+
+// runDisplay runs the window until ctx ends or it is closed. With the sim
+// backend the keyboard and mouse are the cabinet's buttons and switches;
+// with real hardware the touch screen still presses on-screen buttons.
+func runDisplay(ctx context.Context, c *cabinet.Controller, simBE *sim.Backend, fullscreen bool) error {
+	var in display.Input
+	if simBE != nil {
+		in = simBE
+	}
+	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60}, c.Snapshot, in); err != nil {
+		return fmt.Errorf("display: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+// Command cabinet runs the card-game cabinet and its technician tools.
+//
+//	cabinet run        the cabinet in a window (sim or periph hardware)
+//	cabinet sim        headless autoplay on a store, every step committed
+//	cabinet audit      meters, recall, events, check — from the store file
+//	cabinet crashtest  SIGKILL the simulator at random moments and compare
+//	cabinet par        PAR sheets: computed return to player
+//	cabinet rng        raw RNG bytes and shuffle tests
+//	cabinet duel-eval  measure the Poker Duel opponent
+//	cabinet hwtest     hardware self-test
+//	cabinet screenshot render a screen to PNG
+//	cabinet version    version and program SHA-256
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+)
+
+func main() {
+	// raylib must run on the main OS thread: the window loop stays on this
+	// goroutine, which is pinned here before anything else runs.
+	runtime.LockOSThread()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "cabinet:", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+// exitCode is 2 for usage errors, 1 otherwise.
+func exitCode(err error) int {
+	var u usageError
+	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	return 1
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+type command struct {
+	name, help string
+	run        func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run the cabinet in a window", cmdRun},
+		{"sim", "headless autoplay on a store", cmdSim},
+		{"audit", "meters | recall [N] | events | check  (--json, --csv)", cmdAudit},
+		{"crashtest", "kill the simulator at random moments and compare", cmdCrashtest},
+		{"par", "PAR sheets (--game royal|freebet|zappit|classic|all)", cmdPar},
+		{"rng", "RNG bytes (--bytes N) and shuffle-test", cmdRNG},
+		{"duel-eval", "measure the Poker Duel opponent", cmdDuelEval},
+		{"hwtest", "hardware self-test", cmdHwtest},
+		{"screenshot", "render a screen to PNG", cmdScreenshot},
+		{"version", "print version and program SHA-256", cmdVersion},
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(stdout, "usage: cabinet <command> [flags]")
+		for _, c := range commands() {
+			fmt.Fprintf(stdout, "  %-11s %s\n", c.name, c.help)
+		}
+		if len(args) == 0 {
+			return usageError{"no command given"}
+		}
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	return usageError{fmt.Sprintf("unknown command %q (try: cabinet help)", args[0])}
+}

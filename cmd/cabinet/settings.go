@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"cabinet/internal/analysis"
+	"cabinet/internal/cabinet"
+	"cabinet/internal/config"
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+)
+
+// loadSettings reads the configuration file and turns it into the
+// controller's settings. A bad file stops here, before the store is opened.
+func loadSettings(path string) (cabinet.Settings, *config.Config, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return cabinet.Settings{}, nil, err
+	}
+	s, err := settingsFrom(cfg)
+	return s, cfg, err
+}
+
+func settingsFrom(cfg *config.Config) (cabinet.Settings, error) {
+	s := cabinet.Settings{
+		Games:         cfg.Enabled(),
+		Rules:         map[game.ID]blackjack.Rules{},
+		VoidAfter:     map[game.ID]time.Duration{},
+		CreditLimit:   cfg.Cabinet.CreditLimit,
+		HandpayLimit:  cfg.Cabinet.HandpayLimit,
+		Bills:         cfg.Cabinet.Bills,
+		Chips:         cfg.Cabinet.Chips,
+		Denom:         cfg.Cabinet.Denomination,
+		Currency:      cfg.Cabinet.Currency,
+		Language:      cfg.Cabinet.Language,
+		JackpotReset:  cfg.Jackpot.Reset,
+		JackpotRateE7: cfg.Jackpot.RateE7,
+		Duel:          cabinet.DuelSettings{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},
+	}
+	for _, id := range game.IDs {
+		s.VoidAfter[id] = cfg.VoidAfter(id)
+		if id == game.Duel {
+			continue
+		}
+		r, err := cfg.Rules(id)
+		if err != nil {
+			return s, fmt.Errorf("config: rules of %s: %w", id, err)
+		}
+		s.Rules[id] = r
+	}
+	return s, s.Validate()
+}
+
+// overridesFunc applies operator overrides kept in the store to the file's
+// configuration (validated by the configuration package).
+func overridesFunc(cfg *config.Config) func(cabinet.Settings, map[string]string) (cabinet.Settings, error) {
+	return func(_ cabinet.Settings, o map[string]string) (cabinet.Settings, error) {
+		c2, err := cfg.With(o)
+		if err != nil {
+			return cabinet.Settings{}, err
+		}
+		return settingsFrom(c2)
+	}
+}
+
+// operatorMenu is the configuration's operator menu.
+func operatorMenu(cfg *config.Config) cabinet.OperatorMenu { return cfg }
+
+// chooser is autoplay's strategy: the analyser's computed strategy for each
+// blackjack game (so simulated and computed RTP compare), the reference
+// player for Poker Duel.
+func chooser(s cabinet.Settings) cabinet.Chooser {
+	strat := map[game.ID]*analysis.Strategy{}
+	for id, r := range s.Rules {
+		if st, err := analysis.NewStrategy(r); err == nil {
+			strat[id] = st
+		}
+	}
+	return func(r game.Round, legal []game.ActionKind) game.Action {
+		if br, ok := r.(*blackjack.Round); ok {
+			if st := strat[br.Rules.Game]; st != nil {
+				return game.Action{Kind: st.Choose(r.Table(), legal)}
+			}
+		}
+		return cabinet.BasicChooser(r, legal)
+	}
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"cabinet/internal/cabinet"
+	"cabinet/internal/game"
+	"cabinet/internal/hw/sim"
+	"cabinet/internal/recovery"
+)
+
+// simResult is the summary `cabinet sim` prints (also as JSON).
+type simResult struct {
+	Rounds      int64     `json:"rounds"`
+	Wagered     string    `json:"wagered"`
+	Won         string    `json:"won"`
+	RTP         string    `json:"rtp"`
+	Credits     string    `json:"credits"`
+	Steps       int64     `json:"steps_this_run"`
+	StepsPerSec float64   `json:"steps_per_second"`
+	Games       []simGame `json:"games"`
+}
+
+type simGame struct {
+	Game     game.ID `json:"game"`
+	Played   int64   `json:"played"`
+	Wagered  string  `json:"wagered"`
+	Won      string  `json:"won"`
+	RTP      string  `json:"rtp"`
+	Computed string  `json:"computed_rtp,omitempty"`
+}
+
+func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	gameF := fs.String("game", "classic", "game to play: classic|royal|freebet|zappit|duel|all")
+	rounds := fs.Int64("rounds", 1000, "play until the store holds this many completed rounds")
+	seed := fs.Uint64("seed", 1, "seed of the deterministic random source (simulation only)")
+	storeF := fs.String("store", "", "store file (default: a temporary file, removed at the end)")
+	cfgF := fs.String("config", defaultConfig, "configuration file")
+	jsonF := fs.Bool("json", false, "print the summary as JSON")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("sim: unexpected argument %q", fs.Arg(0))}
+	}
+	set, cfg, err := loadSettings(*cfgF)
+	if err != nil {
+		return err
+	}
+	games := set.Games
+	if *gameF != "all" {
+		id := game.ID(*gameF)
+		if !id.Valid() {
+			return usageError{fmt.Sprintf("sim: unknown game %q (want classic, royal, freebet, zappit, duel or all)", *gameF)}
+		}
+		if !contains(set.Games, id) {
+			return fmt.Errorf("sim: game %q is not enabled in %s", id, *cfgF)
+		}
+		games = []game.ID{id}
+	}
+	path := *storeF
+	if path == "" {
+		dir, err := os.MkdirTemp("", "cabinet-sim-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		path = filepath.Join(dir, "sim.db")
+	}
+	st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth()})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	be := sim.New()
+	defer be.Close()
+	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, RNG: cabinet.SeededRNG{Seed: *seed}, Settings: set,
+		Overrides: overridesFunc(cfg)})
+	if err != nil {
+		return err
+	}
+	if err := c.Err(); err != nil {
+		return fmt.Errorf("sim: store %s: %w", path, err)
+	}
+	choose := chooser(set)
+	start := time.Now()
+	var steps int64
+	lastProgress := start
+	for c.Completed() < *rounds {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		id := games[int(c.Completed()%int64(len(games)))]
+		if err := c.AutoStep(id, choose); err != nil {
+			return fmt.Errorf("sim: round %d: %w", c.Machine().NextRound, err)
+		}
+		steps++
+		if !*quiet && time.Since(lastProgress) > 5*time.Second {
+			lastProgress = time.Now()
+			fmt.Fprintf(stderr, "sim: %d/%d rounds\n", c.Completed(), *rounds)
+		}
+	}
+	elapsed := time.Since(start)
+	res := summarize(c, games, steps, elapsed)
+	if *jsonF {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(stdout, "rounds   %d\nwagered  %s\nwon      %s\nRTP      %s\ncredits  %s\nsteps    %d in %s (%.0f steps/s)\n",
+		res.Rounds, res.Wagered, res.Won, res.RTP, res.Credits, res.Steps, elapsed.Round(time.Millisecond), res.StepsPerSec)
+	fmt.Fprintf(stdout, "%-8s %8s %14s %14s %9s %9s\n", "game", "played", "wagered", "won", "RTP", "computed")
+	for _, g := range res.Games {
+		fmt.Fprintf(stdout, "%-8s %8d %14s %14s %9s %9s\n", g.Game, g.Played, g.Wagered, g.Won, g.RTP, g.Computed)
+	}
+	return nil
+}
+
+func contains(gs []game.ID, id game.ID) bool {
+	for _, g := range gs {
+		if g == id {
+			return true
+		}
+	}
+	return false
+}
+
+// pct formats won/wagered as a percentage with 3 decimals (reporting only).
+func pct(won, wagered int64) string {
+	if wagered == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f%%", 100*float64(won)/float64(wagered))
+}
+
+func summarize(c *cabinet.Controller, games []game.ID, steps int64, elapsed time.Duration) simResult {
+	m := c.Machine()
+	mt := m.Meters
+	won := int64(mt.TotalWon + mt.JackpotHandpay)
+	res := simResult{Rounds: c.Completed(), Wagered: mt.TotalIn.String(), Won: (mt.TotalWon + mt.JackpotHandpay).String(),
+		RTP: pct(won, int64(mt.TotalIn)), Credits: m.Credits.String(), Steps: steps,
+		StepsPerSec: float64(steps) / max(elapsed.Seconds(), 1e-9)}
+	for _, id := range games {
+		g := mt.Games[id]
+		if g == nil {
+			continue
+		}
+		res.Games = append(res.Games, simGame{Game: id, Played: g.Played, Wagered: g.Wagered.String(), Won: g.Won.String(),
+			RTP: pct(int64(g.Won), int64(g.Wagered)), Computed: computedRTP(id)})
+	}
+	return res
+}

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"cabinet/internal/analysis"
+	"cabinet/internal/audit"
+	"cabinet/internal/crashtest"
+)
+
+// The technician and laboratory commands live in their packages; main only
+// dispatches to them.
+
+func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return audit.Run(ctx, args, stdout, stderr)
+}
+
+func cmdCrashtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return crashtest.Run(ctx, args, stdout, stderr)
+}
+
+func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return analysis.ParCommand(ctx, args, stdout, stderr)
+}

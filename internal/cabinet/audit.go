@@ -1,0 +1,163 @@
+package cabinet
+
+import (
+	"fmt"
+
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/meters"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// Audit pages, in the order SPOT cycles them.
+var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
+
+// auditButton navigates the technician's screens (audit key on). With a
+// memory error, reset key on and YES pressed, the store is cleared (the old
+// file kept aside by the store) and play re-enabled.
+func (c *Controller) auditButton(b hw.Button) error {
+	switch b {
+	case hw.Spot:
+		c.ui.auditPage = (c.ui.auditPage + 1) % len(auditPages)
+		c.ui.recallIdx, c.ui.recallStep = 0, -1
+	case hw.BetPlus: // older round
+		c.ui.recallIdx++
+		c.ui.recallStep = -1
+	case hw.Clear: // newer round
+		if c.ui.recallIdx > 0 {
+			c.ui.recallIdx--
+		}
+		c.ui.recallStep = -1
+	case hw.Hit: // step forward
+		c.ui.recallStep++
+	case hw.Stand: // step back
+		if c.ui.recallStep > 0 {
+			c.ui.recallStep--
+		}
+	case hw.Yes:
+		if c.memErr != nil && c.switches[hw.ResetKey] {
+			return c.memoryClear()
+		}
+		return fmt.Errorf("%w: memory clear needs a memory error and the reset key", ErrNotNow)
+	default:
+		return fmt.Errorf("%w: %s in audit", ErrNotNow, b)
+	}
+	return nil
+}
+
+// memoryClear is the full memory clear: the store keeps the old file aside,
+// resets, logs it; then the cabinet boots again on the empty store.
+func (c *Controller) memoryClear() error {
+	if err := c.st.Clear("CLEAR"); err != nil {
+		return fmt.Errorf("cabinet: memory clear: %w", err)
+	}
+	c.memErr, c.open, c.round, c.last = nil, nil, nil, nil
+	c.m = recovery.Machine{}
+	if err := c.boot(); err != nil {
+		c.memErr = err
+		return err
+	}
+	c.ui.mode = view.Attract
+	return nil
+}
+
+// OperatorMenu is the operator's settings editor, supplied by the
+// configuration package (it knows keys, values and what is allowed).
+type OperatorMenu interface {
+	// Items lists the settings with their effective values.
+	Items(overrides map[string]string) []view.Setting
+	// Next returns the next allowed value after current for key.
+	Next(key, current string) (string, error)
+}
+
+func (u *ui) enterOperator() {
+	u.opPrev, u.mode, u.opCursor, u.opError = u.mode, view.Operator, 0, ""
+}
+
+func (u *ui) leaveOperator() {
+	u.mode = u.opPrev
+	if u.mode == "" || u.mode == view.Operator {
+		u.mode = u.c.idleMode()
+	}
+}
+
+func (c *Controller) overrides() map[string]string {
+	var o map[string]string
+	if err := c.st.View(func(tx *recovery.Tx) error {
+		var err error
+		o, err = tx.Overrides()
+		return err
+	}); err != nil {
+		c.log.Error("read overrides", "err", err)
+	}
+	return o
+}
+
+// operatorButton: SPOT / BET+ move the cursor, YES sets the next allowed
+// value of the selected setting (validated, stored as an override, logged
+// old → new, effective from the next round).
+func (c *Controller) operatorButton(b hw.Button) error {
+	if c.opt.Operator == nil {
+		return fmt.Errorf("%w: no operator menu configured", ErrNotNow)
+	}
+	items := c.opt.Operator.Items(c.overrides())
+	if len(items) == 0 {
+		return nil
+	}
+	switch b {
+	case hw.Spot, hw.Stand:
+		c.ui.opCursor = (c.ui.opCursor + 1) % len(items)
+	case hw.BetPlus, hw.Hit:
+		c.ui.opCursor = (c.ui.opCursor + len(items) - 1) % len(items)
+	case hw.Yes:
+		it := items[c.ui.opCursor%len(items)]
+		next, err := c.opt.Operator.Next(it.Key, it.Value)
+		if err != nil {
+			c.ui.opError = err.Error()
+			return err
+		}
+		return c.setOverride(it.Key, it.Value, next)
+	default:
+		return fmt.Errorf("%w: %s in the operator menu", ErrNotNow, b)
+	}
+	return nil
+}
+
+// setOverride validates and stores one operator change.
+func (c *Controller) setOverride(key, old, value string) error {
+	o := c.overrides()
+	if o == nil {
+		o = map[string]string{}
+	}
+	o[key] = value
+	s, err := c.opt.Overrides(c.base, o)
+	if err != nil {
+		c.ui.opError = err.Error()
+		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
+	}
+	err = c.st.Update(func(tx *recovery.Tx) error {
+		if err := tx.PutOverride(key, value); err != nil {
+			return err
+		}
+		return tx.Log(meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value))
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: store override %s: %w", key, err)
+	}
+	c.set = s // no round is open in the operator menu: effective from the next round
+	c.ui.opError = ""
+	if !containsGame(c.set.Games, c.ui.game) {
+		c.ui.game, c.ui.menu = c.set.Games[0], 0
+	}
+	return nil
+}
+
+func containsGame(gs []game.ID, id game.ID) bool {
+	for _, g := range gs {
+		if g == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,271 @@
+package cabinet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// Options wires a Controller.
+type Options struct {
+	Store    *recovery.Store
+	HW       hw.Backend
+	RNG      RNG
+	Settings Settings
+	// Overrides turns stored operator overrides into effective settings
+	// (nil: overrides are ignored). It must not touch the store.
+	Overrides func(base Settings, o map[string]string) (Settings, error)
+	Now       func() time.Time
+	Log       *slog.Logger
+	Digest    string // program SHA-256 (hex)
+	// WantDigest, if set, must equal Digest or the cabinet tilts at boot.
+	WantDigest string
+	// Operator is the operator menu (nil: none).
+	Operator OperatorMenu
+	// Figures gives the help screens' RTP figures (nil: none shown).
+	Figures func(id game.ID) []view.RTPLine
+}
+
+// Controller is the cabinet. Handle and Run are not safe for concurrent use;
+// Snapshot is (the display calls it from its own goroutine).
+type Controller struct {
+	st   *recovery.Store
+	hw   hw.Backend
+	rng  RNG
+	now  func() time.Time
+	log  *slog.Logger
+	opt  Options
+	set  Settings
+	base Settings
+
+	m     recovery.Machine    // last committed machine record
+	open  *recovery.OpenRound // open round as committed, nil if none
+	round game.Round          // decoded open round (committed state)
+	last  *game.Table         // picture of the last settled round
+	win   money.Cents         // paid by the current/last round
+
+	memErr    error // integrity failure: play disabled
+	digestErr error
+	switches  [hw.NumSwitches]bool
+	recovered bool
+	message   string
+
+	ui  ui
+	seq uint64
+
+	snap atomic.Pointer[view.Snapshot]
+}
+
+// New boots the cabinet on an open store: integrity check, power-up, resume
+// or void of an open round. A memory error does not fail New: the controller
+// starts tilted (audit still works) and Err reports it.
+func New(opt Options) (*Controller, error) {
+	if opt.Store == nil || opt.HW == nil {
+		return nil, fmt.Errorf("cabinet: new: store and hardware are required")
+	}
+	if err := opt.Settings.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.RNG == nil {
+		opt.RNG = CryptoRNG{}
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	c := &Controller{st: opt.Store, hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
+		set: opt.Settings, base: opt.Settings}
+	c.ui.init(c)
+	if opt.WantDigest != "" && opt.WantDigest != opt.Digest {
+		c.digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
+	}
+	if err := c.boot(); err != nil {
+		c.memErr = err
+		c.log.Error("memory error at boot", "err", err)
+	}
+	c.publish()
+	return c, nil
+}
+
+// Err reports the boot failure that keeps play disabled, if any.
+func (c *Controller) Err() error {
+	if c.memErr != nil {
+		return c.memErr
+	}
+	return c.digestErr
+}
+
+func (c *Controller) boot() error {
+	if err := c.st.Check(); err != nil {
+		return fmt.Errorf("%w: %w", ErrMemory, err)
+	}
+	err := c.st.Update(func(tx *recovery.Tx) error {
+		m, err := tx.Machine()
+		if err != nil {
+			return err
+		}
+		if m.NextRound == 0 { // fresh store
+			m.NextRound = 1
+			m.PoolUnits = int64(c.set.JackpotReset) * PoolUnitsPerCent
+			if err := tx.Log(meters.KindMemoryClear, "store initialised"); err != nil {
+				return err
+			}
+		}
+		m.Meters.PowerUps++
+		if err := tx.Log(meters.KindPowerUp, "power up"); err != nil {
+			return err
+		}
+		open, err := tx.OpenRound()
+		if err != nil {
+			return err
+		}
+		if open != nil {
+			m.Meters.Recoveries++
+			if err := tx.Log(meters.KindRecovery, fmt.Sprintf("round %d of %s recovered at step %d", open.Round, open.Game, len(open.Steps))); err != nil {
+				return err
+			}
+			if c.now().Sub(open.Start) > c.set.voidAfter(open.Game) {
+				if err := c.void(tx, &m, open); err != nil {
+					return err
+				}
+				open = nil
+			} else {
+				open.Recovered = true
+				if err := tx.PutOpenRound(open); err != nil {
+					return err
+				}
+			}
+		}
+		if err := tx.PutMachine(m); err != nil {
+			return err
+		}
+		c.m, c.open = m, open
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: boot: %w", err)
+	}
+	if c.opt.Overrides != nil {
+		var o map[string]string
+		if err := c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			o, err = tx.Overrides()
+			return err
+		}); err != nil {
+			return fmt.Errorf("cabinet: boot: read overrides: %w", err)
+		}
+		if len(o) > 0 {
+			s, err := c.opt.Overrides(c.base, o)
+			if err != nil {
+				c.log.Error("stored operator overrides rejected; using configuration", "err", err)
+			} else {
+				c.set = s
+			}
+		}
+	}
+	if c.open != nil {
+		r, err := c.restore(c.open)
+		if err != nil {
+			return fmt.Errorf("%w: resume round %d: %w", ErrMemory, c.open.Round, err)
+		}
+		c.round = r
+		c.recovered = true
+		c.ui.game = c.open.Game
+		c.ui.mode = view.Table
+		t := r.Table()
+		c.win = t.Paid
+	} else if c.m.Credits > 0 {
+		c.ui.mode = view.Menu
+	}
+	return nil
+}
+
+// void refunds an open round left unfinished beyond its game's limit: the
+// player gets back what the round took and did not pay (stakes − payouts
+// so far), the round goes to the recall marked voided. Decided: "every
+// stake refunded" read as "credits restored to before the round".
+func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenRound) error {
+	var staked, paid money.Cents
+	for _, s := range open.Steps {
+		st, pd := game.Money(s.Events)
+		staked += st
+		paid += pd
+	}
+	refund := staked - paid
+	step := meters.Step{N: len(open.Steps), At: c.now(), Action: game.Action{Kind: "void"}}
+	if refund > 0 {
+		ev := game.Event{Kind: game.Payout, Bet: game.Main, Amount: refund, Text: "void refund"}
+		step.Events = []game.Event{ev}
+		m.Credits += refund
+		m.Meters.Step(open.Game, step.Events)
+	}
+	m.Meters.Voided++
+	open.Steps = append(open.Steps, step)
+	rec := meters.Recall{Round: open.Round, Game: open.Game, Start: open.Start, End: c.now(), Rules: open.Rules,
+		Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Voided: true}
+	if err := tx.CloseRound(rec); err != nil {
+		return err
+	}
+	return tx.Log(meters.KindVoid, fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
+		c.now().Sub(open.Start).Round(time.Second), refund))
+}
+
+// Run handles hardware inputs until ctx is done or the input channel closes.
+func (c *Controller) Run(ctx context.Context) error {
+	c.outputs()
+	in := c.hw.Inputs()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-in:
+			if !ok {
+				return nil
+			}
+			if err := c.Handle(ev); err != nil && !errors.Is(err, ErrNotNow) && !errors.Is(err, game.ErrIllegal) {
+				c.log.Error("input", "input", ev.String(), "err", err)
+			}
+		}
+	}
+}
+
+// Snapshot returns the last published snapshot (committed state only).
+func (c *Controller) Snapshot() *view.Snapshot { return c.snap.Load() }
+
+// Credits returns the committed credit meter.
+func (c *Controller) Credits() money.Cents { return c.m.Credits }
+
+// Machine returns a copy of the committed machine record.
+func (c *Controller) Machine() recovery.Machine { return c.m }
+
+// Round returns the open round (committed state) or nil.
+func (c *Controller) Round() game.Round { return c.round }
+
+// OpenGame returns the game of the open round, or "".
+func (c *Controller) OpenGame() game.ID {
+	if c.open == nil {
+		return ""
+	}
+	return c.open.Game
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("BUG: encode %T: %v", v, err))
+	}
+	return b
+}

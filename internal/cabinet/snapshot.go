@@ -1,0 +1,294 @@
+package cabinet
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/hw"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// publish builds the snapshot of committed state and drives the outputs
+// (lamps, tower, acceptance) from it.
+func (c *Controller) publish() {
+	c.seq++
+	s := &view.Snapshot{
+		Seq: c.seq, Mode: c.ui.mode, Lang: c.set.Language, Currency: c.set.Currency, Denom: c.set.Denom,
+		Credits: c.m.Credits, Win: c.win, Jackpot: money.Cents(c.m.PoolUnits / PoolUnitsPerCent),
+		Game: c.ui.game, Bets: append([]game.Bet(nil), c.ui.bets...), Spot: c.ui.pos,
+		Chip: c.set.Chips[c.ui.chip%len(c.set.Chips)], Recovered: c.recovered, Message: c.message,
+	}
+	for _, id := range c.set.Games {
+		gi := view.GameInfo{ID: id}
+		if r, ok := c.set.Rules[id]; ok {
+			gi.MinBet, gi.MaxBet, gi.Spots = r.MinBet, r.MaxBet, r.MaxSpots
+			for _, sr := range r.Side {
+				gi.Side = append(gi.Side, view.SideInfo{Kind: sr.Kind, Min: sr.Min, Max: sr.Max})
+			}
+		}
+		s.Games = append(s.Games, gi)
+	}
+	if c.round != nil {
+		t := c.round.Table()
+		s.Round = &t
+	} else if c.last != nil && c.last.Game == c.ui.game {
+		s.Round = c.last
+	}
+	if c.ui.game == game.Duel && s.Round == nil {
+		if r, _, err := c.newDuel(c.m.NextRound, mustCarry(c)); err == nil {
+			t := r.Table()
+			s.Round = &t
+		}
+	}
+	if c.ui.game == game.Duel {
+		cfg := c.duelConfig()
+		di := &view.DuelInput{Cursor: c.ui.duelCursor, Marked: c.ui.duelMarks, Amount: max(c.ui.duelAmount, cfg.Ante)}
+		if len(cfg.Decks) > 0 {
+			di.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
+		}
+		if len(cfg.Levels) > 0 {
+			di.Level = cfg.Levels[c.ui.duelLevel%len(cfg.Levels)]
+		}
+		s.DuelInput = di
+	}
+	if c.ui.mode == view.Help {
+		s.Help = c.helpView()
+	}
+	if c.ui.mode == view.Operator && c.opt.Operator != nil {
+		s.Operator = &view.OperatorView{Items: c.opt.Operator.Items(c.overrides()), Cursor: c.ui.opCursor, Error: c.ui.opError}
+	}
+	switch {
+	case c.switches[hw.AuditKey]:
+		s.Under, s.Mode = s.Mode, view.Audit
+		s.Audit = c.auditView()
+		s.Tilts = c.tilts()
+	case len(c.tilts()) > 0:
+		s.Under, s.Mode = s.Mode, view.Tilt
+		s.Tilts = c.tilts()
+	case c.m.Handpay > 0:
+		s.Under, s.Mode = s.Mode, view.Handpay
+		s.Handpay, s.HandpayKind = c.m.Handpay, c.m.HandpayKind
+	}
+	s.Lamps = c.lamps(s)
+	c.snap.Store(s)
+	c.outputs()
+}
+
+// lamps lights exactly the buttons that do something now.
+func (c *Controller) lamps(s *view.Snapshot) hw.ButtonSet {
+	var l hw.ButtonSet
+	switch s.Mode {
+	case view.Tilt, view.Handpay:
+		return 0
+	case view.Audit:
+		l = l.With(hw.Spot).With(hw.BetPlus).With(hw.Clear).With(hw.Hit).With(hw.Stand)
+		if c.memErr != nil && c.switches[hw.ResetKey] {
+			l = l.With(hw.Yes)
+		}
+		return l
+	case view.Operator:
+		return l.With(hw.Spot).With(hw.BetPlus).With(hw.Hit).With(hw.Stand).With(hw.Yes)
+	case view.Attract:
+		return l.With(hw.Help)
+	case view.Help:
+		return l.With(hw.Help).With(hw.Spot).With(hw.BetPlus).With(hw.Game).With(hw.Deal)
+	case view.Menu:
+		l = l.With(hw.Spot).With(hw.BetPlus).With(hw.Deal).With(hw.Help)
+		if c.m.Credits > 0 {
+			l = l.With(hw.CashOut)
+		}
+		return l
+	}
+	// Table.
+	if c.ui.game == game.Duel {
+		l = l.With(hw.Help)
+		var legal []game.ActionKind
+		if c.round != nil {
+			legal = c.round.Legal(c.m.Credits)
+			l = l.With(hw.BetPlus).With(hw.Spot).With(hw.Special)
+		} else {
+			if r, _, err := c.newDuel(c.m.NextRound, mustCarry(c)); err == nil {
+				legal = r.Legal(c.m.Credits)
+			}
+			l = l.With(hw.Game).With(hw.Spot).With(hw.Special)
+			if c.m.Credits > 0 {
+				l = l.With(hw.CashOut)
+			}
+		}
+		return l | LampsFor(legal)
+	}
+	if c.round != nil {
+		return LampsFor(c.round.Legal(c.m.Credits)).With(hw.Help)
+	}
+	l = l.With(hw.Spot).With(hw.Special).With(hw.Help).With(hw.Game)
+	if c.m.Credits > 0 {
+		l = l.With(hw.CashOut)
+	}
+	if betTotal(c.ui.bets)+c.set.Chips[0] <= c.m.Credits {
+		l = l.With(hw.BetPlus)
+	}
+	if len(c.ui.undo) > 0 {
+		l = l.With(hw.Clear)
+	}
+	if prev := c.ui.lastBets[c.ui.game]; len(prev) > 0 && c.betsValid(prev) {
+		l = l.With(hw.Rebet)
+		if len(c.ui.bets) == 0 {
+			l = l.With(hw.Deal)
+		}
+	}
+	if c.betsValid(c.ui.bets) {
+		l = l.With(hw.Deal)
+	}
+	return l
+}
+
+func (c *Controller) helpView() *view.HelpView {
+	h := &view.HelpView{Game: c.ui.game, Page: c.ui.helpPage, Pages: 2}
+	h.Page %= h.Pages
+	if r, ok := c.set.Rules[c.ui.game]; ok {
+		h.Rules = []view.KV{
+			{Key: "decks", Value: strconv.Itoa(r.Decks)},
+			{Key: "min_bet", Value: r.MinBet.String()},
+			{Key: "max_bet", Value: r.MaxBet.String()},
+			{Key: "spots", Value: strconv.Itoa(r.MaxSpots)},
+			{Key: "dealer_soft17", Value: map[bool]string{true: "hits", false: "stands"}[r.HitSoft17]},
+			{Key: "peek", Value: string(r.Peek)},
+		}
+		if r.WinCap > 0 {
+			h.Rules = append(h.Rules, view.KV{Key: "win_cap", Value: r.WinCap.String()})
+		}
+		if r.Game == game.Royal {
+			h.Rules = append(h.Rules, view.KV{Key: "royal_stake", Value: r.RoyalStake.String()},
+				view.KV{Key: "jackpot_reset", Value: c.set.JackpotReset.String()})
+			h.Pays = append(h.Pays, view.PayLine{Bet: game.RoyalSide, Hand: "royal flush", Pays: "100%"},
+				view.PayLine{Bet: game.RoyalSide, Hand: "straight flush", Pays: "10%"})
+		}
+		for _, sr := range r.Side {
+			keys := make([]string, 0, len(sr.Pays))
+			for k := range sr.Pays {
+				keys = append(keys, k)
+			}
+			sort.Slice(keys, func(i, j int) bool { return sr.Pays[keys[i]] > sr.Pays[keys[j]] })
+			for _, k := range keys {
+				sep := ":1"
+				if sr.Kind == game.RoyalSide {
+					sep = " for 1"
+				}
+				h.Pays = append(h.Pays, view.PayLine{Bet: sr.Kind, Hand: k, Pays: strconv.FormatInt(sr.Pays[k], 10) + sep})
+			}
+		}
+	}
+	if c.opt.Figures != nil {
+		h.RTP = c.opt.Figures(c.ui.game)
+	}
+	return h
+}
+
+// auditView reads the technician's pages from the store (committed state).
+func (c *Controller) auditView() *view.AuditView {
+	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest}
+	a.Meters = MeterLines(c.m)
+	if c.memErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.memErr.Error()})
+	}
+	if c.digestErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.digestErr.Error()})
+	}
+	switch a.Page {
+	case "events":
+		var evs []meters.Event
+		_ = c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			evs, err = tx.Events(40)
+			return err
+		})
+		for _, e := range evs {
+			a.Events = append(a.Events, view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text})
+		}
+	case "recall":
+		var recs []meters.Recall
+		_ = c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			recs, err = tx.Recall(0)
+			return err
+		})
+		if len(recs) > 0 {
+			i := c.ui.recallIdx % len(recs)
+			rv, err := RecallPicture(recs[i], c.ui.recallStep)
+			if err != nil {
+				a.Checks = append(a.Checks, view.KV{Key: "recall", Value: err.Error()})
+			} else {
+				rv.Index, rv.Count = i, len(recs)
+				a.Recall = rv
+			}
+		}
+	}
+	return a
+}
+
+// RecallPicture replays a recalled round up to step (all steps if step < 0)
+// and returns the table picture after it: the audit screen's redraw.
+func RecallPicture(rec meters.Recall, step int) (*view.RecallView, error) {
+	steps := rec.Steps
+	if step < 0 || step >= len(steps) {
+		step = len(steps) - 1
+	}
+	r, err := fresh(rec.Game, rec.Rules, rec.Round)
+	if err != nil {
+		return nil, fmt.Errorf("recall round %d: %w", rec.Round, err)
+	}
+	action := ""
+	for _, s := range steps[:step+1] {
+		if s.Action.Kind == "void" {
+			action = "void"
+			continue
+		}
+		if _, err := r.Apply(s.Action, card.NewStack(game.Drawn(s.Events)...)); err != nil {
+			return nil, fmt.Errorf("recall round %d step %d: %w", rec.Round, s.N, err)
+		}
+		action = string(s.Action.Kind)
+	}
+	return &view.RecallView{Round: rec.Round, Game: rec.Game, Start: rec.Start.Format(time.DateTime),
+		End: rec.End.Format(time.DateTime), Step: step, Steps: len(steps), Action: action, Table: r.Table(),
+		Before: rec.CreditsBefore, After: rec.CreditsAfter}, nil
+}
+
+// MeterLines formats the main meters for the audit screen.
+func MeterLines(m recovery.Machine) []view.KV {
+	mt := m.Meters
+	kv := []view.KV{
+		{Key: "credits", Value: m.Credits.String()},
+		{Key: "total_in", Value: mt.TotalIn.String()},
+		{Key: "total_won", Value: mt.TotalWon.String()},
+		{Key: "bills_in", Value: mt.BillsIn.String()},
+		{Key: "handpay_cancelled", Value: mt.HandpayCancelled.String()},
+		{Key: "jackpot_handpay", Value: mt.JackpotHandpay.String()},
+		{Key: "progressive_pool", Value: money.Cents(m.PoolUnits / PoolUnitsPerCent).String()},
+		{Key: "progressive_hits", Value: strconv.FormatInt(mt.ProgressiveHits, 10)},
+		{Key: "games_played", Value: strconv.FormatInt(mt.Played, 10)},
+		{Key: "games_won", Value: strconv.FormatInt(mt.Won, 10)},
+		{Key: "games_lost", Value: strconv.FormatInt(mt.Lost, 10)},
+		{Key: "games_pushed", Value: strconv.FormatInt(mt.Pushed, 10)},
+		{Key: "main_door", Value: strconv.FormatInt(mt.MainDoor, 10)},
+		{Key: "cash_door", Value: strconv.FormatInt(mt.CashDoor, 10)},
+		{Key: "power_ups", Value: strconv.FormatInt(mt.PowerUps, 10)},
+		{Key: "recoveries", Value: strconv.FormatInt(mt.Recoveries, 10)},
+	}
+	denoms := make([]string, 0, len(mt.Bills))
+	for d := range mt.Bills {
+		denoms = append(denoms, d)
+	}
+	sort.Slice(denoms, func(i, j int) bool { a, _ := strconv.Atoi(denoms[i]); b, _ := strconv.Atoi(denoms[j]); return a < b })
+	for _, d := range denoms {
+		v, _ := strconv.ParseInt(d, 10, 64)
+		kv = append(kv, view.KV{Key: "bills " + money.Cents(v).String(), Value: strconv.FormatInt(mt.Bills[d], 10)})
+	}
+	return kv
+}
