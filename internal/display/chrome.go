@@ -1,0 +1,148 @@
+package display
+
+import (
+	"image/color"
+
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/i18n"
+	"cabinet/internal/money"
+	"cabinet/internal/view"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// buttonLabel is button b's caption for the snapshot: a game may rename a
+// button ("btn.classic.special" = Surrender), otherwise the generic name.
+func (fr *frame) buttonLabel(b hw.Button) string {
+	if fr.s.Mode == view.Table || fr.s.Mode == view.Help || fr.s.Under == view.Table {
+		if s, ok := i18n.Lookup(fr.lang, "btn."+string(fr.s.Game), b.String()); ok {
+			return s
+		}
+	}
+	return fr.tr("btn." + b.String())
+}
+
+// drawButtons draws the on-screen panel: one button per hw.Button, lit
+// exactly when its lamp is in the snapshot.
+func (fr *frame) drawButtons() {
+	rl.DrawRectangleRec(rec(buttonBar()), colBar)
+	rl.DrawLineEx(v2(0, buttonBar().Y), v2(ScreenW, buttonBar().Y), 2, colGoldDark)
+	for b := hw.Button(0); b < hw.NumButtons; b++ {
+		r := ButtonRect(b)
+		lit := fr.s.Lamps.Has(b)
+		face, ink := colUnlit, colUnlitText
+		if lit {
+			face, ink = colLit, colLitText
+			glow := fr.pulse(1.2)
+			box(Rect{r.X - 3, r.Y - 3, r.W + 6, r.H + 6}, 12, fade(colLit, 0.25+0.25*glow))
+		}
+		box(r, 10, face)
+		// A lighter top half gives the physical button's dome.
+		top := Rect{r.X + 3, r.Y + 14, r.W - 6, r.H/2 - 14}
+		rl.DrawRectangleRec(rec(top), fade(colWhite, 0.08))
+		frameBox(r, 10, 2, mix(face, colInk, 0.45))
+		label := fr.buttonLabel(b)
+		lines := fr.wrap(label, 17, r.W-8, true)
+		if len(lines) > 3 {
+			lines = lines[:3]
+		}
+		size := float32(17)
+		for _, l := range lines {
+			size = min(size, fr.fit(l, 17, r.W-8, true))
+		}
+		y := r.Y + r.H/2 - float32(len(lines))*size*0.6 + 4
+		for _, l := range lines {
+			fr.centered(l, r.X+r.W/2, y, size, ink, true, 0)
+			y += size * 1.15
+		}
+		if fr.legend {
+			k := keyName(b)
+			fr.text(k, r.X+r.W-fr.measure(k, 13, true)-6, r.Y+r.H-17, 13, fade(ink, 0.8), true)
+		}
+	}
+}
+
+// drawMeters draws the credit, bet and win meters and the next chip.
+func (fr *frame) drawMeters(bet money.Cents, showChip bool) {
+	mb := meterBar()
+	rl.DrawRectangleGradientV(int32(mb.X), int32(mb.Y), int32(mb.W), int32(mb.H), color.RGBA{24, 30, 44, 255}, colBar)
+	meter := func(x, w float32, label, value string, c color.RGBA) {
+		r := Rect{x, mb.Y + 5, w, mb.H - 10}
+		box(r, 8, color.RGBA{0, 0, 0, 140})
+		frameBox(r, 8, 1.5, colGoldDark)
+		fr.text(label, r.X+12, r.Y+13, 18, colDim, true)
+		fr.right(value, r.X+r.W-12, r.Y+7, 30, c, true)
+	}
+	credit := fr.money(fr.s.Credits)
+	meter(10, 420, fr.tr("meter.credits"), credit, colGold)
+	if fr.s.Denom > 0 {
+		n := int64(fr.s.Credits / fr.s.Denom)
+		fr.text(fr.trf("meter.credits_count", i18n.Number(fr.lang, n)), 24, mb.Y+36, 12, colDim, false)
+	}
+	meter(440, 300, fr.tr("meter.bet"), fr.money(bet), colWhite)
+	meter(750, 300, fr.tr("meter.win"), fr.money(fr.s.Win), colWin)
+	if showChip && fr.s.Chip > 0 {
+		fr.drawChip(fr.s.Chip, 1100, mb.Y+mb.H/2, 22)
+		fr.text(fr.tr("meter.chip"), 1130, mb.Y+10, 16, colDim, true)
+		fr.text(fr.money(fr.s.Chip), 1130, mb.Y+28, 18, colWhite, true)
+	}
+}
+
+// drawTopBar draws the title band: title left, extra right.
+func (fr *frame) drawTopBar(title, right string) {
+	tb := topBar()
+	rl.DrawRectangleGradientV(0, 0, ScreenW, int32(tb.H), color.RGBA{30, 36, 52, 255}, colBar)
+	rl.DrawLineEx(v2(0, tb.H), v2(ScreenW, tb.H), 2, colGoldDark)
+	fr.text(title, 18, 11, 28, colGold, true)
+	if right != "" {
+		fr.right(right, ScreenW-18, 15, 22, colWhite, true)
+	}
+}
+
+// betTotal is the sum of pending bets.
+func betTotal(bs []game.Bet) money.Cents {
+	var t money.Cents
+	for _, b := range bs {
+		t += b.Amount
+	}
+	return t
+}
+
+// drawNotice draws a banner with a message across the felt at y.
+func (fr *frame) drawNotice(msg string, y float32, c color.RGBA) {
+	size := fr.fit(msg, 26, 1000, true)
+	w := fr.measure(msg, size, true) + 48
+	r := Rect{(ScreenW - w) / 2, y, w, 44}
+	box(r, 12, fade(colInk, 0.88))
+	frameBox(r, 12, 2, c)
+	fr.inRect(msg, r, size, c, true)
+}
+
+// drawLegend is the simulator's keyboard legend (switches and bills; the
+// button keys are printed on the buttons).
+func (fr *frame) drawLegend() {
+	items := []string{
+		"1–5 " + fr.tr("legend.bills"),
+		"M " + fr.tr("sw.main_door"),
+		"K " + fr.tr("sw.cash_door"),
+		"A " + fr.tr("sw.audit_key"),
+		"T " + fr.tr("sw.reset_key"),
+		"E " + fr.tr("sw.operator_key"),
+	}
+	line := fr.tr("legend.title") + " : "
+	if fr.lang == i18n.EN {
+		line = fr.tr("legend.title") + ": "
+	}
+	for i, it := range items {
+		if i > 0 {
+			line += "  ·  "
+		}
+		line += it
+	}
+	size := fr.fit(line, 14, ScreenW-20, false)
+	w := fr.measure(line, size, false)
+	r := Rect{(ScreenW - w - 16) / 2, meterBar().Y - 22, w + 16, 20}
+	box(r, 6, fade(colInk, 0.7))
+	fr.text(line, r.X+8, r.Y+3, size, colDim, false)
+}

@@ -1,0 +1,89 @@
+package display
+
+import (
+	"cabinet/internal/hw"
+	"cabinet/internal/money"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// binding is one key of the simulator's keyboard map: it presses a button,
+// toggles a switch or inserts a bill (exactly one of them).
+type binding struct {
+	key    int32
+	name   string
+	button hw.Button
+	isBtn  bool
+	sw     hw.Switch
+	isSw   bool
+	bill   money.Cents
+}
+
+// Keymap is the keyboard map (documented in doc.go). GLFW names keys by
+// their position on a US keyboard.
+func keymap() []binding {
+	btn := func(k int32, name string, b hw.Button) binding {
+		return binding{key: k, name: name, button: b, isBtn: true}
+	}
+	sw := func(k int32, name string, s hw.Switch) binding {
+		return binding{key: k, name: name, sw: s, isSw: true}
+	}
+	bill := func(k int32, name string, v money.Cents) binding { return binding{key: k, name: name, bill: v} }
+	return []binding{
+		btn(rl.KeyD, "D", hw.Deal), btn(rl.KeyH, "H", hw.Hit), btn(rl.KeyS, "S", hw.Stand),
+		btn(rl.KeyX, "X", hw.Double), btn(rl.KeyP, "P", hw.Split), btn(rl.KeyY, "Y", hw.Yes),
+		btn(rl.KeyN, "N", hw.No), btn(rl.KeyZ, "Z", hw.Special), btn(rl.KeyB, "B", hw.BetPlus),
+		btn(rl.KeyR, "R", hw.Rebet), btn(rl.KeyC, "C", hw.Clear), btn(rl.KeyO, "O", hw.Spot),
+		btn(rl.KeyF1, "F1", hw.Help), btn(rl.KeyG, "G", hw.Game), btn(rl.KeyQ, "Q", hw.CashOut),
+		bill(rl.KeyOne, "1", 500), bill(rl.KeyTwo, "2", 1000), bill(rl.KeyThree, "3", 2000),
+		bill(rl.KeyFour, "4", 5000), bill(rl.KeyFive, "5", 10000),
+		sw(rl.KeyM, "M", hw.MainDoor), sw(rl.KeyK, "K", hw.CashDoor), sw(rl.KeyA, "A", hw.AuditKey),
+		sw(rl.KeyT, "T", hw.ResetKey), sw(rl.KeyE, "E", hw.OperatorKey),
+	}
+}
+
+// keyName is the key that presses b ("" if none).
+func keyName(b hw.Button) string {
+	for _, k := range keymap() {
+		if k.isBtn && k.button == b {
+			return k.name
+		}
+	}
+	return ""
+}
+
+// Input is what the window's keyboard, mouse and touch screen drive:
+// *sim.Backend satisfies it. Each method reports whether the input was
+// queued.
+type Input interface {
+	Press(hw.Button) bool
+	Toggle(hw.Switch) bool
+	InsertBill(money.Cents) bool
+}
+
+// pollInput turns this frame's key presses, clicks and touches into inputs.
+// toScreen maps window coordinates to design coordinates.
+func pollInput(in Input, keys []binding, toDesign func(rl.Vector2) (float32, float32)) {
+	if in == nil {
+		return
+	}
+	for _, k := range keys {
+		if !rl.IsKeyPressed(k.key) {
+			continue
+		}
+		switch {
+		case k.isBtn:
+			in.Press(k.button)
+		case k.isSw:
+			in.Toggle(k.sw)
+		default:
+			in.InsertBill(k.bill)
+		}
+	}
+	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) {
+		x, y := toDesign(rl.GetMousePosition())
+		if b, ok := ButtonAt(x, y); ok {
+			in.Press(b)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package display
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"runtime"
+	"sync"
+
+	"cabinet/internal/view"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// Offscreen renders snapshots to images in a hidden window. It owns one OS
+// thread (raylib's OpenGL context lives there), so its methods may be called
+// from any goroutine. raylib keeps one window per process: do not use an
+// Offscreen while Run is running, nor two Offscreens at once.
+type Offscreen struct {
+	req  chan func()
+	done chan struct{}
+
+	mu     sync.Mutex
+	closed bool
+
+	// set on the render thread only
+	fonts  *fonts
+	target rl.RenderTexture2D
+}
+
+// NewOffscreen opens the hidden window and loads the fonts.
+func NewOffscreen() (*Offscreen, error) {
+	if err := checkDisplay(); err != nil {
+		return nil, err
+	}
+	o := &Offscreen{req: make(chan func()), done: make(chan struct{})}
+	ready := make(chan error, 1)
+	go o.loop(ready)
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+func (o *Offscreen) loop(ready chan<- error) {
+	// The thread is never unlocked: it ends with the goroutine, and the GL
+	// context with it.
+	runtime.LockOSThread()
+	defer close(o.done)
+	rl.SetTraceLogLevel(rl.LogWarning)
+	rl.SetConfigFlags(rl.FlagWindowHidden)
+	rl.InitWindow(ScreenW, ScreenH, "cabinet offscreen")
+	if !rl.IsWindowReady() {
+		ready <- fmt.Errorf("display: offscreen: %w", ErrWindow)
+		return
+	}
+	defer rl.CloseWindow()
+	f, err := loadFonts()
+	if err != nil {
+		ready <- err
+		return
+	}
+	defer f.unload()
+	o.fonts = f
+	o.target = rl.LoadRenderTexture(ScreenW, ScreenH)
+	defer rl.UnloadRenderTexture(o.target)
+	rl.SetTextureFilter(o.target.Texture, rl.FilterBilinear)
+	ready <- nil
+	for fn := range o.req {
+		fn()
+	}
+}
+
+// do runs fn on the render thread and waits for it.
+func (o *Offscreen) do(fn func()) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return ErrClosed
+	}
+	finished := make(chan struct{})
+	o.req <- func() { fn(); close(finished) }
+	<-finished
+	return nil
+}
+
+// drawTarget draws one frame of s at animation time t into the render target.
+func (o *Offscreen) drawTarget(s *view.Snapshot, t float64, legend bool, miss func(string)) {
+	rl.BeginTextureMode(o.target)
+	fr := newFrame(o.fonts, s, t, legend)
+	fr.miss = miss
+	fr.draw()
+	rl.EndTextureMode()
+}
+
+// Image renders s (animations frozen at time t seconds) and returns the pixels.
+func (o *Offscreen) Image(s *view.Snapshot, t float64) (*image.RGBA, error) {
+	return o.image(s, t, false, nil)
+}
+
+func (o *Offscreen) image(s *view.Snapshot, t float64, legend bool, miss func(string)) (*image.RGBA, error) {
+	var out *image.RGBA
+	err := o.do(func() {
+		o.drawTarget(s, t, legend, miss)
+		img := rl.LoadImageFromTexture(o.target.Texture)
+		defer rl.UnloadImage(img)
+		rl.ImageFlipVertical(img) // OpenGL textures are stored bottom-up
+		cols := rl.LoadImageColors(img)
+		out = image.NewRGBA(image.Rect(0, 0, int(img.Width), int(img.Height)))
+		for i, c := range cols {
+			out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = c.R, c.G, c.B, 255
+		}
+		rl.UnloadImageColors(cols)
+	})
+	return out, err
+}
+
+// Render renders s to a PNG file at path.
+func (o *Offscreen) Render(s *view.Snapshot, path string) error {
+	img, err := o.Image(s, 0)
+	if err != nil {
+		return err
+	}
+	return writePNG(img, path)
+}
+
+func writePNG(img image.Image, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("display: screenshot %s: %w: %w", path, ErrExport, err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("display: screenshot %s: %w: %w", path, ErrExport, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("display: screenshot %s: %w: %w", path, ErrExport, err)
+	}
+	return nil
+}
+
+// Close closes the hidden window and ends the render thread.
+func (o *Offscreen) Close() error {
+	o.mu.Lock()
+	if o.closed {
+		o.mu.Unlock()
+		return nil
+	}
+	o.closed = true
+	close(o.req)
+	o.mu.Unlock()
+	<-o.done
+	return nil
+}
+
+// Screenshot renders one frame of snap to a PNG file at path, in a hidden
+// window (works under Xvfb; on a Pi build with -tags drm it uses the DRM
+// display). It must not be called while Run is running.
+func Screenshot(snap *view.Snapshot, path string) error {
+	o, err := NewOffscreen()
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	return o.Render(snap, path)
+}

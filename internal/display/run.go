@@ -1,0 +1,114 @@
+package display
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"cabinet/internal/view"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// Options configure the window of Run.
+type Options struct {
+	Title      string // window title; "Cabinet" if empty
+	Fullscreen bool
+	FPS        int  // target frames per second; 60 if 0
+	Legend     bool // simulator: show the keyboard legend; ESC closes the window
+	MSAA       bool // 4× multisampling (smoother edges; costly on a Pi)
+}
+
+// Run opens the 1280×720 window and draws snap() every frame until ctx is
+// done or the window is closed (both return nil). Keyboard, mouse and touch
+// become inputs through in (may be nil: display only). snap must be cheap
+// and never block: it returns the last published snapshot (nil draws the
+// boot screen).
+//
+// Run must be called on the main OS thread (raylib and GLFW require it):
+// cmd/cabinet calls runtime.LockOSThread in main's init and runs the rest
+// of the cabinet in other goroutines. Only one of Run, Screenshot or an
+// Offscreen may use raylib at a time in a process.
+func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input) error {
+	if err := checkDisplay(); err != nil {
+		return err
+	}
+	title := opt.Title
+	if title == "" {
+		title = "Cabinet"
+	}
+	fps := opt.FPS
+	if fps <= 0 {
+		fps = 60
+	}
+	var flags uint32
+	if opt.MSAA {
+		flags |= rl.FlagMsaa4xHint
+	}
+	if opt.Fullscreen {
+		flags |= rl.FlagFullscreenMode
+	}
+	rl.SetTraceLogLevel(rl.LogWarning)
+	rl.SetConfigFlags(flags)
+	rl.InitWindow(ScreenW, ScreenH, title)
+	if !rl.IsWindowReady() {
+		return fmt.Errorf("display: run: %w", ErrWindow)
+	}
+	defer rl.CloseWindow()
+	if !opt.Legend {
+		rl.SetExitKey(rl.KeyNull) // a cabinet has no ESC to quit
+	}
+	rl.SetTargetFPS(int32(fps))
+	f, err := loadFonts()
+	if err != nil {
+		return err
+	}
+	defer f.unload()
+	target := rl.LoadRenderTexture(ScreenW, ScreenH)
+	defer rl.UnloadRenderTexture(target)
+	rl.SetTextureFilter(target.Texture, rl.FilterBilinear)
+
+	keys := keymap()
+	start := time.Now()
+	for !rl.WindowShouldClose() {
+		if ctx.Err() != nil {
+			return nil
+		}
+		s := snap()
+		if s == nil {
+			s = &view.Snapshot{Mode: view.Boot}
+		}
+		sw, sh := float32(rl.GetScreenWidth()), float32(rl.GetScreenHeight())
+		fit := letterbox(sw, sh)
+		pollInput(in, keys, func(p rl.Vector2) (float32, float32) {
+			return (p.X - fit.X) * ScreenW / fit.W, (p.Y - fit.Y) * ScreenH / fit.H
+		})
+		fr := newFrame(f, s, time.Since(start).Seconds(), opt.Legend)
+		if sw == ScreenW && sh == ScreenH {
+			rl.BeginDrawing()
+			fr.draw()
+			rl.EndDrawing()
+			continue
+		}
+		// Another screen size: draw at design size and scale, letterboxed.
+		rl.BeginTextureMode(target)
+		fr.draw()
+		rl.EndTextureMode()
+		rl.BeginDrawing()
+		rl.ClearBackground(colInk)
+		rl.DrawTexturePro(target.Texture, rl.Rectangle{Width: ScreenW, Height: -ScreenH}, rec(fit), v2(0, 0), 0, rl.White)
+		rl.EndDrawing()
+	}
+	return nil
+}
+
+// letterbox is where the design frame goes on a sw×sh screen, scaled to fit
+// and centred.
+func letterbox(sw, sh float32) Rect {
+	if sw <= 0 || sh <= 0 {
+		return Rect{0, 0, ScreenW, ScreenH}
+	}
+	s := min(sw/ScreenW, sh/ScreenH)
+	w, h := ScreenW*s, ScreenH*s
+	return Rect{(sw - w) / 2, (sh - h) / 2, w, h}
+}

@@ -1,0 +1,344 @@
+package display
+
+import (
+	"fmt"
+	"image/color"
+	"strconv"
+
+	"cabinet/internal/game"
+	"cabinet/internal/money"
+	"cabinet/internal/view"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// gameInfo is the menu entry of id, if enabled.
+func (fr *frame) gameInfo(id game.ID) (view.GameInfo, bool) {
+	for _, g := range fr.s.Games {
+		if g.ID == id {
+			return g, true
+		}
+	}
+	return view.GameInfo{}, false
+}
+
+// drawFelt draws the table cloth with the game's printed rules.
+func (fr *frame) drawFelt() {
+	f := feltArea()
+	rl.DrawRectangleGradientV(int32(f.X), int32(f.Y), int32(f.W), int32(f.H), colFeltTop, colFeltBottom)
+}
+
+// drawArc is the printed arc of a blackjack table, the rules under it.
+func (fr *frame) drawArc() {
+	rl.DrawRing(v2(ScreenW/2, -586), 820, 824, 20, 160, 96, colFeltLine)
+	fr.centered(fr.tr("table.rules."+string(fr.s.Game)), ScreenW/2, 246, 17, fade(colFeltLine, 0.95), true, 900)
+}
+
+func outcomeColor(o game.Outcome) color.RGBA {
+	switch o {
+	case game.Win, game.Blackjack, game.Charlie:
+		return colWin
+	case game.Lose, game.Bust:
+		return colLose
+	case game.Push:
+		return colPush
+	}
+	return colDim
+}
+
+// badge draws a small rounded label centred at (cx, y).
+func (fr *frame) badge(s string, cx, y, size float32, fg, bg color.RGBA) Rect {
+	w := fr.measure(s, size, true) + 18
+	r := Rect{cx - w/2, y, w, size + 10}
+	box(r, (size+10)/2, bg)
+	fr.inRect(s, r, size, fg, true)
+	return r
+}
+
+// totalText is a hand's total as shown: "17", "soft 17", "BJ".
+func (fr *frame) totalText(h game.HandView) string {
+	if len(h.Cards) == 0 {
+		return ""
+	}
+	if h.Soft && h.Total < 21 {
+		return fr.trf("table.soft", h.Total)
+	}
+	return strconv.Itoa(h.Total)
+}
+
+// drawBlackjack draws a blackjack table (Classic, Royal, Free Bet, Zappit).
+func (fr *frame) drawBlackjack() {
+	s := fr.s
+	fr.drawFelt()
+	right := ""
+	t := s.Round
+	if t != nil && t.Round > 0 {
+		right = fr.trf("meter.round", t.Round)
+	}
+	fr.drawTopBar(fr.tr("game."+string(s.Game)), right)
+	if s.Game == game.Royal {
+		fr.drawJackpot(Rect{ScreenW/2 - 230, 4, 460, 44}, false)
+	}
+	info, _ := fr.gameInfo(s.Game)
+	spots := max(info.Spots, 1)
+	fr.drawArc()
+
+	pending := len(s.Bets) > 0 || t == nil
+	if pending || (t != nil && t.Done && len(t.Hands) == 0) {
+		fr.drawBetting(info, spots)
+	} else {
+		fr.drawDealer(t.Dealer)
+		fr.drawHands(t, spots)
+		fr.drawSideBets(t.Side, spots)
+	}
+
+	// Prompts and notices.
+	y := float32(232)
+	switch {
+	case t != nil && t.Prompt != "" && !pending:
+		fr.drawNotice(fr.word("prompt", t.Prompt), y, colActive)
+	case pending:
+		fr.drawNotice(fr.tr("prompt.bet"), y, colGold)
+	case t != nil && t.Done && t.Paid > 0:
+		fr.drawNotice(fr.trf("table.paid", fr.money(t.Paid)), y, colWin)
+	}
+	fr.drawNotices()
+	bet := betTotal(s.Bets)
+	if !pending && t != nil {
+		bet = t.Staked
+	}
+	fr.drawMeters(bet, true)
+}
+
+// drawNotices draws the recovered notice and the transient message.
+func (fr *frame) drawNotices() {
+	if fr.s.Recovered {
+		fr.drawNotice(fr.tr("msg.recovered"), 60, colZap)
+	}
+	if fr.s.Message != "" {
+		fr.drawNotice(fr.word("msg", fr.s.Message), 180, colLose)
+	}
+}
+
+// drawBetting draws the empty spots with the pending bets.
+func (fr *frame) drawBetting(info view.GameInfo, spots int) {
+	for sp := range spots {
+		cx := spotCenterX(sp, spots)
+		sel := sp == fr.s.Spot
+		c := fade(colFeltLine, 0.9)
+		if sel {
+			c = mix(colActive, colWhite, fr.pulse(1)*0.5)
+			rl.DrawCircleV(v2(cx, betCircleY), betCircleR+10, fade(colActive, 0.18))
+		}
+		rl.DrawRing(v2(cx, betCircleY), betCircleR+2, betCircleR+5, 0, 360, 48, c)
+		fr.centered(fr.trf("table.spot", sp+1), cx, betCircleY-betCircleR-28, 16, colFeltLine, true, 0)
+		var amt money.Cents
+		for _, b := range fr.s.Bets {
+			if b.Spot == sp && b.Kind == game.Main {
+				amt += b.Amount
+			}
+		}
+		if amt > 0 {
+			fr.drawStack(amt, cx, betCircleY)
+		}
+		j := 0
+		for _, si := range info.Side {
+			if si.Kind == game.RoyalSide {
+				continue
+			}
+			fr.drawSideSpot(si.Kind, sp, j, spots, fr.pendingSide(sp, si.Kind), "", "", 0)
+			j++
+		}
+	}
+	for _, si := range info.Side {
+		if si.Kind == game.RoyalSide {
+			fr.drawSideSpot(si.Kind, 0, 0, spots, fr.pendingSide(0, si.Kind), "", "", 0)
+		}
+	}
+}
+
+func (fr *frame) pendingSide(spot int, kind game.BetKind) money.Cents {
+	var t money.Cents
+	for _, b := range fr.s.Bets {
+		if b.Kind == kind && (b.Spot == spot || kind == game.RoyalSide) {
+			t += b.Amount
+		}
+	}
+	return t
+}
+
+// drawStack draws the chips making up amt (largest first, at most 5 high).
+func (fr *frame) drawStack(amt money.Cents, x, y float32) {
+	denoms := []money.Cents{100000, 10000, 2500, 1000, 500, 100, 50, 10, 1}
+	var chips []money.Cents
+	rest := amt
+	for _, d := range denoms {
+		for rest >= d && len(chips) < 5 {
+			chips = append(chips, d)
+			rest -= d
+		}
+	}
+	if len(chips) == 0 {
+		chips = []money.Cents{amt}
+	}
+	for i := len(chips) - 1; i >= 0; i-- {
+		fr.drawChip(chips[i], x, y-float32(len(chips)-1-i)*5, betCircleR-4)
+	}
+	fr.badge(fr.money(amt), x, y+betCircleR-2, 14, colWhite, fade(colInk, 0.8))
+}
+
+// drawSideSpot draws one side-bet circle with its amount and result.
+func (fr *frame) drawSideSpot(kind game.BetKind, spot, j, spots int, amt money.Cents, outcome game.Outcome, hand string, win money.Cents) {
+	x, y, r := sideBetCenter(kind, j, spot, spots)
+	if kind == game.RoyalSide {
+		rl.DrawCircleV(v2(x, y), r+6, fade(colGold, 0.25))
+	}
+	rl.DrawRing(v2(x, y), r, r+2.5, 0, 360, 40, colFeltLine)
+	fr.centered(fr.tr("bet."+string(kind)), x, y-r-18, 12, colFeltLine, true, 100)
+	if amt > 0 {
+		fr.drawChip(amt, x, y, r-3)
+	}
+	if outcome != "" {
+		label := fr.word("outcome", string(outcome))
+		if hand != "" {
+			label = fr.word("hand", hand)
+		}
+		c := outcomeColor(outcome)
+		fr.badge(label, x, y+r+2, 11, colInk, c)
+		if win > 0 {
+			fr.badge("+"+fr.money(win), x, y+r+20, 11, colInk, colWin)
+		}
+	}
+}
+
+// drawDealer draws the dealer's hand.
+func (fr *frame) drawDealer(d game.HandView) {
+	area := dealerArea()
+	n := len(d.Cards) + d.Hidden
+	rs := CardRects(area, n, cardW, cardH, 0.62)
+	for i, r := range rs {
+		if i < len(d.Cards) {
+			fr.drawCard(d.Cards[i], r)
+		} else {
+			fr.drawBack(r)
+		}
+	}
+	left := area.X + area.W/2 - cardW/2
+	if len(rs) > 0 {
+		left = rs[0].X
+	}
+	label := fr.tr("table.dealer")
+	fr.right(label, left-16, area.Y+8, 20, colFeltLine, true)
+	if len(d.Cards) > 0 {
+		fr.badge(fr.totalText(d), left-16-fr.measure(label, 20, true)/2, area.Y+40, 20, colInk, colWhite)
+	}
+	if d.Outcome != "" {
+		fr.badge(fr.word("outcome", string(d.Outcome)), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, outcomeColor(d.Outcome))
+	}
+}
+
+// drawHands draws the player's hands, the active one highlighted.
+func (fr *frame) drawHands(t *game.Table, spots int) {
+	areas := HandAreas(t.Hands, spots)
+	sc := cardScale(len(t.Hands))
+	cw, ch := cardW*sc, cardH*sc
+	for i, h := range t.Hands {
+		a := areas[i]
+		active := i == t.Active && !t.Done
+		cards := Rect{a.X, a.Y, a.W, ch}
+		rs := CardRects(cards, len(h.Cards)+h.Hidden, cw, ch, 0.5)
+		if active {
+			p := fr.pulse(1)
+			hl := Rect{a.X + a.W/2 - 70, a.Y - 36, 140, ch + 76}
+			if len(rs) > 0 {
+				x0, x1 := rs[0].X, rs[len(rs)-1].X+cw
+				w := max(x1-x0, 140)
+				hl = Rect{(x0+x1)/2 - w/2 - 10, a.Y - 36, w + 20, ch + 76}
+			}
+			box(hl, 14, fade(colActive, 0.12+0.1*p))
+			frameBox(hl, 14, 3, mix(colActive, colWhite, p*0.4))
+		}
+		for j, r := range rs {
+			if j < len(h.Cards) {
+				fr.drawCard(h.Cards[j], r)
+			} else {
+				fr.drawBack(r)
+			}
+		}
+		cx := a.X + a.W/2
+		if tt := fr.totalText(h); tt != "" {
+			bg := colWhite
+			if active {
+				bg = colActive
+			}
+			fr.badge(tt, cx, a.Y-30, 16, colInk, bg)
+		}
+		if h.Note == "zapped" {
+			drawBolt(Rect{cx + 36, a.Y - 34, 22, 30}, colZap)
+			fr.badge(fr.word("note", h.Note), cx-62, a.Y-30, 13, colInk, colZap)
+		} else if h.Note != "" {
+			fr.badge(fr.word("note", h.Note), cx-70, a.Y-30, 13, colInk, colDim)
+		}
+		// Outcome and win under the cards.
+		y := a.Y + ch + 4
+		if h.Outcome != "" {
+			fr.badge(fr.word("outcome", string(h.Outcome)), cx, y, 15, colInk, outcomeColor(h.Outcome))
+		}
+		// Money on the hand: chips, and a Free Bet token beside them.
+		bx := cx
+		if h.Token > 0 {
+			bx = cx - 26
+			fr.drawToken(cx+30, betCircleY, 24)
+			fr.badge(fr.money(h.Token), cx+30, betCircleY+22, 12, colInk, colToken)
+		}
+		if h.Bet > 0 {
+			fr.drawStack(h.Bet, bx, betCircleY)
+		}
+		if h.Doubled {
+			fr.badge("×2", bx-38, betCircleY-30, 13, colInk, colGold)
+		}
+		if h.Insured > 0 {
+			fr.badge(fr.tr("note.insured")+" "+fr.money(h.Insured), cx, betCircleY-52, 11, colInk, colPush)
+		}
+		if h.Win > 0 {
+			fr.badge("+"+fr.money(h.Win), cx+70, y, 15, colInk, colWin)
+		}
+	}
+}
+
+// drawSideBets draws the round's side bets with their results.
+func (fr *frame) drawSideBets(side []game.SideView, spots int) {
+	idx := map[string]int{}
+	for _, sv := range side {
+		key := fmt.Sprint(sv.Spot)
+		j := idx[key]
+		if sv.Kind != game.RoyalSide {
+			idx[key]++
+		}
+		fr.drawSideSpot(sv.Kind, sv.Spot, j, spots, sv.Amount, sv.Outcome, sv.Hand, sv.Win)
+	}
+}
+
+// drawJackpot draws the progressive meter.
+func (fr *frame) drawJackpot(r Rect, big bool) {
+	p := fr.pulse(1.6)
+	box(r, r.H/2, color.RGBA{40, 10, 10, 255})
+	frameBox(r, r.H/2, 3, mix(colGoldDark, colGold, p))
+	label := fr.tr("meter.jackpot")
+	size := r.H * 0.32
+	if big {
+		size = r.H * 0.22
+	}
+	amount := fr.money(fr.s.Jackpot)
+	if big {
+		fr.centered(label, r.X+r.W/2, r.Y+8, size, colDim, true, r.W-20)
+		fr.centered(amount, r.X+r.W/2, r.Y+r.H*0.36, r.H*0.5, mix(colGold, colWhite, p*0.5), true, r.W-20)
+		return
+	}
+	lw := fr.measure(label, size, true)
+	as := fr.fit(amount, r.H*0.6, r.W-lw-50, true)
+	aw := fr.measure(amount, as, true)
+	x := r.X + (r.W-lw-aw-14)/2
+	fr.text(label, x, r.Y+(r.H-size)/2, size, colDim, true)
+	fr.text(amount, x+lw+14, r.Y+(r.H-as)/2, as, mix(colGold, colWhite, p*0.5), true)
+}

@@ -1,0 +1,295 @@
+package display
+
+import (
+	"image/color"
+	"strconv"
+	"strings"
+
+	"cabinet/internal/hw"
+	"cabinet/internal/i18n"
+	"cabinet/internal/view"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// auditPages are the audit screens in tab order.
+var auditPages = [...]string{"meters", "recall", "events", "selftest", "program"}
+
+func (fr *frame) techBackground() {
+	f := feltArea()
+	rl.DrawRectangleGradientV(int32(f.X), int32(f.Y), int32(f.W), int32(f.H), color.RGBA{22, 30, 48, 255}, color.RGBA{10, 14, 24, 255})
+}
+
+// drawAudit is the technician's audit screens (audit key).
+func (fr *frame) drawAudit() {
+	a := fr.s.Audit
+	if a == nil {
+		a = &view.AuditView{Page: "meters"}
+	}
+	fr.techBackground()
+	fr.drawTopBar(fr.tr("audit.title")+" — "+fr.tr("audit."+a.Page), fr.tr("audit.key_hint"))
+	// Tabs.
+	for i, p := range auditPages {
+		r := Rect{20 + float32(i)*200, 60, 190, 34}
+		bg, fg := color.RGBA{40, 48, 66, 255}, colDim
+		if p == a.Page {
+			bg, fg = colGold, colInk
+		}
+		box(r, 8, bg)
+		fr.inRect(fr.tr("audit."+p), r, 16, fg, true)
+	}
+	body := Rect{20, 104, ScreenW - 40, 430}
+	switch a.Page {
+	case "recall":
+		fr.drawRecall(a.Recall, body)
+	case "events":
+		fr.drawEvents(a.Events, body)
+	case "selftest":
+		fr.drawKVGrid(a.Checks, body, "check", true)
+	case "program":
+		fr.text(fr.tr("audit.digest"), body.X+20, body.Y+30, 26, colGold, true)
+		d := a.Digest
+		for i := 0; i < len(d); i += 32 {
+			fr.text(d[i:min(i+32, len(d))], body.X+20, body.Y+90+float32(i/32)*52, 40, colWhite, true)
+		}
+	default:
+		fr.drawKVGrid(a.Meters, body, "meter", false)
+	}
+	if a.Digest != "" && a.Page != "program" {
+		fr.text("SHA-256 "+a.Digest, 20, 540, 13, colDim, false)
+	}
+	fr.centered(fr.tr("audit.nav"), ScreenW/2, 584, 18, colDim, true, 1200)
+}
+
+// drawKVGrid lays labelled values out in two columns.
+func (fr *frame) drawKVGrid(kvs []view.KV, r Rect, namespace string, checks bool) {
+	const row = 26
+	perCol := int(r.H / row)
+	colW := (r.W - 20) / 2
+	for i, kv := range kvs {
+		c := i / perCol
+		if c > 1 {
+			break
+		}
+		x := r.X + float32(c)*(colW+20)
+		y := r.Y + float32(i%perCol)*row
+		if i%2 == 0 {
+			rl.DrawRectangleRec(rec(Rect{x, y - 2, colW, row}), fade(colWhite, 0.04))
+		}
+		fr.text(fr.word(namespace, kv.Key), x+8, y+2, 17, colWhite, false)
+		vc := colGold
+		if checks {
+			vc = colWin
+			if !strings.EqualFold(kv.Value, "ok") {
+				vc = colLose
+			}
+		}
+		fr.right(kv.Value, x+colW-8, y+2, 17, vc, true)
+	}
+}
+
+// drawEvents draws the event log, newest first as given.
+func (fr *frame) drawEvents(evs []view.EventLine, r Rect) {
+	const row = 24
+	cols := []float32{r.X + 8, r.X + 90, r.X + 330, r.X + 560}
+	for i, h := range []string{"#", fr.tr("audit.time"), fr.tr("audit.kind"), fr.tr("audit.text")} {
+		fr.text(h, cols[i], r.Y, 17, colGold, true)
+	}
+	for i, e := range evs {
+		y := r.Y + 30 + float32(i)*row
+		if y > r.Y+r.H-row {
+			break
+		}
+		if i%2 == 0 {
+			rl.DrawRectangleRec(rec(Rect{r.X, y - 2, r.W, row}), fade(colWhite, 0.04))
+		}
+		fr.text(itoa(int64(e.Seq)), cols[0], y, 16, colDim, false)
+		fr.text(e.Time, cols[1], y, 16, colWhite, false)
+		fr.text(fr.word("event", e.Kind), cols[2], y, 16, colActive, true)
+		txt := e.Text
+		sz := fr.fit(txt, 16, r.X+r.W-cols[3], false)
+		fr.text(txt, cols[3], y, sz, colWhite, false)
+	}
+}
+
+// drawRecall redraws a stored round as a table picture at the recalled step.
+func (fr *frame) drawRecall(rv *view.RecallView, r Rect) {
+	if rv == nil {
+		fr.centered(fr.tr("audit.none"), r.X+r.W/2, r.Y+160, 28, colDim, true, 0)
+		return
+	}
+	info := Rect{r.X, r.Y, 330, r.H}
+	box(info, 12, fade(colInk, 0.6))
+	y := info.Y + 12
+	line := func(label, value string, c color.RGBA) {
+		fr.text(label, info.X+14, y, 15, colDim, false)
+		fr.right(value, info.X+info.W-14, y, 15, c, true)
+		y += 26
+	}
+	fr.text(fr.trf("audit.round", rv.Round), info.X+14, y, 24, colGold, true)
+	y += 34
+	fr.text(fr.tr("game."+string(rv.Game)), info.X+14, y, 17, colWhite, true)
+	y += 30
+	fr.text(fr.trf("audit.of", rv.Index+1, rv.Count), info.X+14, y, 13, colDim, false)
+	y += 28
+	line(fr.tr("audit.start"), rv.Start, colWhite)
+	line(fr.tr("audit.end"), rv.End, colWhite)
+	line(fr.trf("audit.step", rv.Step+1, rv.Steps), rv.Action, colActive)
+	line(fr.tr("audit.before"), fr.money(rv.Before), colGold)
+	line(fr.tr("audit.after"), fr.money(rv.After), colGold)
+	line(fr.tr("meter.staked"), fr.money(rv.Table.Staked), colWhite)
+	line(fr.tr("meter.paid"), fr.money(rv.Table.Paid), colWin)
+
+	// The table picture, scaled into the right-hand panel.
+	pic := Rect{r.X + 344, r.Y, r.W - 344, r.H}
+	zoom := min(pic.W/ScreenW, pic.H/float32(meterBar().Y+meterBar().H))
+	s2 := *fr.s
+	t := rv.Table
+	s2.Mode, s2.Under, s2.Game, s2.Round = view.Table, "", rv.Game, &t
+	s2.Bets, s2.Message, s2.Recovered, s2.DuelInput = nil, "", false, nil
+	s2.Credits, s2.Win, s2.Chip = rv.After, t.Paid, 0
+	sub := &frame{f: fr.f, s: &s2, lang: fr.lang, t: 0, miss: fr.miss}
+	cam := rl.Camera2D{Offset: v2(pic.X, pic.Y), Zoom: zoom}
+	rl.BeginScissorMode(int32(pic.X), int32(pic.Y), int32(ScreenW*zoom), int32((meterBar().Y+meterBar().H)*zoom))
+	rl.BeginMode2D(cam)
+	sub.drawScreen(view.Table)
+	rl.EndMode2D()
+	rl.EndScissorMode()
+	frameBox(Rect{pic.X, pic.Y, ScreenW * zoom, (meterBar().Y + meterBar().H) * zoom}, 4, 2, colGold)
+}
+
+// drawOperator is the operator menu.
+func (fr *frame) drawOperator() {
+	o := fr.s.Operator
+	fr.techBackground()
+	fr.drawTopBar(fr.tr("operator.title"), fr.tr("operator.effective"))
+	if o == nil {
+		return
+	}
+	const row = 27
+	r := Rect{20, 64, ScreenW - 40, 470}
+	cols := []float32{r.X + 16, r.X + 560, r.X + 820}
+	for i, h := range []string{fr.tr("operator.setting"), fr.tr("operator.value"), fr.tr("operator.allowed")} {
+		fr.text(h, cols[i], r.Y, 17, colGold, true)
+	}
+	visible := int((r.H - 30) / row)
+	first := max(0, o.Cursor-visible+1)
+	for i := first; i < len(o.Items) && i < first+visible; i++ {
+		it := o.Items[i]
+		y := r.Y + 30 + float32(i-first)*row
+		if i == o.Cursor {
+			box(Rect{r.X, y - 3, r.W, row}, 6, fade(colActive, 0.85))
+		} else if i%2 == 0 {
+			rl.DrawRectangleRec(rec(Rect{r.X, y - 3, r.W, row}), fade(colWhite, 0.04))
+		}
+		ink, val := colWhite, colGold
+		if i == o.Cursor {
+			ink, val = colInk, colInk
+		}
+		fr.text(fr.settingLabel(it.Key), cols[0], y, 17, ink, i == o.Cursor)
+		fr.text(it.Value, cols[1], y, 17, val, true)
+		fr.text(fr.fitText(it.Allowed, 15, r.X+r.W-cols[2]-8), cols[2], y+1, 15, mix(ink, colDim, 0.4), false)
+	}
+	if o.Error != "" {
+		fr.drawNotice(fr.trf("operator.error", o.Error), 500, colLose)
+	}
+	fr.centered(fr.tr("operator.hint"), ScreenW/2, 584, 18, colDim, true, 1200)
+}
+
+// settingLabel names an operator setting: "royal.max_bet" is the game's
+// name and the rule's; a plain key is a cabinet setting.
+func (fr *frame) settingLabel(key string) string {
+	if g, rest, ok := strings.Cut(key, "."); ok {
+		if _, known := i18n.Lookup(fr.lang, "game", g); known {
+			label, found := i18n.Lookup(fr.lang, "rule", rest)
+			if !found {
+				label = fr.word("set", rest)
+			}
+			return fr.tr("game."+g) + " — " + label
+		}
+	}
+	return fr.word("set", key)
+}
+
+// fitText cuts s with an ellipsis to fit w.
+func (fr *frame) fitText(s string, size, w float32) string {
+	if fr.measure(s, size, false) <= w {
+		return s
+	}
+	rs := []rune(s)
+	for len(rs) > 1 && fr.measure(string(rs)+"…", size, false) > w {
+		rs = rs[:len(rs)-1]
+	}
+	return string(rs) + "…"
+}
+
+// drawHwTest is the hardware self-test screen.
+func (fr *frame) drawHwTest() {
+	h := fr.s.HwTest
+	fr.techBackground()
+	fr.drawTopBar(fr.tr("hwtest.title"), "")
+	if h == nil {
+		h = &view.HwTestView{}
+	}
+	fr.text(fr.trf("hwtest.lamp", h.Lamp), 30, 70, 22, colGold, true)
+	for b := hw.Button(0); b < hw.NumButtons; b++ {
+		x := 70 + float32(b%8)*150
+		y := 140 + float32(b/8)*90
+		on := h.Lamp == b.String()
+		c := colUnlit
+		if on {
+			c = colLit
+			rl.DrawCircleV(v2(x, y), 34, fade(colLit, 0.3))
+		}
+		rl.DrawCircleV(v2(x, y), 26, c)
+		rl.DrawCircleLinesV(v2(x, y), 26, colDim)
+		fr.centered(fr.tr("btn."+b.String()), x, y+32, 14, colWhite, true, 140)
+	}
+	col := func(title string, items []string, x float32) {
+		fr.text(title, x, 330, 18, colGold, true)
+		for i, it := range items {
+			if i >= 8 {
+				break
+			}
+			fr.text(it, x, 360+float32(i)*22, 16, colWhite, false)
+		}
+	}
+	col(fr.tr("hwtest.inputs"), h.Inputs, 40)
+	col(fr.tr("hwtest.bills"), h.Bills, 680)
+	fr.centered(fr.tr("hwtest.hint"), ScreenW/2, 584, 17, colDim, true, 1200)
+}
+
+// drawTilt covers the whole frozen screen and says what is wrong.
+func (fr *frame) drawTilt() {
+	rl.DrawRectangle(0, 0, ScreenW, ScreenH, colTilt)
+	r := Rect{240, 150, 800, 380}
+	box(r, 24, color.RGBA{30, 0, 0, 245})
+	frameBox(r, 24, 4, mix(colLose, colWhite, fr.pulse(1)*0.5))
+	fr.centered("⚠ "+fr.tr("tilt.title"), ScreenW/2, r.Y+26, 48, colWhite, true, r.W-40)
+	y := r.Y + 110
+	for _, k := range fr.s.Tilts {
+		fr.centered(fr.word("tilt", k), ScreenW/2, y, 28, colActive, true, r.W-40)
+		y += 42
+	}
+	fr.centered(fr.tr("tilt.call"), ScreenW/2, r.Y+r.H-90, 24, colWhite, true, r.W-40)
+	if t := fr.s.Round; t != nil && !t.Done {
+		fr.centered(fr.tr("tilt.frozen"), ScreenW/2, r.Y+r.H-50, 18, colDim, false, r.W-40)
+	}
+}
+
+// drawHandpay is the handpay lock.
+func (fr *frame) drawHandpay() {
+	rl.DrawRectangle(0, 0, ScreenW, ScreenH, color.RGBA{0, 0, 0, 190})
+	r := Rect{220, 160, 840, 360}
+	box(r, 24, color.RGBA{40, 28, 0, 250})
+	frameBox(r, 24, 5, mix(colGoldDark, colGold, fr.pulse(1)))
+	fr.centered(fr.tr("handpay.title"), ScreenW/2, r.Y+34, 52, colGold, true, r.W-40)
+	key := "handpay.cashout"
+	if fr.s.HandpayKind == "jackpot" {
+		key = "handpay.jackpot"
+	}
+	fr.centered(fr.trf(key, fr.money(fr.s.Handpay)), ScreenW/2, r.Y+150, 44, colWhite, true, r.W-40)
+	fr.centered(fr.tr("handpay.hint"), ScreenW/2, r.Y+r.H-70, 22, colDim, false, r.W-40)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
