@@ -26,8 +26,8 @@ var (
 	colDim        = color.RGBA{180, 190, 185, 255}
 	colPanel      = color.RGBA{18, 24, 36, 235}
 	colBar        = color.RGBA{10, 14, 22, 255}
-	colLit        = color.RGBA{255, 190, 30, 255}  // a lit button's face
-	colUnlit      = color.RGBA{58, 62, 72, 255}    // an unlit button's face
+	colLit        = color.RGBA{255, 190, 30, 255} // a lit button's face
+	colUnlit      = color.RGBA{58, 62, 72, 255}   // an unlit button's face
 	colLitText    = color.RGBA{30, 20, 0, 255}
 	colUnlitText  = color.RGBA{140, 146, 156, 255}
 	colActive     = color.RGBA{255, 230, 90, 255}
