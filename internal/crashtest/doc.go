@@ -1,4 +1,22 @@
-// Package crashtest implements `cabinet crashtest`: the power-loss harness
-// (SIGKILL a real `cabinet sim` child on a real store file, restart, compare
-// with an uninterrupted run) and the corruption harness.
+// Package crashtest implements `cabinet crashtest`, the laboratory's two
+// robustness harnesses (issue 6, bbolt's robustness tests as the model):
+//
+// Power loss: `<bin> sim --game all --rounds R --seed S --store FILE` runs as a
+// real child process on a real file and is SIGKILLed at seeded random
+// moments, then restarted on the same file, until it finishes. After every
+// kill the file is opened read-only and fully checked (records, checksums,
+// meter invariant, bbolt structure). At the end an uninterrupted reference
+// run with the same seed on another file must agree: final credits, every
+// meter (power-ups and recoveries excepted: they count the restarts), the
+// progressive pool, the round counter, the state games carry between rounds,
+// and the whole recall ring (same cards, actions, stakes and payouts, same
+// credits before and after; wall times excepted).
+//
+// Corruption: copies of a finished store are damaged (random byte flips
+// anywhere, flips inside one page, zeroed pages, zeroed meta pages,
+// truncation) and booted: opened read-write, checked, read, and written once
+// as a boot would. Every case must end in "refused" (the file cannot be
+// opened: corrupt), "memory error" (Check fails: play disabled) or "clean"
+// with every record identical to the undamaged store. A clean boot with any
+// different record, or a crash, fails the harness.
 package crashtest

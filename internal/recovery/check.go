@@ -57,6 +57,11 @@ func checkRecords(tx *Tx) []error {
 			out = append(out, err)
 		}
 	}
+	empty := true
+	_ = tx.tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+	if empty {
+		return []error{fmt.Errorf("recovery: no bucket: %w", ErrNotInitialised)}
+	}
 	known := map[string]bool{}
 	for _, b := range allBuckets {
 		known[string(b)] = true

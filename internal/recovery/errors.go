@@ -63,3 +63,8 @@ func (e *CheckError) Error() string {
 
 // Unwrap returns the problems (and ErrCorrupt) for errors.Is.
 func (e *CheckError) Unwrap() []error { return append([]error{ErrCorrupt}, e.Problems...) }
+
+// ErrNotInitialised is returned by a read-only Open of an empty file and
+// reported by Check for a bbolt file with no bucket: a store whose creation
+// was interrupted before its first commit (a read-write Open initialises it).
+var ErrNotInitialised = errors.New("recovery: store not initialised")

@@ -92,6 +92,9 @@ func (s *Store) open() error {
 	if s.opt.ReadOnly && statErr != nil {
 		return fmt.Errorf("recovery: open %s read-only: %w", s.path, statErr)
 	}
+	if s.opt.ReadOnly && !exists {
+		return fmt.Errorf("recovery: open %s read-only: %w (empty file)", s.path, ErrNotInitialised)
+	}
 	var warn []error
 	if exists {
 		fatal, problems, err := preflight(s.path)

@@ -1,0 +1,206 @@
+package crashtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/meters"
+	"cabinet/internal/recovery"
+)
+
+// State is everything a store holds, read through a read-only open after a
+// successful Check.
+type State struct {
+	Machine   recovery.Machine
+	Open      *recovery.OpenRound
+	Carry     map[game.ID][]byte
+	Overrides map[string]string
+	Recall    []meters.Recall // newest first
+	Events    []meters.Event  // newest first
+}
+
+// Completed is the number of settled rounds (the sim's progress).
+func (s *State) Completed() int64 {
+	m := s.Machine.Meters
+	return m.Won + m.Lost + m.Pushed + m.Voided
+}
+
+// Load opens path read-only, runs the full Check and reads every record.
+func Load(path string) (*State, error) {
+	st, err := recovery.Open(path, recovery.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if err := st.Check(); err != nil {
+		return nil, err
+	}
+	return read(st)
+}
+
+func read(st *recovery.Store) (*State, error) {
+	s := &State{Carry: map[game.ID][]byte{}}
+	err := st.View(func(tx *recovery.Tx) error {
+		var err error
+		if s.Machine, err = tx.Machine(); err != nil {
+			return err
+		}
+		if s.Open, err = tx.OpenRound(); err != nil {
+			return err
+		}
+		for _, id := range game.IDs {
+			b, err := tx.Carry(id)
+			if err != nil {
+				return err
+			}
+			if b != nil {
+				s.Carry[id] = b
+			}
+		}
+		if s.Overrides, err = tx.Overrides(); err != nil {
+			return err
+		}
+		if s.Recall, err = tx.Recall(0); err != nil {
+			return err
+		}
+		s.Events, err = tx.Events(0)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("crashtest: read %s: %w", st.Path(), err)
+	}
+	return s, nil
+}
+
+// restartMeters legitimately differ between a killed and an uninterrupted run.
+var restartMeters = map[string]bool{"power_ups": true, "recoveries": true}
+
+// restartEvents are the event kinds a restart adds.
+var restartEvents = map[string]bool{meters.KindPowerUp: true, meters.KindRecovery: true}
+
+// Compare lists the differences between a killed run's store and the
+// reference, ignoring what restarts legitimately change: power-up and
+// recovery meters and events, wall-clock times, and the Recovered flag.
+func Compare(got, want *State) []string {
+	var d []string
+	add := func(format string, args ...any) {
+		if len(d) < 50 {
+			d = append(d, fmt.Sprintf(format, args...))
+		}
+	}
+	gm, wm := got.Machine, want.Machine
+	if gm.Credits != wm.Credits {
+		add("credits %s, reference %s", gm.Credits, wm.Credits)
+	}
+	if gm.PoolUnits != wm.PoolUnits {
+		add("progressive pool %d units, reference %d", gm.PoolUnits, wm.PoolUnits)
+	}
+	if gm.NextRound != wm.NextRound {
+		add("next round %d, reference %d", gm.NextRound, wm.NextRound)
+	}
+	if gm.Handpay != wm.Handpay || gm.HandpayKind != wm.HandpayKind {
+		add("handpay %s %q, reference %s %q", gm.Handpay, gm.HandpayKind, wm.Handpay, wm.HandpayKind)
+	}
+	gl, wl := lineMap(gm.Meters.Lines()), lineMap(wm.Meters.Lines())
+	for _, l := range wm.Meters.Lines() {
+		if !restartMeters[l.Name] && gl[l.Name] != l.Value {
+			add("meter %s = %d, reference %d", l.Name, gl[l.Name], l.Value)
+		}
+	}
+	for _, l := range gm.Meters.Lines() {
+		if _, ok := wl[l.Name]; !ok && l.Value != 0 {
+			add("meter %s = %d, absent from the reference", l.Name, l.Value)
+		}
+	}
+	if (got.Open == nil) != (want.Open == nil) {
+		add("open round present %v, reference %v", got.Open != nil, want.Open != nil)
+	} else if got.Open != nil && !sameJSON(normOpen(*got.Open), normOpen(*want.Open)) {
+		add("open round %d differs", want.Open.Round)
+	}
+	for _, id := range game.IDs {
+		if !bytes.Equal(got.Carry[id], want.Carry[id]) {
+			add("carried state of %s differs", id)
+		}
+	}
+	if !sameJSON(got.Overrides, want.Overrides) {
+		add("overrides %v, reference %v", got.Overrides, want.Overrides)
+	}
+	if len(got.Recall) != len(want.Recall) {
+		add("%d recalled rounds, reference %d", len(got.Recall), len(want.Recall))
+	}
+	for i := range min(len(got.Recall), len(want.Recall)) {
+		g, w := normRecall(got.Recall[i]), normRecall(want.Recall[i])
+		if !sameJSON(g, w) {
+			add("recalled round %d differs from the reference round %d (%s)", g.Round, w.Round, firstStepDiff(g, w))
+		}
+	}
+	ge, we := filterEvents(got.Events), filterEvents(want.Events)
+	for i := range min(len(ge), len(we)) {
+		if ge[i] != we[i] {
+			add("event %d from the newest: %q, reference %q", i, ge[i], we[i])
+			break
+		}
+	}
+	return d
+}
+
+func lineMap(ls []meters.Line) map[string]int64 {
+	m := make(map[string]int64, len(ls))
+	for _, l := range ls {
+		m[l.Name] = l.Value
+	}
+	return m
+}
+
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+func normRecall(r meters.Recall) meters.Recall {
+	r.Start, r.End = time.Time{}, time.Time{}
+	r.Steps = normSteps(r.Steps)
+	return r
+}
+
+func normOpen(o recovery.OpenRound) recovery.OpenRound {
+	o.Start, o.Recovered = time.Time{}, false
+	o.Steps = normSteps(o.Steps)
+	return o
+}
+
+func normSteps(ss []meters.Step) []meters.Step {
+	out := make([]meters.Step, len(ss))
+	for i, s := range ss {
+		s.At = time.Time{}
+		out[i] = s
+	}
+	return out
+}
+
+func firstStepDiff(g, w meters.Recall) string {
+	for i := range min(len(g.Steps), len(w.Steps)) {
+		if !sameJSON(g.Steps[i], w.Steps[i]) {
+			return fmt.Sprintf("step %d: %s %v vs %s %v", i, g.Steps[i].Action.Kind, game.Drawn(g.Steps[i].Events),
+				w.Steps[i].Action.Kind, game.Drawn(w.Steps[i].Events))
+		}
+	}
+	if len(g.Steps) != len(w.Steps) {
+		return fmt.Sprintf("%d steps vs %d", len(g.Steps), len(w.Steps))
+	}
+	return fmt.Sprintf("credits %s→%s vs %s→%s", g.CreditsBefore, g.CreditsAfter, w.CreditsBefore, w.CreditsAfter)
+}
+
+func filterEvents(evs []meters.Event) []string {
+	var out []string
+	for _, e := range evs {
+		if !restartEvents[e.Kind] {
+			out = append(out, e.Kind+": "+e.Text)
+		}
+	}
+	return out
+}
