@@ -9,6 +9,7 @@ import (
 	"cabinet/internal/config"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/view"
 )
 
 // loadSettings reads the configuration file and turns it into the
@@ -85,4 +86,27 @@ func chooser(s cabinet.Settings) cabinet.Chooser {
 		}
 		return cabinet.BasicChooser(r, legal)
 	}
+}
+
+// figures gives the help screens the analyser's committed RTP figures.
+func figures(id game.ID) []view.RTPLine {
+	fs, err := analysis.Figures(id)
+	if err != nil {
+		return nil
+	}
+	out := make([]view.RTPLine, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, view.RTPLine{Bet: f.Bet, RTPBP: f.RTP, Method: f.Method})
+	}
+	return out
+}
+
+// computedRTP is the main game's computed RTP, printed next to the simulated one.
+func computedRTP(id game.ID) string {
+	for _, f := range figures(id) {
+		if f.Bet == game.Main {
+			return fmt.Sprintf("%d.%02d%%", f.RTPBP/100, f.RTPBP%100)
+		}
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"cabinet/internal/analysis"
+	duelanalysis "cabinet/internal/analysis/duel"
 	"cabinet/internal/audit"
 	"cabinet/internal/crashtest"
 )
@@ -22,4 +23,12 @@ func cmdCrashtest(ctx context.Context, args []string, stdout, stderr io.Writer) 
 
 func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return analysis.ParCommand(ctx, args, stdout, stderr)
+}
+
+func cmdRNG(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return analysis.RNGCommand(ctx, args, stdout, stderr)
+}
+
+func cmdDuelEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return duelanalysis.EvalCommand(ctx, args, stdout, stderr)
 }
