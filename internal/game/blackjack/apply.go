@@ -25,7 +25,7 @@ type step struct {
 // automatic stands, split aces, the card cap, Charlie, dealer play and
 // settlement.
 func (r *Round) Apply(a game.Action, src card.Source) ([]game.Event, error) {
-	if err := r.check(a.Kind, a.Funds); err != nil {
+	if err := r.check(a.Kind, a.Funds, true); err != nil {
 		return nil, err
 	}
 	if a.Kind == game.Deal {

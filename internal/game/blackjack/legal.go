@@ -1,6 +1,7 @@
 package blackjack
 
 import (
+	"errors"
 	"fmt"
 
 	"cabinet/internal/game"
@@ -19,7 +20,7 @@ var candidates = [...]game.ActionKind{
 func (r *Round) Legal(funds money.Cents) []game.ActionKind {
 	var out []game.ActionKind
 	for _, k := range candidates {
-		if r.check(k, funds) == nil {
+		if r.check(k, funds, false) == nil {
 			out = append(out, k)
 		}
 	}
@@ -29,27 +30,36 @@ func (r *Round) Legal(funds money.Cents) []game.ActionKind {
 // check says whether action k is accepted now with funds: nil, an
 // *game.IllegalError, or an error wrapping game.ErrFunds / ErrRoundOver.
 // Deal's bets are checked by checkDeal.
-func (r *Round) check(k game.ActionKind, funds money.Cents) error {
+//
+// With explain false (Legal) a refusal is the bare errRefused: no message
+// is formatted.
+func (r *Round) check(k game.ActionKind, funds money.Cents, explain bool) error {
 	switch r.Phase {
 	case PhaseDone:
-		return fmt.Errorf("blackjack: round %d: %s: %w", r.Number, k, game.ErrRoundOver)
+		return refuse(explain, func() error {
+			return fmt.Errorf("blackjack: round %d: %s: %w", r.Number, k, game.ErrRoundOver)
+		})
 	case PhaseBet:
 		if k != game.Deal {
-			return game.Illegal(k, "round %d waits for the deal", r.Number)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "round %d waits for the deal", r.Number)
+			})
 		}
 		if funds < r.Rules.MinBet {
-			return fmt.Errorf("blackjack: round %d: deal: funds %v below the minimum bet %v: %w", r.Number, funds, r.Rules.MinBet, game.ErrFunds)
+			return refuse(explain, func() error {
+				return fmt.Errorf("blackjack: round %d: deal: funds %v below the minimum bet %v: %w", r.Number, funds, r.Rules.MinBet, game.ErrFunds)
+			})
 		}
 		return nil
 	case PhaseInsurance:
-		return r.checkInsurance(k, funds)
+		return r.checkInsurance(k, funds, explain)
 	case PhasePlay:
-		return r.checkPlay(k, funds)
+		return r.checkPlay(k, funds, explain)
 	}
 	panic(fmt.Sprintf("BUG: blackjack round %d in unknown phase %q", r.Number, r.Phase))
 }
 
-func (r *Round) checkInsurance(k game.ActionKind, funds money.Cents) error {
+func (r *Round) checkInsurance(k game.ActionKind, funds money.Cents, explain bool) error {
 	h := &r.Hands[r.Active]
 	even := r.evenMoneyOffered(h)
 	switch k {
@@ -57,22 +67,30 @@ func (r *Round) checkInsurance(k game.ActionKind, funds money.Cents) error {
 		return nil
 	case game.EvenMoney:
 		if !even {
-			return game.Illegal(k, "hand %d is not offered even money", r.Active)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d is not offered even money", r.Active)
+			})
 		}
 		return nil
 	case game.Insure:
 		if even {
-			return game.Illegal(k, "hand %d holds a blackjack: even money is offered instead", r.Active)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d holds a blackjack: even money is offered instead", r.Active)
+			})
 		}
 		if cost := h.Stake.Mul(1, 2); cost > funds {
-			return fmt.Errorf("blackjack: round %d: insure hand %d: %v needed, %v available: %w", r.Number, r.Active, cost, funds, game.ErrFunds)
+			return refuse(explain, func() error {
+				return fmt.Errorf("blackjack: round %d: insure hand %d: %v needed, %v available: %w", r.Number, r.Active, cost, funds, game.ErrFunds)
+			})
 		}
 		return nil
 	}
-	return game.Illegal(k, "hand %d must answer the insurance question first", r.Active)
+	return refuse(explain, func() error {
+		return game.Illegal(k, "hand %d must answer the insurance question first", r.Active)
+	})
 }
 
-func (r *Round) checkPlay(k game.ActionKind, funds money.Cents) error {
+func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) error {
 	i := r.Active
 	h := &r.Hands[i]
 	two := len(h.Cards) == 2
@@ -82,58 +100,99 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents) error {
 	case game.Double:
 		switch {
 		case !two:
-			return game.Illegal(k, "hand %d holds %d cards, doubling needs the first two", i, len(h.Cards))
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d holds %d cards, doubling needs the first two", i, len(h.Cards))
+			})
 		case h.FromSplit && !r.Rules.DoubleAfterSplit:
-			return game.Illegal(k, "hand %d comes from a split: no double after split", i)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d comes from a split: no double after split", i)
+			})
 		case r.Rules.Double == Double10or11 && !total10or11(h):
-			return game.Illegal(k, "hand %d totals %d: double on 10 or 11 only", i, first(Total(h.Cards)))
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d totals %d: double on 10 or 11 only", i, first(Total(h.Cards)))
+			})
 		}
 		if r.freeDouble(h) {
 			return nil
 		}
 		if h.base() > funds {
-			return fmt.Errorf("blackjack: round %d: double hand %d: %v needed, %v available: %w", r.Number, i, h.base(), funds, game.ErrFunds)
+			return refuse(explain, func() error {
+				return fmt.Errorf("blackjack: round %d: double hand %d: %v needed, %v available: %w", r.Number, i, h.base(), funds, game.ErrFunds)
+			})
 		}
 		return nil
 	case game.Split:
 		switch {
 		case !two:
-			return game.Illegal(k, "hand %d holds %d cards, splitting needs the first two", i, len(h.Cards))
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d holds %d cards, splitting needs the first two", i, len(h.Cards))
+			})
 		case Value(h.Cards[0]) != Value(h.Cards[1]):
-			return game.Illegal(k, "hand %d: %v and %v are not of the same value", i, h.Cards[0], h.Cards[1])
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d: %v and %v are not of the same value", i, h.Cards[0], h.Cards[1])
+			})
 		case h.Zapped != nil:
-			return game.Illegal(k, "hand %d was zapped: no split", i)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d was zapped: no split", i)
+			})
 		case r.spotHands(h.Spot) >= r.Rules.MaxHands:
-			return game.Illegal(k, "spot %d already has %d hands (at most %d)", h.Spot, r.spotHands(h.Spot), r.Rules.MaxHands)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "spot %d already has %d hands (at most %d)", h.Spot, r.spotHands(h.Spot), r.Rules.MaxHands)
+			})
 		}
 		if r.freeSplit(h) {
 			return nil
 		}
 		if h.base() > funds {
-			return fmt.Errorf("blackjack: round %d: split hand %d: %v needed, %v available: %w", r.Number, i, h.base(), funds, game.ErrFunds)
+			return refuse(explain, func() error {
+				return fmt.Errorf("blackjack: round %d: split hand %d: %v needed, %v available: %w", r.Number, i, h.base(), funds, game.ErrFunds)
+			})
 		}
 		return nil
 	case game.Surrender:
 		switch {
 		case !r.Rules.Surrender:
-			return game.Illegal(k, "surrender is not offered")
+			return refuse(explain, func() error {
+				return game.Illegal(k, "surrender is not offered")
+			})
 		case !two || h.FromSplit || h.Zapped != nil:
-			return game.Illegal(k, "hand %d: surrender only as the first decision on the original two cards", i)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d: surrender only as the first decision on the original two cards", i)
+			})
 		}
 		return nil
 	case game.Zap:
 		t, soft := Total(h.Cards)
 		switch {
 		case !r.Rules.Zap:
-			return game.Illegal(k, "zap is not offered")
+			return refuse(explain, func() error {
+				return game.Illegal(k, "zap is not offered")
+			})
 		case !two || h.FromSplit || h.Zapped != nil:
-			return game.Illegal(k, "hand %d: zap only as the first action on an original two-card hand", i)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d: zap only as the first action on an original two-card hand", i)
+			})
 		case soft || t < 15 || t > 18:
-			return game.Illegal(k, "hand %d: zap needs a hard 15 to 18, not %s%d", i, softWord(soft), t)
+			return refuse(explain, func() error {
+				return game.Illegal(k, "hand %d: zap needs a hard 15 to 18, not %s%d", i, softWord(soft), t)
+			})
 		}
 		return nil
 	}
-	return game.Illegal(k, "not a play action (hand %d is playing)", i)
+	return refuse(explain, func() error {
+		return game.Illegal(k, "not a play action (hand %d is playing)", i)
+	})
+}
+
+// errRefused is what check returns to Legal for a refused action.
+var errRefused = errors.New("blackjack: refused")
+
+// refuse returns the explained error, or errRefused without building it.
+func refuse(explain bool, f func() error) error {
+	if !explain {
+		return errRefused
+	}
+	return f()
 }
 
 func first(t int, _ bool) int { return t }
@@ -183,27 +242,26 @@ func (r *Round) checkDeal(a game.Action) error {
 	if len(a.Bets) == 0 {
 		return fmt.Errorf("blackjack: round %d: deal: no bet: %w", r.Number, game.ErrBet)
 	}
-	main := map[int]bool{}
+	var main [3]bool // Validate keeps MaxSpots within 1–3
 	for _, b := range a.Bets {
-		if b.Kind == game.Main && b.Spot >= 0 && b.Spot < r.Rules.MaxSpots {
+		if b.Kind == game.Main && b.Spot >= 0 && b.Spot < min(r.Rules.MaxSpots, len(main)) {
 			main[b.Spot] = true
 		}
 	}
-	seen := map[game.Bet]bool{}
 	royal := 0
 	for n, b := range a.Bets {
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("blackjack: round %d: deal: bet %d (%s %v on spot %d): %s: %w",
 				r.Number, n, b.Kind, b.Amount, b.Spot, fmt.Sprintf(format, args...), game.ErrBet)
 		}
-		if b.Spot < 0 || b.Spot >= r.Rules.MaxSpots {
+		if b.Spot < 0 || b.Spot >= r.Rules.MaxSpots || b.Spot >= len(main) {
 			return bad("spot out of range 0–%d", r.Rules.MaxSpots-1)
 		}
-		key := game.Bet{Spot: b.Spot, Kind: b.Kind}
-		if seen[key] {
-			return bad("a second %s bet on the spot", b.Kind)
+		for _, o := range a.Bets[:n] {
+			if o.Spot == b.Spot && o.Kind == b.Kind {
+				return bad("a second %s bet on the spot", b.Kind)
+			}
 		}
-		seen[key] = true
 		if b.Kind == game.Main {
 			if b.Amount < r.Rules.MinBet || b.Amount > r.Rules.MaxBet {
 				return bad("main bet outside the table limits %v–%v", r.Rules.MinBet, r.Rules.MaxBet)

@@ -2,6 +2,7 @@ package blackjack
 
 import (
 	"fmt"
+	"slices"
 
 	"cabinet/internal/game"
 	"cabinet/internal/money"
@@ -204,19 +205,17 @@ func (r Rules) Validate() error {
 	case r.MaxCards != 0 && (r.MaxCards < 3 || r.MaxCards > 52):
 		return fmt.Errorf("max_cards = %d, want 0 (no cap) or 3 to 52", r.MaxCards)
 	}
-	seen := map[game.BetKind]bool{}
-	for _, s := range r.Side {
+	for i, s := range r.Side {
 		switch {
 		case !s.Kind.IsSide():
 			return fmt.Errorf("side bet %q: not a side bet kind", s.Kind)
-		case seen[s.Kind]:
+		case slices.ContainsFunc(r.Side[:i], func(o SideRule) bool { return o.Kind == s.Kind }):
 			return fmt.Errorf("side bet %s: listed twice", s.Kind)
 		case s.Kind == game.RoyalSide && r.RoyalStake <= 0:
 			return fmt.Errorf("royal_stake = %v, want more than 0 when the Royal Poker bet is offered", r.RoyalStake)
 		case s.Kind == game.RoyalSide && r.MaxSpots < 2:
 			return fmt.Errorf("max_spots = %d, the Royal Poker bet needs 2 spots", r.MaxSpots)
 		}
-		seen[s.Kind] = true
 		if s.Min <= 0 || s.Max < s.Min {
 			return fmt.Errorf("side bet %s: limits %v–%v, want 0 < min <= max", s.Kind, s.Min, s.Max)
 		}
