@@ -26,14 +26,15 @@ type analysed struct {
 
 func strategyFor(t testing.TB, r blackjack.Rules) (*Strategy, MainResult) {
 	t.Helper()
-	if a, ok := strategies.Load(r.Game); ok {
+	key := string(r.Game) + "/" + string(r.Peek)
+	if a, ok := strategies.Load(key); ok {
 		return a.(analysed).s, a.(analysed).res
 	}
 	s, res, err := newAnalysedStrategy(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := strategies.LoadOrStore(r.Game, analysed{s, res})
+	a, _ := strategies.LoadOrStore(key, analysed{s, res})
 	return a.(analysed).s, a.(analysed).res
 }
 
@@ -213,12 +214,23 @@ func TestSituationsAgainstEngine(t *testing.T) {
 	cases := map[game.ID][]situation{
 		game.Classic: {{10, 6, 10, "stand"}, {10, 6, 10, "hit"}, {10, 6, 10, ""}, {8, 8, 10, "split"}, {6, 5, 6, "double"}, {1, 7, 9, ""}, {1, 10, 1, ""}},
 		game.Royal:   {{5, 6, 10, "double"}, {1, 1, 6, "split"}, {10, 2, 4, ""}, {1, 10, 1, ""}, {9, 9, 9, "split"}},
-		game.FreeBet: {{5, 4, 6, "double"}, {8, 8, 10, "split"}, {10, 10, 6, "split"}, {10, 6, 10, ""}, {1, 10, 10, ""}, {2, 2, 2, ""}},
+		game.FreeBet: {{5, 4, 6, "double"}, {8, 8, 10, "split"}, {10, 10, 6, "split"}, {10, 6, 10, ""}, {1, 10, 10, ""}, {2, 2, 2, ""},
+			{1, 7, 10, "double"}, {10, 10, 10, "split"}, {6, 5, 10, "double"}}, // ten up: late blackjack costs the original bet only
 		game.Zappit:  {{10, 6, 10, "zap"}, {10, 8, 9, ""}, {9, 7, 7, "zap"}, {5, 6, 10, "double"}, {10, 10, 1, ""}},
 	}
+	european := blackjack.Classic()
+	european.Peek = blackjack.NoHole
+	const eu = game.ID("classic-european") // test label only
+	cases[eu] = []situation{{10, 6, 10, "hit"}, {6, 5, 10, "double"}, {8, 8, 1, "split"}, {10, 6, 1, "surrender"}}
 	seed := uint64(20261122)
-	for _, id := range []game.ID{game.Classic, game.Royal, game.FreeBet, game.Zappit} {
-		r, _ := blackjack.Preset(id)
+	for _, id := range []game.ID{game.Classic, game.Royal, game.FreeBet, game.Zappit, eu} {
+		r, err := blackjack.Preset(id)
+		if id == eu {
+			r, err = european, nil
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 		st, _ := strategyFor(t, r)
 		for i, sit := range cases[id] {
 			t.Run(fmt.Sprintf("%s/%v", id, sit), func(t *testing.T) {
