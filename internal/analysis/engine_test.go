@@ -216,7 +216,7 @@ func TestSituationsAgainstEngine(t *testing.T) {
 		game.Royal:   {{5, 6, 10, "double"}, {1, 1, 6, "split"}, {10, 2, 4, ""}, {1, 10, 1, ""}, {9, 9, 9, "split"}},
 		game.FreeBet: {{5, 4, 6, "double"}, {8, 8, 10, "split"}, {10, 10, 6, "split"}, {10, 6, 10, ""}, {1, 10, 10, ""}, {2, 2, 2, ""},
 			{1, 7, 10, "double"}, {10, 10, 10, "split"}, {6, 5, 10, "double"}}, // ten up: late blackjack costs the original bet only
-		game.Zappit:  {{10, 6, 10, "zap"}, {10, 8, 9, ""}, {9, 7, 7, "zap"}, {5, 6, 10, "double"}, {10, 10, 1, ""}},
+		game.Zappit: {{10, 6, 10, "zap"}, {10, 8, 9, ""}, {9, 7, 7, "zap"}, {5, 6, 10, "double"}, {10, 10, 1, ""}},
 	}
 	european := blackjack.Classic()
 	european.Peek = blackjack.NoHole
