@@ -19,7 +19,7 @@ func runDisplay(ctx context.Context, c *cabinet.Controller, simBE *sim.Backend, 
 	if simBE != nil {
 		in = simBE
 	}
-	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60}, c.Snapshot, in); err != nil {
+	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: simBE != nil}, c.Snapshot, in); err != nil {
 		return fmt.Errorf("display: %w", err)
 	}
 	return nil

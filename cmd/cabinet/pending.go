@@ -15,6 +15,3 @@ func openPeriph(*config.Config) (hw.Backend, error) {
 func cmdHwtest(context.Context, []string, io.Writer, io.Writer) error {
 	return errors.New("hwtest: not built yet")
 }
-func cmdScreenshot(context.Context, []string, io.Writer, io.Writer) error {
-	return errors.New("screenshot: not built yet")
-}

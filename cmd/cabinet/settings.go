@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"cabinet/internal/analysis"
 	"cabinet/internal/cabinet"
@@ -19,50 +18,8 @@ func loadSettings(path string) (cabinet.Settings, *config.Config, error) {
 	if err != nil {
 		return cabinet.Settings{}, nil, err
 	}
-	s, err := settingsFrom(cfg)
+	s, err := cabinet.SettingsFrom(cfg)
 	return s, cfg, err
-}
-
-func settingsFrom(cfg *config.Config) (cabinet.Settings, error) {
-	s := cabinet.Settings{
-		Games:         cfg.Enabled(),
-		Rules:         map[game.ID]blackjack.Rules{},
-		VoidAfter:     map[game.ID]time.Duration{},
-		CreditLimit:   cfg.Cabinet.CreditLimit,
-		HandpayLimit:  cfg.Cabinet.HandpayLimit,
-		Bills:         cfg.Cabinet.Bills,
-		Chips:         cfg.Cabinet.Chips,
-		Denom:         cfg.Cabinet.Denomination,
-		Currency:      cfg.Cabinet.Currency,
-		Language:      cfg.Cabinet.Language,
-		JackpotReset:  cfg.Jackpot.Reset,
-		JackpotRateE7: cfg.Jackpot.RateE7,
-		Duel:          cabinet.DuelSettings{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},
-	}
-	for _, id := range game.IDs {
-		s.VoidAfter[id] = cfg.VoidAfter(id)
-		if id == game.Duel {
-			continue
-		}
-		r, err := cfg.Rules(id)
-		if err != nil {
-			return s, fmt.Errorf("config: rules of %s: %w", id, err)
-		}
-		s.Rules[id] = r
-	}
-	return s, s.Validate()
-}
-
-// overridesFunc applies operator overrides kept in the store to the file's
-// configuration (validated by the configuration package).
-func overridesFunc(cfg *config.Config) func(cabinet.Settings, map[string]string) (cabinet.Settings, error) {
-	return func(_ cabinet.Settings, o map[string]string) (cabinet.Settings, error) {
-		c2, err := cfg.With(o)
-		if err != nil {
-			return cabinet.Settings{}, err
-		}
-		return settingsFrom(c2)
-	}
 }
 
 // operatorMenu is the configuration's operator menu.
@@ -109,4 +66,8 @@ func computedRTP(id game.ID) string {
 		}
 	}
 	return ""
+}
+
+func overridesFunc(cfg *config.Config) func(cabinet.Settings, map[string]string) (cabinet.Settings, error) {
+	return cabinet.OverridesFrom(cfg)
 }

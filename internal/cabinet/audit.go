@@ -21,17 +21,17 @@ func (c *Controller) auditButton(b hw.Button) error {
 	case hw.Spot:
 		c.ui.auditPage = (c.ui.auditPage + 1) % len(auditPages)
 		c.ui.recallIdx, c.ui.recallStep = 0, -1
-	case hw.BetPlus: // older round
+	case hw.Hit: // older round
 		c.ui.recallIdx++
 		c.ui.recallStep = -1
-	case hw.Clear: // newer round
+	case hw.Stand: // newer round
 		if c.ui.recallIdx > 0 {
 			c.ui.recallIdx--
 		}
 		c.ui.recallStep = -1
-	case hw.Hit: // step forward
+	case hw.Double: // step forward (from the first step when showing the end)
 		c.ui.recallStep++
-	case hw.Stand: // step back
+	case hw.Split: // step back
 		if c.ui.recallStep > 0 {
 			c.ui.recallStep--
 		}
@@ -94,34 +94,56 @@ func (c *Controller) overrides() map[string]string {
 	return o
 }
 
-// operatorButton: SPOT / BET+ move the cursor, YES sets the next allowed
-// value of the selected setting (validated, stored as an override, logged
-// old → new, effective from the next round).
+// operatorButton: HIT / STAND move the cursor, BET+ changes the selected
+// setting to its next allowed value (a draft, shown but not in force), YES
+// saves the draft (validated, stored as an override, logged old → new,
+// effective from the next round), NO drops it.
 func (c *Controller) operatorButton(b hw.Button) error {
 	if c.opt.Operator == nil {
 		return fmt.Errorf("%w: no operator menu configured", ErrNotNow)
 	}
-	items := c.opt.Operator.Items(c.overrides())
+	items := c.operatorItems()
 	if len(items) == 0 {
 		return nil
 	}
+	cur := c.ui.opCursor % len(items)
+	it := items[cur]
 	switch b {
-	case hw.Spot, hw.Stand:
-		c.ui.opCursor = (c.ui.opCursor + 1) % len(items)
-	case hw.BetPlus, hw.Hit:
-		c.ui.opCursor = (c.ui.opCursor + len(items) - 1) % len(items)
-	case hw.Yes:
-		it := items[c.ui.opCursor%len(items)]
+	case hw.Hit, hw.Spot:
+		c.ui.opCursor, c.ui.opDraft, c.ui.opError = (cur+len(items)-1)%len(items), "", ""
+	case hw.Stand:
+		c.ui.opCursor, c.ui.opDraft, c.ui.opError = (cur+1)%len(items), "", ""
+	case hw.BetPlus:
 		next, err := c.opt.Operator.Next(it.Key, it.Value)
 		if err != nil {
 			c.ui.opError = err.Error()
 			return err
 		}
-		return c.setOverride(it.Key, it.Value, next)
+		c.ui.opDraft, c.ui.opError = next, ""
+	case hw.Yes:
+		if c.ui.opDraft == "" {
+			return fmt.Errorf("%w: nothing changed", ErrNotNow)
+		}
+		old := c.opt.Operator.Items(c.overrides())[cur].Value
+		if err := c.setOverride(it.Key, old, c.ui.opDraft); err != nil {
+			return err
+		}
+		c.ui.opDraft = ""
+	case hw.No:
+		c.ui.opDraft, c.ui.opError = "", ""
 	default:
 		return fmt.Errorf("%w: %s in the operator menu", ErrNotNow, b)
 	}
 	return nil
+}
+
+// operatorItems are the settings with the draft shown on the selected one.
+func (c *Controller) operatorItems() []view.Setting {
+	items := c.opt.Operator.Items(c.overrides())
+	if c.ui.opDraft != "" && len(items) > 0 {
+		items[c.ui.opCursor%len(items)].Value = c.ui.opDraft
+	}
+	return items
 }
 
 // setOverride validates and stores one operator change.

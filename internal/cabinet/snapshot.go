@@ -62,7 +62,7 @@ func (c *Controller) publish() {
 		s.Help = c.helpView()
 	}
 	if c.ui.mode == view.Operator && c.opt.Operator != nil {
-		s.Operator = &view.OperatorView{Items: c.opt.Operator.Items(c.overrides()), Cursor: c.ui.opCursor, Error: c.ui.opError}
+		s.Operator = &view.OperatorView{Items: c.operatorItems(), Cursor: c.ui.opCursor, Error: c.ui.opError}
 	}
 	switch {
 	case c.switches[hw.AuditKey]:
@@ -88,13 +88,17 @@ func (c *Controller) lamps(s *view.Snapshot) hw.ButtonSet {
 	case view.Tilt, view.Handpay:
 		return 0
 	case view.Audit:
-		l = l.With(hw.Spot).With(hw.BetPlus).With(hw.Clear).With(hw.Hit).With(hw.Stand)
+		l = l.With(hw.Spot).With(hw.Hit).With(hw.Stand).With(hw.Double).With(hw.Split)
 		if c.memErr != nil && c.switches[hw.ResetKey] {
 			l = l.With(hw.Yes)
 		}
 		return l
 	case view.Operator:
-		return l.With(hw.Spot).With(hw.BetPlus).With(hw.Hit).With(hw.Stand).With(hw.Yes)
+		l = l.With(hw.Hit).With(hw.Stand).With(hw.BetPlus)
+		if c.ui.opDraft != "" {
+			l = l.With(hw.Yes).With(hw.No)
+		}
+		return l
 	case view.Attract:
 		return l.With(hw.Help)
 	case view.Help:

@@ -33,6 +33,7 @@ type ui struct {
 	opCursor int
 	opPrev   view.Mode
 	opError  string
+	opDraft  string
 
 	duelDeck   int
 	duelLevel  int

@@ -1,0 +1,65 @@
+package cabinet
+
+import (
+	"fmt"
+	"time"
+
+	"cabinet/internal/config"
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+)
+
+// SettingsFrom turns a validated configuration into the controller's settings.
+func SettingsFrom(cfg *config.Config) (Settings, error) {
+	s := Settings{
+		Games:         cfg.Enabled(),
+		Rules:         map[game.ID]blackjack.Rules{},
+		VoidAfter:     map[game.ID]time.Duration{},
+		CreditLimit:   cfg.Cabinet.CreditLimit,
+		HandpayLimit:  cfg.Cabinet.HandpayLimit,
+		Bills:         cfg.Cabinet.Bills,
+		Chips:         cfg.Cabinet.Chips,
+		Denom:         cfg.Cabinet.Denomination,
+		Currency:      cfg.Cabinet.Currency,
+		Language:      cfg.Cabinet.Language,
+		JackpotReset:  cfg.Jackpot.Reset,
+		JackpotRateE7: cfg.Jackpot.RateE7,
+		Duel:          DuelSettings{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},
+	}
+	for _, id := range game.IDs {
+		s.VoidAfter[id] = cfg.VoidAfter(id)
+		if id == game.Duel {
+			continue
+		}
+		r, err := cfg.Rules(id)
+		if err != nil {
+			return s, fmt.Errorf("config: rules of %s: %w", id, err)
+		}
+		s.Rules[id] = r
+	}
+	return s, s.Validate()
+}
+
+// overridesFunc applies operator overrides kept in the store to the file's
+// configuration (validated by the configuration package).
+func overridesFunc(cfg *config.Config) func(Settings, map[string]string) (Settings, error) {
+	return func(_ Settings, o map[string]string) (Settings, error) {
+		c2, err := cfg.With(o)
+		if err != nil {
+			return Settings{}, err
+		}
+		return SettingsFrom(c2)
+	}
+}
+
+// OverridesFrom applies operator overrides kept in the store to cfg (the
+// configuration package validates them and names a bad key).
+func OverridesFrom(cfg *config.Config) func(Settings, map[string]string) (Settings, error) {
+	return func(_ Settings, o map[string]string) (Settings, error) {
+		c2, err := cfg.With(o)
+		if err != nil {
+			return Settings{}, err
+		}
+		return SettingsFrom(c2)
+	}
+}
