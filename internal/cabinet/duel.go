@@ -56,6 +56,9 @@ func decodeDuel(state []byte) (game.Round, error) {
 	if err := dec.Decode(r); err != nil {
 		return nil, fmt.Errorf("decode duel round: %w", err)
 	}
+	if err := r.Check(); err != nil {
+		return nil, fmt.Errorf("decode duel round: %w", err)
+	}
 	return r, nil
 }
 

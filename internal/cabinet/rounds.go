@@ -40,6 +40,9 @@ func decodeRound(id game.ID, state []byte) (game.Round, error) {
 	if err := dec.Decode(r); err != nil {
 		return nil, fmt.Errorf("decode %s round: %w", id, err)
 	}
+	if err := r.Check(); err != nil {
+		return nil, fmt.Errorf("decode %s round: %w", id, err)
+	}
 	return r, nil
 }
 
