@@ -11,8 +11,8 @@ import (
 )
 
 // roundTrip checks that r survives JSON exactly: decoded (strictly) it is
-// deeply equal and encodes to the same bytes.
-func roundTrip(t testing.TB, r *Round) {
+// deeply equal and encodes to the same bytes. It returns the decoded copy.
+func roundTrip(t testing.TB, r *Round) *Round {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -32,6 +32,7 @@ func roundTrip(t testing.TB, r *Round) {
 	if !bytes.Equal(b, b2) {
 		t.Fatalf("re-encoding differs:\n%s\n%s", b, b2)
 	}
+	return &back
 }
 
 // apply applies a, checks the invariants and the JSON round trip, and fails on error.
@@ -62,7 +63,8 @@ func interleave(player, computer string) string {
 	return card.Format(out)
 }
 
-// fixed is a Strategy that plays a script of decisions, then checks/calls.
+// script is a Strategy that plays a list of decisions, then checks or calls
+// (standing pat at the draw).
 type script struct{ ds []Decision }
 
 func (s *script) Decide(v View) Decision {
@@ -73,6 +75,9 @@ func (s *script) Decide(v View) Decision {
 	}
 	if v.Phase == PhaseDraw {
 		return Decision{Kind: game.Draw}
+	}
+	if v.ToCall == 0 {
+		return check(v)
 	}
 	return call(v)
 }

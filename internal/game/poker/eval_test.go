@@ -223,7 +223,7 @@ func TestAgainstReference(t *testing.T) {
 			rng.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
 			return [5]card.Card(deck[:5])
 		}
-		for i := range 200000 {
+		for i := range 50000 {
 			a, b := deal(), deal()
 			if i%4 == 0 { // same ranks, other suits: ties and near ties
 				b = a
