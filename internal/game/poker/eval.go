@@ -38,9 +38,20 @@ func (c Category) String() string {
 }
 
 // Value ranks a five-card hand: bits 20–23 hold the Category, bits 0–19 the
-// tie-break as up to five 4-bit ranks, most significant first (the rank
-// cards by group size, then the kickers, each from the highest down; a
-// straight holds only its height). Compare Values with < and ==.
+// tie-break, laid out per category so that plain integer order is the rule
+// book's order. A set of distinct ranks is kept as a rank mask (bit r-2 for
+// rank r): between sets of the same size, the larger mask is the one with
+// the higher top rank, then the higher next one, and so on. A single rank is
+// a 4-bit digit.
+//
+//	high card, flush   mask of the five ranks
+//	one pair           pair rank <<16 | mask of the three kickers
+//	two pairs          mask of the two pair ranks <<4 | kicker
+//	three of a kind    trips rank <<16 | mask of the two kickers
+//	full house, four   rank of the triple (quad) <<4 | the other rank
+//	straight (flush)   height (top card; 5 or 10 for the ace-low one)
+//
+// Compare Values with < and ==.
 type Value uint32
 
 // Category is the hand's class.
@@ -49,11 +60,27 @@ func (v Value) Category() Category { return Category(v >> 20) }
 // Ranks returns the tie-break ranks in significance order (e.g. a full
 // house's triple then its pair; a straight's height alone).
 func (v Value) Ranks() []card.Rank {
+	t := uint32(v & 0xFFFFF)
+	switch v.Category() {
+	case HighCard, Flush:
+		return maskRanks(t)
+	case OnePair, ThreeOfAKind:
+		return append([]card.Rank{card.Rank(t >> 16)}, maskRanks(t&0x1FFF)...)
+	case TwoPairs:
+		return append(maskRanks(t>>4), card.Rank(t&0xF))
+	case FullHouse, FourOfAKind:
+		return []card.Rank{card.Rank(t >> 4), card.Rank(t & 0xF)}
+	}
+	return []card.Rank{card.Rank(t)}
+}
+
+// maskRanks lists the ranks of a tie-break mask from the highest down.
+func maskRanks(m uint32) []card.Rank {
 	var out []card.Rank
-	for shift := 16; shift >= 0; shift -= 4 {
-		if r := card.Rank(v >> shift & 0xF); r != 0 {
-			out = append(out, r)
-		}
+	for m != 0 {
+		b := bits.Len32(m) - 1
+		out = append(out, card.Rank(b)+card.Two)
+		m &^= 1 << b
 	}
 	return out
 }
@@ -91,6 +118,7 @@ func Eval(hand [5]card.Card, short bool) Value {
 		suits |= 1 << c.Suit
 	}
 	flush := suits&(suits-1) == 0
+	const m2 = card.Two // masks below are shifted so rank 2 is bit 0
 	switch bits.OnesCount32(mask) {
 	case 5:
 		top := uint32(bits.Len32(mask) - 1)
@@ -104,40 +132,30 @@ func Eval(hand [5]card.Card, short bool) Value {
 		}
 		switch {
 		case straight && flush:
-			return Value(StraightFlush)<<20 | Value(top)<<16
+			return Value(StraightFlush)<<20 | Value(top)
 		case flush:
-			return Value(Flush)<<20 | desc(mask, 16)
+			return Value(Flush)<<20 | Value(mask>>m2)
 		case straight:
-			return Value(Straight)<<20 | Value(top)<<16
+			return Value(Straight)<<20 | Value(top)
 		}
-		return Value(HighCard)<<20 | desc(mask, 16)
+		return Value(HighCard)<<20 | Value(mask>>m2)
 	case 4:
-		return Value(OnePair)<<20 | desc(twice, 16) | desc(once, 12)
+		return Value(OnePair)<<20 | rank(twice)<<16 | Value(once>>m2)
 	case 3:
 		if thrice != 0 {
-			return Value(ThreeOfAKind)<<20 | desc(thrice, 16) | desc(once, 12)
+			return Value(ThreeOfAKind)<<20 | rank(thrice)<<16 | Value(once>>m2)
 		}
-		return Value(TwoPairs)<<20 | desc(twice, 16) | desc(once, 8)
+		return Value(TwoPairs)<<20 | Value(twice>>m2)<<4 | rank(once)
 	}
 	// Two distinct ranks: a full house or four of a kind.
 	if thrice != 0 {
-		return Value(FullHouse)<<20 | desc(thrice, 16) | desc(twice, 12)
+		return Value(FullHouse)<<20 | rank(thrice)<<4 | rank(twice)
 	}
-	return Value(FourOfAKind)<<20 | desc(quads, 16) | desc(once, 12)
+	return Value(FourOfAKind)<<20 | rank(quads)<<4 | rank(once)
 }
 
-// desc packs the ranks of mask from the highest down as 4-bit digits, the
-// first at bit shift.
-func desc(mask uint32, shift int) Value {
-	var v Value
-	for mask != 0 {
-		r := uint32(bits.Len32(mask) - 1)
-		v |= Value(r) << shift
-		shift -= 4
-		mask &^= 1 << r
-	}
-	return v
-}
+// rank is the rank of a one-bit mask.
+func rank(m uint32) Value { return Value(bits.TrailingZeros32(m)) }
 
 // Compare returns -1, 0 or +1 as a is worse than, identical to or better than b.
 func Compare(a, b [5]card.Card, short bool) int {
