@@ -204,3 +204,39 @@ func filterEvents(evs []meters.Event) []string {
 	}
 	return out
 }
+
+// Prefix checks a store caught mid-run (after a kill) against the finished
+// reference: every recalled round the reference still holds must be
+// identical, and the open round's steps must be the first steps of the
+// reference's round of that number. It is what "no re-roll" means: what was
+// committed before a kill is exactly what the uninterrupted run did.
+func Prefix(got, ref *State) []string {
+	var d []string
+	byRound := map[uint64]meters.Recall{}
+	for _, r := range ref.Recall {
+		byRound[r.Round] = normRecall(r)
+	}
+	for _, r := range got.Recall {
+		w, ok := byRound[r.Round]
+		if !ok {
+			continue
+		}
+		if g := normRecall(r); !sameJSON(g, w) {
+			d = append(d, fmt.Sprintf("recalled round %d differs from the reference (%s)", r.Round, firstStepDiff(g, w)))
+		}
+	}
+	if got.Open != nil {
+		if w, ok := byRound[got.Open.Round]; ok {
+			steps := normSteps(got.Open.Steps)
+			switch {
+			case got.Open.Game != w.Game:
+				d = append(d, fmt.Sprintf("open round %d is %s, reference %s", got.Open.Round, got.Open.Game, w.Game))
+			case len(steps) > len(w.Steps):
+				d = append(d, fmt.Sprintf("open round %d has %d steps, the reference round only %d", got.Open.Round, len(steps), len(w.Steps)))
+			case !sameJSON(steps, w.Steps[:len(steps)]):
+				d = append(d, fmt.Sprintf("open round %d: steps differ from the reference", got.Open.Round))
+			}
+		}
+	}
+	return d
+}

@@ -14,7 +14,7 @@ import (
 	"cabinet/internal/recovery"
 )
 
-var corruptCases = flag.Int("corrupt", 300, "corruption cases of TestCorruption")
+var corruptCases = flag.Int("corrupt", 200, "corruption cases of TestCorruption")
 
 // buildStore writes a realistic store without the cabinet binary: bills,
 // rounds with cards and payouts in a full recall ring, events, an open round

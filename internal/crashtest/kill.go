@@ -66,6 +66,10 @@ func (c Config) killRun(ctx context.Context, path, ref string, refTime time.Dura
 	if err := removeStore(path); err != nil {
 		return err
 	}
+	want, err := Load(ref)
+	if err != nil {
+		return fmt.Errorf("crashtest: reference store: %w", err)
+	}
 	rng := rand.New(rand.NewPCG(c.Seed, 0x6b696c6c))
 	// Spread the kills over about the whole run: each child lives a random
 	// time up to twice its share of the reference duration, plus start-up.
@@ -110,7 +114,10 @@ func (c Config) killRun(ctx context.Context, path, ref string, refTime time.Dura
 			}
 			return fmt.Errorf("crashtest: after kill %d (%s into the run), %s: %w", kills, delay, path, err)
 		}
-		fmt.Fprintf(c.Out, "kill %d/%d after %s: %d/%d rounds, credits %s, open round %v, check OK\n",
+		if d := Prefix(st, want); len(d) > 0 {
+			return fmt.Errorf("%w: after kill %d: %s", ErrMismatch, kills, d[0])
+		}
+		fmt.Fprintf(c.Out, "kill %d/%d after %s: %d/%d rounds, credits %s, open round %v, check OK, rounds match the reference\n",
 			kills, c.Kills, delay.Round(time.Microsecond), st.Completed(), c.Rounds, st.Machine.Credits, st.Open != nil)
 	}
 	if finishedEarly {
@@ -123,10 +130,6 @@ func (c Config) killRun(ctx context.Context, path, ref string, refTime time.Dura
 	got, err := Load(path)
 	if err != nil {
 		return fmt.Errorf("crashtest: killed store at the end: %w", err)
-	}
-	want, err := Load(ref)
-	if err != nil {
-		return fmt.Errorf("crashtest: reference store: %w", err)
 	}
 	diffs := Compare(got, want)
 	fmt.Fprintf(c.Out, "power loss: %d kills, %d power-ups, %d recoveries; %d rounds, credits %s (reference %s); %d meters, %d recalled rounds compared\n",
