@@ -39,13 +39,14 @@ func strategyFor(t testing.TB, r blackjack.Rules) (*Strategy, MainResult) {
 }
 
 // rounds scales a default-run round count: fewer under the race detector
-// (which slows this arithmetic about tenfold), many more with PAR_LONG.
+// (which slows this arithmetic about tenfold; the full short run happens
+// without -race), many more with PAR_LONG.
 func rounds(short, longRun int) int {
 	switch {
 	case long():
 		return longRun
 	case raceEnabled:
-		return short / 3
+		return short / 10
 	}
 	return short
 }

@@ -124,7 +124,7 @@ func ParCommand(ctxt context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		reps = append(reps, rep)
 		if !*asJSON {
-			writeReport(stdout, rep)
+			WriteReport(stdout, rep)
 		}
 	}
 	if *asJSON {
@@ -145,7 +145,8 @@ func ParCommand(ctxt context.Context, args []string, stdout, stderr io.Writer) e
 
 func pct(x float64) string { return fmt.Sprintf("%.4f %%", 100*x) }
 
-func writeReport(w io.Writer, rep Report) {
+// WriteReport prints a PAR sheet as text (the form `cabinet par` prints).
+func WriteReport(w io.Writer, rep Report) {
 	r := rep.Rules
 	fmt.Fprintf(w, "=== %s: %d deck(s), %s, peek %s, double %s, max hands %d", rep.Game, r.Decks,
 		map[bool]string{true: "H17", false: "S17"}[r.HitSoft17], r.Peek, r.Double, r.MaxHands)
