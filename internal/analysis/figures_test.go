@@ -29,6 +29,11 @@ func TestFigures(t *testing.T) {
 		}
 		rep.Main = main
 		all[id] = reportFigures(rep)
+		for _, f := range all[id] {
+			if f.RTP <= 5000 || f.RTP >= 10000 {
+				t.Errorf("%s %s: RTP %d hundredths of a percent, want a house game between 50 %% and 100 %%", id, f.Bet, f.RTP)
+			}
+		}
 	}
 	if *update {
 		b, err := json.MarshalIndent(all, "", "  ")

@@ -418,6 +418,9 @@ func mainNotes(r blackjack.Rules) []string {
 	if r.Zap {
 		notes = append(notes, "a zapped hand is played knowing the two discarded cards")
 	}
+	if r.Peek == blackjack.NoHole && r.Surrender {
+		notes = append(notes, "European dealing with surrender: the surrender comes before the dealer's second card (early surrender against ace and ten)")
+	}
 	if r.WinCap > 0 {
 		notes = append(notes, fmt.Sprintf("win cap %v ignored: it cannot bind while 15 × bet ≤ cap (bet ≤ %v with 3 spots: split+double on each and insurance)", r.WinCap, r.WinCap/15))
 	}

@@ -190,6 +190,9 @@ func WriteReport(w io.Writer, rep Report) {
 	for _, n := range m.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
+	if m.EV > 0 {
+		fmt.Fprintf(w, "  WARNING: the player has the advantage under these rules (return above 100 %%)\n")
+	}
 	writeSide := func(s SideResult) {
 		fmt.Fprintf(w, "side bet %s: RTP %s (%s)\n", s.Kind, pct(s.RTP), s.Method)
 		for _, o := range s.Outcomes {
