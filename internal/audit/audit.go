@@ -24,13 +24,6 @@ import (
 // configuration's [cabinet] store).
 const DefaultStore = "var/cabinet.db"
 
-// ErrUsage is wrapped by errors in the command line.
-var ErrUsage = errors.New("audit: usage")
-
-// ErrCheckFailed is returned by `check` when the store fails its integrity
-// check (the command exits non-zero); the problems are printed first.
-var ErrCheckFailed = errors.New("audit: store failed its integrity check")
-
 const usage = `usage: cabinet audit [--store FILE] meters|recall [N]|events [N]|check [--json|--csv]
 
   meters     lifetime meters, credits, progressive pool

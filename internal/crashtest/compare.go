@@ -75,11 +75,12 @@ func read(st *recovery.Store) (*State, error) {
 	return s, nil
 }
 
-// restartMeters legitimately differ between a killed and an uninterrupted run.
-var restartMeters = map[string]bool{"power_ups": true, "recoveries": true}
+// restartMeter reports whether meter name legitimately differs between a
+// killed and an uninterrupted run (it counts the restarts).
+func restartMeter(name string) bool { return name == "power_ups" || name == "recoveries" }
 
-// restartEvents are the event kinds a restart adds.
-var restartEvents = map[string]bool{meters.KindPowerUp: true, meters.KindRecovery: true}
+// restartEvent reports whether an event kind is added by a restart.
+func restartEvent(kind string) bool { return kind == meters.KindPowerUp || kind == meters.KindRecovery }
 
 // Compare lists the differences between a killed run's store and the
 // reference, ignoring what restarts legitimately change: power-up and
@@ -106,7 +107,7 @@ func Compare(got, want *State) []string {
 	}
 	gl, wl := lineMap(gm.Meters.Lines()), lineMap(wm.Meters.Lines())
 	for _, l := range wm.Meters.Lines() {
-		if !restartMeters[l.Name] && gl[l.Name] != l.Value {
+		if !restartMeter(l.Name) && gl[l.Name] != l.Value {
 			add("meter %s = %d, reference %d", l.Name, gl[l.Name], l.Value)
 		}
 	}
@@ -198,7 +199,7 @@ func firstStepDiff(g, w meters.Recall) string {
 func filterEvents(evs []meters.Event) []string {
 	var out []string
 	for _, e := range evs {
-		if !restartEvents[e.Kind] {
+		if !restartEvent(e.Kind) {
 			out = append(out, e.Kind+": "+e.Text)
 		}
 	}

@@ -31,9 +31,10 @@ const (
 	numOutcomes
 )
 
-var outcomeNames = [numOutcomes]string{"refused at open", "memory error", "clean boot, identical", "late memory error", "CLEAN BOOT WITH DIFFERENT CONTENT", "CRASH"}
-
-func (o Outcome) String() string { return outcomeNames[o] }
+func (o Outcome) String() string {
+	return [numOutcomes]string{"refused at open", "memory error", "clean boot, identical", "late memory error",
+		"CLEAN BOOT WITH DIFFERENT CONTENT", "CRASH"}[o]
+}
 
 // Summary counts the outcomes of a corruption run.
 type Summary struct {
@@ -51,7 +52,7 @@ func (s Summary) String() string {
 	for o := range numOutcomes {
 		out += fmt.Sprintf(" %s %d;", o, s.Count[o])
 	}
-	for _, d := range damageNames {
+	for _, d := range damageNames() {
 		c := s.ByDamage[d]
 		out += fmt.Sprintf("\n  %-22s refused %4d  memory error %4d  clean %4d  late %3d  different %d  crash %d",
 			d, c[Refused], c[MemoryError], c[Clean], c[LateError], c[Different], c[Crashed])
@@ -62,8 +63,10 @@ func (s Summary) String() string {
 	return out
 }
 
-var damageNames = []string{"flip one bit", "flip bytes anywhere", "flip bytes in a page", "zero a page",
-	"zero 64 bytes", "flip a meta page byte", "truncate"}
+func damageNames() []string {
+	return []string{"flip one bit", "flip bytes anywhere", "flip bytes in a page", "zero a page",
+		"zero 64 bytes", "flip a meta page byte", "truncate"}
+}
 
 // damage applies damage kind k to a copy of data.
 func damage(k int, data []byte, rng *rand.Rand) ([]byte, string) {
@@ -126,7 +129,8 @@ func Corrupt(ctx context.Context, src, dir string, n int, seed uint64, out io.Wr
 		if err := ctx.Err(); err != nil {
 			return s, err
 		}
-		k := rng.IntN(len(damageNames))
+		names := damageNames()
+		k := rng.IntN(len(names))
 		b, what := damage(k, data, rng)
 		for _, p := range []string{path, path + ".clearing"} {
 			if err := removeStore(p); err != nil {
@@ -139,11 +143,11 @@ func Corrupt(ctx context.Context, src, dir string, n int, seed uint64, out io.Wr
 		o, detail := boot(path, want)
 		s.Cases++
 		s.Count[o]++
-		c := s.ByDamage[damageNames[k]]
+		c := s.ByDamage[names[k]]
 		c[o]++
-		s.ByDamage[damageNames[k]] = c
+		s.ByDamage[names[k]] = c
 		if (o == Different || o == Crashed) && len(s.Failures) < 20 {
-			s.Failures = append(s.Failures, fmt.Sprintf("case %d (%s: %s): %s: %s", i, damageNames[k], what, o, detail))
+			s.Failures = append(s.Failures, fmt.Sprintf("case %d (%s: %s): %s: %s", i, names[k], what, o, detail))
 		}
 		if out != nil && (i+1)%100 == 0 {
 			fmt.Fprintf(out, "corruption: %d/%d cases\n", i+1, n)

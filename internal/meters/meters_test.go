@@ -56,7 +56,7 @@ func TestStep(t *testing.T) {
 
 func TestRoundOver(t *testing.T) {
 	tests := []struct {
-		staked, paid     money.Cents
+		staked, paid    money.Cents
 		won, lost, push int64
 	}{
 		{100, 200, 1, 0, 0}, {100, 0, 0, 1, 0}, {100, 100, 0, 0, 1}, {300, 150, 0, 1, 0}, {0, 0, 0, 0, 1},

@@ -11,63 +11,28 @@ import (
 	"cabinet/internal/meters"
 )
 
-// ClearConfirm is the confirmation string Clear requires.
+// ClearConfirm is the confirmation string Clear and ClearFile require.
 const ClearConfirm = "CLEAR"
 
 // Clear is the full memory clear (audit key + reset key + confirmation, the
 // controller's part). It never deletes evidence: the current file is kept
-// aside as "<path>.cleared-<time>" (a hard link, or a copy where links are not
-// supported), a new empty store is built next to it and renamed over path,
-// and a memory_clear event naming the kept file is logged. Every meter,
-// credit, round, recall, event and override starts from zero. The path is
-// never left unlocked: the new file is locked before it replaces the old.
-
-func (s *Store) Clear(confirm string) (err error) {
+// aside as "<path>.cleared-<UTC time>" (a hard link, or a synced copy where
+// links are not supported), a new empty store is built next to it and
+// renamed over path, and a memory_clear event naming the kept file is logged.
+// Every meter, credit, round, recall, event and override starts from zero.
+// The path is never left unlocked: the new file is locked before it
+// replaces the old one. Afterwards the store is writable again.
+func (s *Store) Clear(confirm string) error {
 	if s.opt.ReadOnly {
 		return fmt.Errorf("recovery: clear %s: %w", s.path, ErrReadOnly)
 	}
 	if confirm != ClearConfirm {
 		return fmt.Errorf("recovery: clear %s: %w (want %q)", s.path, ErrConfirm, ClearConfirm)
 	}
-	now := s.opt.Now()
-	aside := fmt.Sprintf("%s.cleared-%s", s.path, now.UTC().Format("20060102T150405Z"))
-	for i := 1; ; i++ {
-		if _, err := os.Lstat(aside); os.IsNotExist(err) {
-			break
-		}
-		aside = fmt.Sprintf("%s.cleared-%s-%d", s.path, now.UTC().Format("20060102T150405Z"), i)
-	}
-	if err := keepAside(s.path, aside); err != nil {
-		return fmt.Errorf("recovery: clear %s: keep old file: %w", s.path, err)
-	}
-	tmp := s.path + ".clearing"
-	_ = os.Remove(tmp)
-	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: lockTimeout})
+	db, err := rebuild(s.path, s.opt)
 	if err != nil {
-		return fmt.Errorf("recovery: clear %s: create new store: %w", s.path, err)
+		return err
 	}
-	defer func() {
-		if err != nil {
-			_ = db.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	err = db.Update(func(btx *bolt.Tx) error {
-		if err := createAll(btx, now); err != nil {
-			return err
-		}
-		if err := (&Tx{s: s, tx: btx}).put(bMeta, kStore, storeMeta{Format: storeFormat, Created: now, ClearedFrom: aside}); err != nil {
-			return err
-		}
-		return (&Tx{s: s, tx: btx}).Log(meters.KindMemoryClear, "full memory clear; previous store kept as "+filepath.Base(aside))
-	})
-	if err != nil {
-		return fmt.Errorf("recovery: clear %s: initialise: %w", s.path, err)
-	}
-	if err := os.Rename(tmp, s.path); err != nil {
-		return fmt.Errorf("recovery: clear %s: replace: %w", s.path, err)
-	}
-	syncDir(filepath.Dir(s.path))
 	s.mu.Lock()
 	old := s.db
 	s.db, s.failed = db, nil
@@ -76,6 +41,84 @@ func (s *Store) Clear(confirm string) (err error) {
 		_ = old.Close()
 	}
 	return nil
+}
+
+// ClearFile is the full memory clear of a store file that Open refuses
+// (damage bbolt cannot open safely): like Clear, it keeps the file aside and
+// puts a new empty store at path, and returns it open. It fails with
+// ErrLocked if a process holds the file.
+func ClearFile(path, confirm string, opt Options) (*Store, error) {
+	opt = opt.withDefaults()
+	if opt.ReadOnly {
+		return nil, fmt.Errorf("recovery: clear %s: %w", path, ErrReadOnly)
+	}
+	if confirm != ClearConfirm {
+		return nil, fmt.Errorf("recovery: clear %s: %w (want %q)", path, ErrConfirm, ClearConfirm)
+	}
+	if err := probeLock(path, true); err != nil {
+		return nil, err
+	}
+	db, err := rebuild(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{path: path, opt: opt, db: db}, nil
+}
+
+// rebuild keeps path aside and replaces it with a new, initialised store,
+// returned open (and locked).
+func rebuild(path string, opt Options) (_ *bolt.DB, err error) {
+	now := opt.Now()
+	stamp := now.UTC().Format("20060102T150405Z")
+	aside := fmt.Sprintf("%s.cleared-%s", path, stamp)
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(aside); os.IsNotExist(err) {
+			break
+		}
+		aside = fmt.Sprintf("%s.cleared-%s-%d", path, stamp, i)
+	}
+	if _, err := os.Stat(path); err == nil {
+		if err := keepAside(path, aside); err != nil {
+			return nil, fmt.Errorf("recovery: clear %s: keep old file: %w", path, err)
+		}
+	} else {
+		aside = ""
+	}
+	tmp := path + ".clearing"
+	_ = os.Remove(tmp)
+	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: lockTimeout})
+	if err != nil {
+		return nil, fmt.Errorf("recovery: clear %s: create new store: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = db.Close()
+			_ = os.Remove(tmp)
+		}
+	}()
+	tmpStore := &Store{path: path, opt: opt}
+	err = db.Update(func(btx *bolt.Tx) error {
+		if err := createAll(btx, now); err != nil {
+			return err
+		}
+		tx := &Tx{s: tmpStore, tx: btx}
+		if err := tx.put(bMeta, kStore, storeMeta{Format: storeFormat, Created: now, ClearedFrom: aside}); err != nil {
+			return err
+		}
+		text := "full memory clear"
+		if aside != "" {
+			text += "; previous store kept as " + filepath.Base(aside)
+		}
+		return tx.Log(meters.KindMemoryClear, text)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recovery: clear %s: initialise: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return nil, fmt.Errorf("recovery: clear %s: replace: %w", path, err)
+	}
+	syncDir(filepath.Dir(path))
+	return db, nil
 }
 
 // keepAside makes aside a second name of path (or a synced copy).

@@ -56,3 +56,36 @@ func TestClearKeepsEvidence(t *testing.T) {
 		t.Errorf("Open after Clear = %v, want ErrLocked (the new file is held)", err)
 	}
 }
+
+func TestClearFileOfUnopenableStore(t *testing.T) {
+	path := populated(t)
+	data, _ := os.ReadFile(path)
+	ps := os.Getpagesize()
+	clear(data[16:80])
+	clear(data[ps+16 : ps+80]) // both meta pages gone: bbolt cannot open it
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(path, Options{}); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open of a file with no valid meta page = %v, want ErrCorrupt", err)
+	}
+	if _, err := ClearFile(path, "no", Options{}); !errors.Is(err, ErrConfirm) {
+		t.Errorf("ClearFile(no) = %v, want ErrConfirm", err)
+	}
+	s, err := ClearFile(path, ClearConfirm, Options{})
+	if err != nil {
+		t.Fatalf("ClearFile = %v", err)
+	}
+	defer s.Close()
+	if err := s.Check(); err != nil {
+		t.Errorf("Check after ClearFile = %v", err)
+	}
+	kept, _ := filepath.Glob(path + ".cleared-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept = %v, want one file", kept)
+	}
+	if old, _ := os.ReadFile(kept[0]); !bytes.Equal(old, data) {
+		t.Errorf("kept file is not the damaged store")
+	}
+	credit(t, s, 100)
+}

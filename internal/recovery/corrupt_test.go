@@ -201,7 +201,12 @@ func TestDamagedFileNeverCrashes(t *testing.T) {
 		"zero both metas":       func(b []byte) []byte { clear(b[16:80]); clear(b[ps+16 : ps+80]); return b },
 		"zero page 2":           func(b []byte) []byte { clear(b[2*ps : 3*ps]); return b },
 		"zero page 3":           func(b []byte) []byte { clear(b[3*ps : 4*ps]); return b },
-		"garbage page 4":        func(b []byte) []byte { for i := 4 * ps; i < 5*ps; i++ { b[i] = byte(i*7 + 3) }; return b },
+		"garbage page 4": func(b []byte) []byte {
+			for i := 4 * ps; i < 5*ps; i++ {
+				b[i] = byte(i*7 + 3)
+			}
+			return b
+		},
 	}
 	for name, damage := range cases {
 		t.Run(name, func(t *testing.T) {
