@@ -111,6 +111,8 @@ func EvalCommand(ctx context.Context, args []string, stdout, stderr io.Writer) e
 				r.A, r.B, r.Deals, 100*r.WinRate, 100*r.WinCI, r.Chips, r.ChipsCI, verdict)
 		}
 	}
+	fmt.Fprintln(stdout, "\nchips/deal: A's mean net result per deal, antes included (the criterion: required match-ups must keep the whole interval above 0).")
+	fmt.Fprintln(stdout, "win rate: share of pots A took; mirrored pairs hold it at 50 % against a player who never folds.")
 	if len(failed) > 0 {
 		return fmt.Errorf("duel-eval: the hard level does not clearly beat %v", failed)
 	}

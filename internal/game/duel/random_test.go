@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"cabinet/internal/game"
@@ -68,10 +69,12 @@ type step1 struct {
 	evs []game.Event
 }
 
-// playSession plays random sessions of rounds and checks every step.
-func playSession(t *testing.T, seed uint64, cfg Config, rounds int) {
+// playSession plays random sessions of rounds and checks every step. It
+// returns how often the outfit and session events happened.
+func playSession(t *testing.T, seed uint64, cfg Config, rounds int) map[string]int {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
+	seen := map[string]int{}
 	var sess *Session
 	for no := uint64(1); no <= uint64(rounds); no++ {
 		r, err := New(cfg, sess, no)
@@ -101,12 +104,18 @@ func playSession(t *testing.T, seed uint64, cfg Config, rounds int) {
 				}
 			}
 			a := randomAction(rng, r, legal)
+			if v, ok := r.PlayerView(); ok && rng.IntN(10) < 7 {
+				a = HardStrategy{}.Decide(v).Action() // a player good enough to win sessions too
+			}
 			evs := apply(t, r, a, shoe)
 			// Resume from the stored form, as after a power cut: the
 			// decoded round (and a copy of the shoe) must go on identically.
 			r = roundTrip(t, r)
 			shoe = &card.Shoe{Cards: slices.Clone(shoe.Cards), Pos: shoe.Pos, Rand: shoe.Rand}
 			for _, e := range evs {
+				if k, _, ok := strings.Cut(e.Text, ":"); ok || strings.HasPrefix(e.Text, "duel.session_") {
+					seen[k]++
+				}
 				if e.Kind == game.Payout {
 					t.Fatalf("seed %d: Apply(%+v) emitted a Payout %+v: chips are never money", seed, a, e)
 				}
@@ -141,6 +150,7 @@ func playSession(t *testing.T, seed uint64, cfg Config, rounds int) {
 		}
 		sess = r.Session()
 	}
+	return seen
 }
 
 func TestRandomSessions(t *testing.T) {
@@ -153,8 +163,19 @@ func TestRandomSessions(t *testing.T) {
 	cfgs["small"] = small
 	for name, cfg := range cfgs {
 		t.Run(name, func(t *testing.T) {
+			seen := map[string]int{}
 			for i := range uint64(8) {
-				playSession(t, seed+i, cfg, 60)
+				for k, n := range playSession(t, seed+i, cfg, 60) {
+					seen[k] += n
+				}
+			}
+			t.Logf("outfit and session events: %v", seen)
+			if name == "small" {
+				for _, k := range []string{"pawn", "off", "buyback", "duel.session_won", "duel.session_lost"} {
+					if seen[k] == 0 {
+						t.Errorf("no %q event in the random sessions: the test does not cover it", k)
+					}
+				}
 			}
 		})
 	}

@@ -33,9 +33,10 @@ type View struct {
 	Pot           int64 `json:"pot"`
 	// ToCall: chips owed to stay in; Legal the actions allowed; MinBet and
 	// MaxBet the size range of Open or Raise (0 when none).
-	ToCall         int64             `json:"to_call"`
-	Legal          []game.ActionKind `json:"legal"`
-	MinBet, MaxBet int64
+	ToCall int64             `json:"to_call"`
+	Legal  []game.ActionKind `json:"legal"`
+	MinBet int64             `json:"min_bet"`
+	MaxBet int64             `json:"max_bet"`
 	// Ante of the deal and raises made in this betting round.
 	Ante   int64 `json:"ante"`
 	Raises int   `json:"raises"`
