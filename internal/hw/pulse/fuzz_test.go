@@ -207,18 +207,9 @@ func TestWriteCorpus(t *testing.T) {
 }
 
 func FuzzDecoder(f *testing.F) {
-	quiet := 600 * ms
-	end := []op{{'t', 500 * ms}}
-	for _, s := range [][]op{
-		cat(train(quiet, 1, 50*ms, 50*ms), end),
-		cat(train(quiet, 2, 50*ms, 50*ms), end),
-		cat(train(quiet, 4, 100*ms, 100*ms), end, train(0, 10, 30*ms, 200*ms), end),
-		cat(train(quiet, 3, 50*ms, 50*ms), end),
-		cat(train(quiet, 11, 50*ms, 50*ms), end),
-		cat(train(quiet, 2, 50*ms, 300*ms), train(500*ms, 1, 50*ms, 0), end),
-		cat(train(quiet, 2, 120*ms, 30*ms), []op{{'x', 10 * ms}}, end),
-	} {
-		f.Add(encodeOps(s))
+	// testdata/fuzz/FuzzDecoder holds the table tests as seeds too.
+	for _, tt := range decoderCases() {
+		f.Add(encodeOps(tt.script))
 	}
 	cfg := testConfig()
 	f.Fuzz(func(t *testing.T, data []byte) {
