@@ -70,16 +70,28 @@ func (c Config) killRun(ctx context.Context, path, ref string, refTime time.Dura
 	if err != nil {
 		return fmt.Errorf("crashtest: reference store: %w", err)
 	}
+	startup, err := c.startup(ctx, ref, want)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Out, "start-up: the sim's first commit comes %s after its start (a rerun of the finished sim changed nothing)\n", startup.Round(time.Millisecond))
 	rng := rand.New(rand.NewPCG(c.Seed, 0x6b696c6c))
-	// Spread the kills over about the whole run: each child lives a random
-	// time up to twice its share of the reference duration, plus start-up.
-	window := 2*refTime/time.Duration(c.Kills) + 40*time.Millisecond
+	// Spread the kills over the whole run: one child in four is killed
+	// during its start-up (boot, recovery, first commit); the others live
+	// their start-up plus a random time up to 1.8 times their share of the
+	// reference run.
+	share := max(9*refTime/time.Duration(5*c.Kills), time.Millisecond)
 	kills, finishedEarly := 0, false
 	for kills < c.Kills && !finishedEarly {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		delay := time.Duration(rng.Int64N(int64(window))) + 500*time.Microsecond
+		var delay time.Duration
+		if rng.IntN(4) == 0 {
+			delay = time.Duration(rng.Int64N(int64(startup)+1)) + 200*time.Microsecond
+		} else {
+			delay = startup + time.Duration(rng.Int64N(int64(share)))
+		}
 		cmd, out := c.simCmd(ctx, path)
 		if err := cmd.Start(); err != nil {
 			return fmt.Errorf("%w: start %s: %w", ErrChild, c.Bin, err)
@@ -143,4 +155,52 @@ func (c Config) killRun(ctx context.Context, path, ref string, refTime time.Dura
 	}
 	fmt.Fprintln(c.Out, "power loss: killed run identical to the uninterrupted run")
 	return nil
+}
+
+// startup measures how long a child takes to boot (its first commit, the
+// power-up event) by running the sim again on a copy of the finished
+// reference and watching the file. It also checks that rerunning a
+// finished sim changes nothing but the power-up count (sim-contract.md).
+func (c Config) startup(ctx context.Context, ref string, want *State) (time.Duration, error) {
+	path := ref + ".rerun"
+	data, err := os.ReadFile(ref)
+	if err != nil {
+		return 0, fmt.Errorf("crashtest: read %s: %w", ref, err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return 0, fmt.Errorf("crashtest: write %s: %w", path, err)
+	}
+	defer os.Remove(path)
+	info, err := os.Stat(path)
+	if err != nil {
+		return 0, fmt.Errorf("crashtest: %w", err)
+	}
+	cmd, out := c.simCmd(ctx, path)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("%w: start %s: %w", ErrChild, c.Bin, err)
+	}
+	// Start-up ends with the boot's first commit (power-up event): watch
+	// the file's modification time.
+	d := time.Duration(0)
+	for d == 0 && time.Since(start) < 30*time.Second {
+		time.Sleep(500 * time.Microsecond)
+		if fi, err := os.Stat(path); err == nil && !fi.ModTime().Equal(info.ModTime()) {
+			d = time.Since(start)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return 0, fmt.Errorf("%w: rerun of a finished sim: %w\n%s", ErrChild, err, bytes.TrimSpace(out.b))
+	}
+	if d == 0 {
+		d = time.Since(start)
+	}
+	got, err := Load(path)
+	if err != nil {
+		return 0, fmt.Errorf("crashtest: rerun store: %w", err)
+	}
+	if diffs := Compare(got, want); len(diffs) > 0 {
+		return 0, fmt.Errorf("%w: rerunning a finished sim changed the store: %s", ErrMismatch, diffs[0])
+	}
+	return d, nil
 }
