@@ -16,6 +16,12 @@ import (
 // button ("btn.classic.special" = Surrender), otherwise the generic name.
 func (fr *frame) buttonLabel(b hw.Button) string {
 	if fr.s.Mode == view.Table || fr.s.Mode == view.Help || fr.s.Under == view.Table {
+		if fr.s.Game == game.Duel && (fr.s.Round == nil || fr.s.Round.Duel == nil || fr.s.Round.Duel.SessionOver) {
+			// Between sessions SPOT picks the deck and SPECIAL the level.
+			if s, ok := i18n.Lookup(fr.lang, "btn.duel.buy", b.String()); ok {
+				return s
+			}
+		}
 		if s, ok := i18n.Lookup(fr.lang, "btn."+string(fr.s.Game), b.String()); ok {
 			return s
 		}

@@ -209,8 +209,11 @@ func (fr *frame) drawDuel() {
 		// Between sessions: the choices DEAL buys.
 		fr.drawNotice(fr.tr("phase.buy"), 150, colGold)
 		if di != nil {
-			fr.centered(fr.trf("duel.deck", di.Deck)+"  ·  "+fr.tr("duel.level")+" : "+fr.word("level", di.Level),
+			fr.centered(fr.trf("duel.choice", fr.trf("duel.deck", di.Deck), fr.word("level", di.Level)),
 				740, 230, 26, colWhite, true, 600)
+		}
+		if info, ok := fr.gameInfo(game.Duel); ok && info.MinBet > 0 {
+			fr.centered(fr.trf("duel.price", fr.money(info.MinBet)), 740, 370, 20, colGold, true, 600)
 		}
 		fr.centered(fr.tr("duel.buy"), 740, 290, 18, colDim, false, 600)
 		fr.centered(fr.tr("duel.chips_note"), 740, 330, 16, colFeltLine, false, 600)

@@ -49,8 +49,8 @@ func loadFonts() (*fonts, error) {
 		if f.regular[i].Texture.ID == 0 || f.bold[i].Texture.ID == 0 {
 			return nil, fmt.Errorf("display: load font size %d: %w", sz, ErrFont)
 		}
-		rl.SetTextureFilter(f.regular[i].Texture, rl.FilterBilinear)
-		rl.SetTextureFilter(f.bold[i].Texture, rl.FilterBilinear)
+		toRGBA(&f.regular[i])
+		toRGBA(&f.bold[i])
 	}
 	return f, nil
 }
@@ -75,4 +75,19 @@ func (f *fonts) pick(size float32, bold bool) rl.Font {
 		return f.bold[i]
 	}
 	return f.regular[i]
+}
+
+// toRGBA re-uploads a font atlas as RGBA8: raylib makes it grey+alpha, which
+// software GL (Mesa llvmpipe, the Pi's fallback) samples many times slower.
+func toRGBA(f *rl.Font) {
+	img := rl.LoadImageFromTexture(f.Texture)
+	rl.ImageFormat(img, rl.UncompressedR8g8b8a8)
+	tex := rl.LoadTextureFromImage(img)
+	rl.UnloadImage(img)
+	if tex.ID == 0 {
+		return // keep the original atlas
+	}
+	rl.UnloadTexture(f.Texture)
+	f.Texture = tex
+	rl.SetTextureFilter(f.Texture, rl.FilterBilinear)
 }

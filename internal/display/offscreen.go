@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"cabinet/internal/view"
 
@@ -106,12 +107,12 @@ func (o *Offscreen) image(s *view.Snapshot, t float64, legend bool, miss func(st
 		img := rl.LoadImageFromTexture(o.target.Texture)
 		defer rl.UnloadImage(img)
 		rl.ImageFlipVertical(img) // OpenGL textures are stored bottom-up
-		cols := rl.LoadImageColors(img)
+		rl.ImageFormat(img, rl.UncompressedR8g8b8a8)
 		out = image.NewRGBA(image.Rect(0, 0, int(img.Width), int(img.Height)))
-		for i, c := range cols {
-			out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = c.R, c.G, c.B, 255
+		copy(out.Pix, unsafe.Slice((*byte)(img.Data), len(out.Pix)))
+		for i := 3; i < len(out.Pix); i += 4 {
+			out.Pix[i] = 255 // the frame is opaque
 		}
-		rl.UnloadImageColors(cols)
 	})
 	return out, err
 }

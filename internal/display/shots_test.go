@@ -22,22 +22,19 @@ func offscreen(tb testing.TB) *Offscreen {
 	return o
 }
 
-// shotDir is where screenshots go: $DISPLAY_SHOTS if set (for review),
-// else the test's temp dir.
-func shotDir(t *testing.T) string {
-	if d := os.Getenv("DISPLAY_SHOTS"); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	return t.TempDir()
-}
-
-// TestShots renders every sample screen in both languages to PNG files.
+// TestShots writes every sample screen in both languages, full size, to
+// $DISPLAY_SHOTS for review (skipped when it is unset):
+//
+//	DISPLAY_SHOTS=/tmp/shots xvfb-run -a go test ./internal/display -run TestShots
 func TestShots(t *testing.T) {
+	dir := os.Getenv("DISPLAY_SHOTS")
+	if dir == "" {
+		t.Skip("set DISPLAY_SHOTS=dir to write the screenshots for review")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	o := offscreen(t)
-	dir := shotDir(t)
 	for _, name := range SampleNames() {
 		for _, lang := range []string{"fr", "en"} {
 			s := Samples()[name]

@@ -1,0 +1,75 @@
+package display
+
+import (
+	"testing"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/hw"
+	"cabinet/internal/view"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// busiest is the heaviest table picture: Free Bet allowed three spots, each
+// split with four-card hands and tokens, all four side bets on every spot,
+// every lamp lit, a prompt, a notice and the recovered banner.
+func busiest() *view.Snapshot {
+	s := Samples()["freebet"]
+	s.Games[1].Spots = 3
+	var hands []game.HandView
+	var side []game.SideView
+	for sp := range 3 {
+		for range 2 {
+			h := hand(sp, "2S 3H 4D 5C 2D", 1000)
+			h.Token, h.Doubled, h.Note = 1000, true, "split"
+			hands = append(hands, h)
+		}
+		for _, k := range []game.BetKind{game.AnyPair, game.TwentyOne, game.Hot3, game.BustIt} {
+			side = append(side, game.SideView{Spot: sp, Kind: k, Amount: 500, Outcome: game.Win, Hand: "pair", Win: 4500})
+		}
+	}
+	s.Round = &game.Table{Game: game.FreeBet, Round: 99999, Active: 3, Dealer: game.HandView{Cards: card.MustParse("6D 10S 5C"), Total: 21},
+		Hands: hands, Side: side, Prompt: "insurance", Staked: 18000, Paid: 27000}
+	s.Lamps = hw.ButtonSet(1<<hw.NumButtons - 1)
+	s.Recovered = true
+	s.Message = "funds"
+	return s
+}
+
+// BenchmarkFrame times whole frames drawn to the window (BeginDrawing …
+// EndDrawing, which waits for the swap) for the busiest table screen and for
+// an empty raylib frame in the same run, and reports their ratio:
+//
+//	xvfb-run -a -s "-screen 0 1280x720x24" go test ./internal/display -run '^$' -bench Frame
+func BenchmarkFrame(b *testing.B) {
+	o := offscreen(b)
+	s := busiest()
+	var busy, empty time.Duration
+	frames := 0
+	b.ResetTimer()
+	err := o.do(func() {
+		rl.SetTargetFPS(0)
+		for b.Loop() {
+			t0 := time.Now()
+			rl.BeginDrawing()
+			rl.ClearBackground(colBackground)
+			rl.EndDrawing()
+			t1 := time.Now()
+			rl.BeginDrawing()
+			newFrame(o.fonts, s, float64(frames)/60, true).draw()
+			rl.EndDrawing()
+			t2 := time.Now()
+			empty += t1.Sub(t0)
+			busy += t2.Sub(t1)
+			frames++
+		}
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(busy.Microseconds())/float64(frames)/1000, "busy-ms/frame")
+	b.ReportMetric(float64(empty.Microseconds())/float64(frames)/1000, "empty-ms/frame")
+	b.ReportMetric(float64(busy)/float64(empty), "busy/empty")
+}
