@@ -15,6 +15,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/duel"
+	"cabinet/internal/hw/periph"
 	"cabinet/internal/money"
 )
 
@@ -26,6 +27,10 @@ type Config struct {
 	// Duel is the Poker Duel configuration; Duel.Enabled says whether
 	// "duel" is in games.enabled.
 	Duel duel.Config
+	// Hardware is the GPIO pin map and timings of the periph backend
+	// ([hardware]); validated whatever the backend, so a bad map is found
+	// before the cabinet goes to the Pi.
+	Hardware periph.Config
 
 	enabled   []game.ID
 	rules     map[game.ID]blackjack.Rules
@@ -186,6 +191,9 @@ func build(f file) (*Config, error) {
 	if err := buildDuel(c, f.Duel); err != nil {
 		return nil, err
 	}
+	if err := buildHardware(c, f.Hardware); err != nil {
+		return nil, err
+	}
 	for id, r := range c.rules {
 		if err := r.Validate(); err != nil {
 			return nil, &KeyError{Key: "games." + string(id), Value: "(rules)", Allowed: "valid rules: " + err.Error()}
@@ -217,6 +225,40 @@ func buildDuel(c *Config, f duelFile) error {
 	}
 	c.Duel = d
 	return nil
+}
+
+func buildHardware(c *Config, h periph.Config) error {
+	if err := h.Validate(); err != nil {
+		// periph.Validate says "<ErrConfig>: key = "value": want allowed".
+		msg := strings.TrimPrefix(err.Error(), periph.ErrConfig.Error()+": ")
+		key, rest, ok1 := strings.Cut(msg, " = ")
+		val, allowed, ok2 := strings.Cut(rest, ": want ")
+		if !ok1 || !ok2 {
+			return &KeyError{Key: "hardware", Value: "(section)", Allowed: "a valid pin map: " + msg}
+		}
+		return &KeyError{Key: key, Value: val, Allowed: allowed}
+	}
+	if c.Cabinet.Backend == "periph" && h.Acceptor.Mode == periph.AcceptorPulse {
+		for _, b := range c.Cabinet.Bills {
+			known := false
+			for _, a := range h.Acceptor.Bills {
+				known = known || a.Cents() == b
+			}
+			if !known {
+				return bad("cabinet.bills", b.String(), "bills the acceptor is programmed for (hardware.acceptor.bills: %v)", billsText(h.Acceptor.Bills))
+			}
+		}
+	}
+	c.Hardware = cloneHardware(h)
+	return nil
+}
+
+func billsText(bs []periph.Amount) string {
+	s := make([]string, len(bs))
+	for i, b := range bs {
+		s[i] = b.Cents().String()
+	}
+	return strings.Join(s, ", ")
 }
 
 func gameList() string {

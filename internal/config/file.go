@@ -9,6 +9,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/duel"
+	"cabinet/internal/hw/periph"
 )
 
 // file is the TOML document as written: money as decimal strings, durations
@@ -19,6 +20,9 @@ type file struct {
 	Games   gamesFile   `toml:"games"`
 	Jackpot jackpotFile `toml:"jackpot"`
 	Duel    duelFile    `toml:"duel"`
+	// Hardware is decoded straight into periph.Config (its Duration and
+	// Amount types read "20ms" and "5.00").
+	Hardware periph.Config `toml:"hardware"`
 }
 
 type cabinetFile struct {
@@ -169,6 +173,7 @@ func defaults() file {
 		},
 		Jackpot: jackpotFile{Reset: "20000.00", Rate: DefaultJackpotRate},
 	}
+	d.Hardware = periph.DefaultConfig()
 	dc := duel.DefaultConfig()
 	d.Duel = duelFile{Price: dc.Price.String(), Decks: dc.Decks, Stack: dc.Stack, Ante: dc.Ante, RaiseCap: dc.RaiseCap,
 		MinBet: dc.MinBet, MaxBet: dc.MaxBet, Items: dc.Items, PawnValue: dc.PawnValue, BuyBack: dc.BuyBack,
@@ -205,6 +210,7 @@ func (f file) clone() file {
 	g.Cabinet.Bills = append([]string(nil), f.Cabinet.Bills...)
 	g.Cabinet.Chips = append([]string(nil), f.Cabinet.Chips...)
 	g.Games.Enabled = append([]string(nil), f.Games.Enabled...)
+	g.Hardware = cloneHardware(f.Hardware)
 	g.Duel.Decks = append([]int(nil), f.Duel.Decks...)
 	g.Duel.Items = append([]string(nil), f.Duel.Items...)
 	g.Duel.Levels = append([]string(nil), f.Duel.Levels...)
@@ -212,6 +218,20 @@ func (f file) clone() file {
 	for _, s := range []*sideFile{&g.Games.FreeBet.AnyPair, &g.Games.FreeBet.TwentyOne, &g.Games.FreeBet.Hot3, &g.Games.FreeBet.BustIt} {
 		s.Pays = copyPays(s.Pays)
 	}
+	return g
+}
+
+func cloneHardware(h periph.Config) periph.Config {
+	g := h
+	g.Buttons = make(map[string]periph.ButtonPins, len(h.Buttons))
+	for k, v := range h.Buttons {
+		g.Buttons[k] = v
+	}
+	g.Switches = make(map[string]periph.SwitchPin, len(h.Switches))
+	for k, v := range h.Switches {
+		g.Switches[k] = v
+	}
+	g.Acceptor.Bills = append([]periph.Amount(nil), h.Acceptor.Bills...)
 	return g
 }
 

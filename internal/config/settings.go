@@ -33,10 +33,6 @@ var moneyLadder = []string{"0.10", "0.20", "0.25", "0.50", "1.00", "2.00", "5.00
 	"50.00", "100.00", "200.00", "250.00", "500.00", "1000.00", "2000.00", "2500.00", "5000.00",
 	"10000.00", "20000.00", "25000.00", "50000.00", "100000.00"}
 
-// KnownBills are the bank notes the operator may switch on or off (euro notes);
-// a denomination listed in the file is offered too.
-var KnownBills = []money.Cents{500, 1000, 2000, 5000, 10000, 20000, 50000}
-
 var onOff = []string{"on", "off"}
 
 func moneyNum(s string) (int64, bool) {
@@ -206,10 +202,12 @@ func (c *Config) operatorSettings() []opSetting {
 	return s
 }
 
+// billChoices are the denominations the operator may switch on or off: those
+// the acceptor is programmed for (hardware.acceptor.bills) and those enabled.
 func (c *Config) billChoices() []money.Cents {
 	set := map[money.Cents]bool{}
-	for _, b := range KnownBills {
-		set[b] = true
+	for _, b := range c.Hardware.Acceptor.Bills {
+		set[b.Cents()] = true
 	}
 	for _, b := range c.Cabinet.Bills {
 		set[b] = true

@@ -187,7 +187,7 @@ func DefaultConfig() Config {
 			Inhibit:       "GPIO27",
 			InhibitActive: High,
 			ValuePerPulse: 500,
-			Bills:         []Amount{500, 1000, 2000, 5000},
+			Bills:         []Amount{500, 1000, 2000, 5000, 10000},
 			WidthMin:      Duration(30 * time.Millisecond),
 			WidthMax:      Duration(120 * time.Millisecond),
 			GapMin:        Duration(30 * time.Millisecond),
