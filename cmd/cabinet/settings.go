@@ -59,9 +59,12 @@ func figures(id game.ID) []view.RTPLine {
 }
 
 // computedRTP is the main game's computed RTP, printed next to the simulated one.
-func computedRTP(id game.ID) string {
+func computedRTP(id game.ID) string { return computedBetRTP(id, game.Main) }
+
+// computedBetRTP is the analyser's figure for one bet of a game ("" if none).
+func computedBetRTP(id game.ID, bet game.BetKind) string {
 	for _, f := range figures(id) {
-		if f.Bet == game.Main {
+		if f.Bet == bet {
 			return fmt.Sprintf("%d.%02d%%", f.RTPBP/100, f.RTPBP%100)
 		}
 	}

@@ -8,11 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"cabinet/internal/cabinet"
 	"cabinet/internal/game"
 	"cabinet/internal/hw/sim"
+	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 )
 
@@ -35,6 +38,52 @@ type simGame struct {
 	Won      string  `json:"won"`
 	RTP      string  `json:"rtp"`
 	Computed string  `json:"computed_rtp,omitempty"`
+	// Bets is the return per bet: "main" gathers the main bet with its
+	// doubles and splits (the PAR figure's "per money staked" basis), a
+	// progressive prize counts with the Royal Poker side bet.
+	Bets []simBet `json:"bets"`
+}
+
+type simBet struct {
+	Bet      game.BetKind `json:"bet"`
+	Wagered  string       `json:"wagered"`
+	Won      string       `json:"won"`
+	RTP      string       `json:"rtp"`
+	Computed string       `json:"computed_rtp,omitempty"`
+}
+
+// betTally counts stakes and payouts per game and bet group from the
+// committed events.
+type betTally map[game.ID]map[game.BetKind]*[2]money.Cents
+
+func betGroup(k game.BetKind) game.BetKind {
+	switch k {
+	case game.DoubleBet, game.SplitBet:
+		return game.Main
+	case game.Jackpot:
+		return game.RoyalSide
+	}
+	return k
+}
+
+func (t betTally) add(id game.ID, _ uint64, evs []game.Event) {
+	for _, e := range evs {
+		if e.Kind != game.Stake && e.Kind != game.Payout {
+			continue
+		}
+		if t[id] == nil {
+			t[id] = map[game.BetKind]*[2]money.Cents{}
+		}
+		g := betGroup(e.Bet)
+		if t[id][g] == nil {
+			t[id][g] = new([2]money.Cents)
+		}
+		if e.Kind == game.Stake {
+			t[id][g][0] += e.Amount
+		} else {
+			t[id][g][1] += e.Amount
+		}
+	}
 }
 
 func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -84,8 +133,9 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer st.Close()
 	be := sim.New()
 	defer be.Close()
+	tally := betTally{}
 	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, RNG: cabinet.SeededRNG{Seed: *seed}, Settings: set,
-		Overrides: overridesFunc(cfg)})
+		Overrides: overridesFunc(cfg), OnCommit: tally.add})
 	if err != nil {
 		return err
 	}
@@ -111,7 +161,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	elapsed := time.Since(start)
-	res := summarize(c, games, steps, elapsed)
+	res := summarize(c, games, steps, elapsed, tally)
 	if *jsonF {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -122,6 +172,13 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "%-8s %8s %14s %14s %9s %9s\n", "game", "played", "wagered", "won", "RTP", "computed")
 	for _, g := range res.Games {
 		fmt.Fprintf(stdout, "%-8s %8d %14s %14s %9s %9s\n", g.Game, g.Played, g.Wagered, g.Won, g.RTP, g.Computed)
+	}
+	fmt.Fprintf(stdout, "per bet (this run; main = main bet with its doubles and splits)\n")
+	fmt.Fprintf(stdout, "%-8s %-10s %14s %14s %9s %9s\n", "game", "bet", "wagered", "won", "RTP", "computed")
+	for _, g := range res.Games {
+		for _, b := range g.Bets {
+			fmt.Fprintf(stdout, "%-8s %-10s %14s %14s %9s %9s\n", g.Game, b.Bet, b.Wagered, b.Won, b.RTP, b.Computed)
+		}
 	}
 	return nil
 }
@@ -143,7 +200,7 @@ func pct(won, wagered int64) string {
 	return fmt.Sprintf("%.3f%%", 100*float64(won)/float64(wagered))
 }
 
-func summarize(c *cabinet.Controller, games []game.ID, steps int64, elapsed time.Duration) simResult {
+func summarize(c *cabinet.Controller, games []game.ID, steps int64, elapsed time.Duration, tally betTally) simResult {
 	m := c.Machine()
 	mt := m.Meters
 	won := int64(mt.TotalWon + mt.JackpotHandpay)
@@ -156,7 +213,31 @@ func summarize(c *cabinet.Controller, games []game.ID, steps int64, elapsed time
 			continue
 		}
 		res.Games = append(res.Games, simGame{Game: id, Played: g.Played, Wagered: g.Wagered.String(), Won: g.Won.String(),
-			RTP: pct(int64(g.Won), int64(g.Wagered)), Computed: computedRTP(id)})
+			RTP: pct(int64(g.Won), int64(g.Wagered)), Computed: computedRTP(id), Bets: betLines(id, tally[id])})
 	}
 	return res
+}
+
+// betLines lists a game's bets in a stable order: main first, then by name.
+func betLines(id game.ID, t map[game.BetKind]*[2]money.Cents) []simBet {
+	kinds := make([]game.BetKind, 0, len(t))
+	for k := range t {
+		kinds = append(kinds, k)
+	}
+	slices.SortFunc(kinds, func(a, b game.BetKind) int {
+		if (a == game.Main) != (b == game.Main) {
+			if a == game.Main {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	out := make([]simBet, 0, len(kinds))
+	for _, k := range kinds {
+		v := t[k]
+		out = append(out, simBet{Bet: k, Wagered: v[0].String(), Won: v[1].String(), RTP: pct(int64(v[1]), int64(v[0])),
+			Computed: computedBetRTP(id, k)})
+	}
+	return out
 }

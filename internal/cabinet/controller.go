@@ -35,6 +35,10 @@ type Options struct {
 	Operator OperatorMenu
 	// Figures gives the help screens' RTP figures (nil: none shown).
 	Figures func(id game.ID) []view.RTPLine
+	// OnCommit, if set, sees the events of every committed round step, as
+	// recorded (the simulator's per-bet figures). It runs after the commit
+	// and must not call back into the controller.
+	OnCommit func(id game.ID, round uint64, evs []game.Event)
 }
 
 // Controller is the cabinet. Handle and Run are not safe for concurrent use;

@@ -142,7 +142,7 @@ func (c *Controller) duelButton(b hw.Button) error {
 			a.Seed = a.Seed<<8 | uint64(x)
 		}
 	case game.Open, game.Raise:
-		a.Amount = max(c.ui.duelAmount, cfg.Ante)
+		a.Amount = c.duelBet()
 	case game.Draw:
 		for i, m := range c.ui.duelMarks {
 			if m {
@@ -166,4 +166,18 @@ func mustCarry(c *Controller) []byte {
 		c.log.Error("read duel session", "err", err)
 	}
 	return b
+}
+
+// duelBet is the amount an Open or Raise button offers: the player's choice
+// (BET+ steps it by the ante) clamped into what the deal allows now
+// (duel.Round.BetRange: the rule book's limits, what the player can pay and
+// what the computer can match), so a lit button is never refused.
+func (c *Controller) duelBet() int64 {
+	a := max(c.ui.duelAmount, c.duelConfig().Ante)
+	if r, ok := c.round.(*duel.Round); ok {
+		if lo, hi := r.BetRange(); hi > 0 {
+			a = min(max(a, lo), hi)
+		}
+	}
+	return a
 }

@@ -49,7 +49,7 @@ func (c *Controller) publish() {
 	}
 	if c.ui.game == game.Duel {
 		cfg := c.duelConfig()
-		di := &view.DuelInput{Cursor: c.ui.duelCursor, Marked: c.ui.duelMarks, Amount: max(c.ui.duelAmount, cfg.Ante)}
+		di := &view.DuelInput{Cursor: c.ui.duelCursor, Marked: c.ui.duelMarks, Amount: c.duelBet()}
 		if len(cfg.Decks) > 0 {
 			di.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
 		}

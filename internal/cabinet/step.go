@@ -172,6 +172,9 @@ func (c *Controller) play(a game.Action) error {
 	}
 	// Committed: now, and only now, the cabinet moves.
 	c.m = m
+	if c.opt.OnCommit != nil {
+		c.opt.OnCommit(id, no, step.Events)
+	}
 	t := r.Table()
 	_, c.win = roundMoney(open.Steps)
 	if r.Done() {
