@@ -32,6 +32,8 @@ func (c *Controller) publish() {
 			for _, sr := range r.Side {
 				gi.Side = append(gi.Side, view.SideInfo{Kind: sr.Kind, Min: sr.Min, Max: sr.Max})
 			}
+		} else if id == game.Duel {
+			gi.MinBet, gi.Spots = c.duelConfig().Price, 1
 		}
 		s.Games = append(s.Games, gi)
 	}

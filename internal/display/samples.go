@@ -72,7 +72,7 @@ func sampleGames() []view.GameInfo {
 	var gs []view.GameInfo
 	for _, id := range game.IDs {
 		if id == game.Duel {
-			gs = append(gs, view.GameInfo{ID: id, MinBet: 100, MaxBet: 100, Spots: 1})
+			gs = append(gs, view.GameInfo{ID: id, MinBet: 100, Spots: 1}) // MinBet: the session price
 			continue
 		}
 		r, err := blackjack.Preset(id)

@@ -80,7 +80,11 @@ func (fr *frame) drawMenu() {
 			fr.centered(l, r.X+r.W/2, y, 17, colWhite, false, 0)
 			y += 22
 		}
-		if g.MaxBet > 0 {
+		switch {
+		case g.ID == game.Duel && g.MinBet > 0:
+			// One price: a Poker Duel session, not a range of bets.
+			fr.centered(fr.trf("duel.price", fr.money(g.MinBet)), r.X+r.W/2, r.Y+330, 16, colDim, true, r.W-16)
+		case g.MaxBet > 0:
 			fr.centered(fr.trf("menu.limits", fr.money(g.MinBet), fr.money(g.MaxBet)), r.X+r.W/2, r.Y+330, 16, colDim, true, r.W-16)
 		}
 		if g.Spots > 1 {

@@ -82,7 +82,8 @@ type DuelInput struct {
 	Level  string  `json:"level"`  // difficulty for the next session
 }
 
-// GameInfo is a game on the menu with its table limits.
+// GameInfo is a game on the menu with its table limits. For Poker Duel,
+// MinBet is the session price and MaxBet is 0 (there is no bet range).
 type GameInfo struct {
 	ID     game.ID     `json:"id"`
 	MinBet money.Cents `json:"min_bet"`
