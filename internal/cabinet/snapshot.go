@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
 	"cabinet/internal/meters"
@@ -159,42 +160,93 @@ func (c *Controller) helpView() *view.HelpView {
 	h := &view.HelpView{Game: c.ui.game, Page: c.ui.helpPage, Pages: 2}
 	h.Page %= h.Pages
 	if r, ok := c.set.Rules[c.ui.game]; ok {
+		h.Rules, h.Pays = helpRules(r, c.set)
+	} else if c.ui.game == game.Duel {
+		cfg := c.duelConfig()
 		h.Rules = []view.KV{
-			{Key: "decks", Value: strconv.Itoa(r.Decks)},
-			{Key: "min_bet", Value: r.MinBet.String()},
-			{Key: "max_bet", Value: r.MaxBet.String()},
-			{Key: "spots", Value: strconv.Itoa(r.MaxSpots)},
-			{Key: "dealer_soft17", Value: map[bool]string{true: "hits", false: "stands"}[r.HitSoft17]},
-			{Key: "peek", Value: string(r.Peek)},
-		}
-		if r.WinCap > 0 {
-			h.Rules = append(h.Rules, view.KV{Key: "win_cap", Value: r.WinCap.String()})
-		}
-		if r.Game == game.Royal {
-			h.Rules = append(h.Rules, view.KV{Key: "royal_stake", Value: r.RoyalStake.String()},
-				view.KV{Key: "jackpot_reset", Value: c.set.JackpotReset.String()})
-			h.Pays = append(h.Pays, view.PayLine{Bet: game.RoyalSide, Hand: "royal flush", Pays: "100%"},
-				view.PayLine{Bet: game.RoyalSide, Hand: "straight flush", Pays: "10%"})
-		}
-		for _, sr := range r.Side {
-			keys := make([]string, 0, len(sr.Pays))
-			for k := range sr.Pays {
-				keys = append(keys, k)
-			}
-			sort.Slice(keys, func(i, j int) bool { return sr.Pays[keys[i]] > sr.Pays[keys[j]] })
-			for _, k := range keys {
-				sep := ":1"
-				if sr.Kind == game.RoyalSide {
-					sep = " for 1"
-				}
-				h.Pays = append(h.Pays, view.PayLine{Bet: sr.Kind, Hand: k, Pays: strconv.FormatInt(sr.Pays[k], 10) + sep})
-			}
+			{Key: "session_price", Value: cfg.Price.String()},
+			{Key: "stack", Value: strconv.FormatInt(cfg.Stack, 10)},
+			{Key: "ante", Value: strconv.FormatInt(cfg.Ante, 10)},
+			{Key: "pawn", Value: strconv.FormatInt(cfg.PawnValue, 10)},
 		}
 	}
 	if c.opt.Figures != nil {
 		h.RTP = c.opt.Figures(c.ui.game)
 	}
 	return h
+}
+
+// helpRules are a blackjack game's rules in force and paytables, as
+// language-neutral tokens the display translates: "yes"/"no", money as
+// Cents.String ("1000.00"), rule words ("ace-ten", "10-11"), pays as "3:2",
+// "500 for 1" or "10%" (of the jackpot).
+func helpRules(r blackjack.Rules, set Settings) ([]view.KV, []view.PayLine) {
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	rules := []view.KV{
+		{Key: "decks", Value: strconv.Itoa(r.Decks)},
+		{Key: "hit_soft17", Value: yes(r.HitSoft17)},
+		{Key: "peek", Value: string(r.Peek)},
+		{Key: "double", Value: string(r.Double)},
+		{Key: "double_after_split", Value: yes(r.DoubleAfterSplit)},
+		{Key: "max_hands", Value: strconv.Itoa(r.MaxHands)},
+		{Key: "insurance", Value: yes(r.Insurance)},
+	}
+	if r.Game == game.Classic {
+		rules = append(rules, view.KV{Key: "surrender", Value: yes(r.Surrender)})
+	}
+	if r.CharlieCards > 0 {
+		rules = append(rules, view.KV{Key: "charlie", Value: yes(true)})
+	}
+	if r.Dealer22Push {
+		rules = append(rules, view.KV{Key: "dealer22", Value: yes(true)})
+	}
+	if r.MaxCards > 0 {
+		rules = append(rules, view.KV{Key: "max_cards", Value: strconv.Itoa(r.MaxCards)})
+	}
+	if r.WinCap > 0 {
+		rules = append(rules, view.KV{Key: "win_cap", Value: r.WinCap.String()})
+	}
+	rules = append(rules, view.KV{Key: "min_bet", Value: r.MinBet.String()},
+		view.KV{Key: "max_bet", Value: r.MaxBet.String()},
+		view.KV{Key: "spots", Value: strconv.Itoa(r.MaxSpots)})
+	pays := []view.PayLine{
+		{Bet: game.Main, Hand: "win", Pays: "1:1"},
+		{Bet: game.Main, Hand: "blackjack", Pays: "3:2"},
+	}
+	if r.Insurance {
+		pays = append(pays, view.PayLine{Bet: game.Insurance, Hand: "blackjack", Pays: "2:1"})
+	}
+	if r.Game == game.Royal {
+		rules = append(rules, view.KV{Key: "royal_stake", Value: r.RoyalStake.String()},
+			view.KV{Key: "jackpot_reset", Value: set.JackpotReset.String()})
+		pays = append(pays, view.PayLine{Bet: game.RoyalSide, Hand: "royal flush", Pays: "100%"},
+			view.PayLine{Bet: game.RoyalSide, Hand: "straight flush", Pays: "10%"})
+	}
+	for _, sr := range r.Side {
+		keys := make([]string, 0, len(sr.Pays))
+		for k := range sr.Pays {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if sr.Pays[keys[i]] != sr.Pays[keys[j]] {
+				return sr.Pays[keys[i]] > sr.Pays[keys[j]]
+			}
+			return keys[i] < keys[j]
+		})
+		for _, k := range keys {
+			sep := ":1"
+			if sr.Kind == game.RoyalSide {
+				sep = " for 1"
+			}
+			pays = append(pays, view.PayLine{Bet: sr.Kind, Hand: k, Pays: strconv.FormatInt(sr.Pays[k], 10) + sep})
+		}
+	}
+	return rules, pays
 }
 
 // auditView reads the technician's pages from the store (committed state).

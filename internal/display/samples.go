@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"cabinet/internal/analysis"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
@@ -263,9 +264,9 @@ func sampleHelp(id game.ID) *view.Snapshot {
 	}
 	yes := func(b bool) string {
 		if b {
-			return "oui"
+			return "yes"
 		}
-		return "non"
+		return "no"
 	}
 	h := &view.HelpView{Game: id, Page: 0, Pages: 1}
 	h.Rules = []view.KV{
@@ -276,8 +277,8 @@ func sampleHelp(id game.ID) *view.Snapshot {
 		{Key: "double_after_split", Value: yes(r.DoubleAfterSplit)},
 		{Key: "max_hands", Value: fmt.Sprint(r.MaxHands)},
 		{Key: "insurance", Value: yes(r.Insurance)},
-		{Key: "min_bet", Value: r.MinBet.Format(" ", ",") + " €"},
-		{Key: "max_bet", Value: r.MaxBet.Format(" ", ",") + " €"},
+		{Key: "min_bet", Value: r.MinBet.String()},
+		{Key: "max_bet", Value: r.MaxBet.String()},
 		{Key: "spots", Value: fmt.Sprint(r.MaxSpots)},
 	}
 	h.Pays = []view.PayLine{
@@ -285,12 +286,12 @@ func sampleHelp(id game.ID) *view.Snapshot {
 		{Bet: game.Main, Hand: "blackjack", Pays: "3:2"},
 		{Bet: game.Insurance, Hand: "blackjack", Pays: "2:1"},
 	}
-	h.RTP = []view.RTPLine{{Bet: game.Main, RTPBP: 9954, Method: "exact"}}
+	h.RTP = sampleFigures(id)
 	if id == game.Royal {
-		h.Rules = append(h.Rules, view.KV{Key: "royal_stake", Value: "1,00 €"},
-			view.KV{Key: "jackpot_reset", Value: "20 000,00 €"}, view.KV{Key: "jackpot_rate", Value: "20,30843 %"})
-		h.Pays = append(h.Pays, view.PayLine{Bet: game.RoyalSide, Hand: "royal flush", Pays: "100 % jackpot"},
-			view.PayLine{Bet: game.RoyalSide, Hand: "straight flush", Pays: "10 % jackpot"})
+		h.Rules = append(h.Rules, view.KV{Key: "royal_stake", Value: r.RoyalStake.String()},
+			view.KV{Key: "jackpot_reset", Value: "20000.00"})
+		h.Pays = append(h.Pays, view.PayLine{Bet: game.RoyalSide, Hand: "royal flush", Pays: "100%"},
+			view.PayLine{Bet: game.RoyalSide, Hand: "straight flush", Pays: "10%"})
 	}
 	for _, sr := range r.Side {
 		var ks []string
@@ -301,11 +302,10 @@ func sampleHelp(id game.ID) *view.Snapshot {
 		for _, k := range ks {
 			sep := ":1"
 			if sr.Kind == game.RoyalSide {
-				sep = " pour 1"
+				sep = " for 1"
 			}
 			h.Pays = append(h.Pays, view.PayLine{Bet: sr.Kind, Hand: k, Pays: fmt.Sprint(sr.Pays[k]) + sep})
 		}
-		h.RTP = append(h.RTP, view.RTPLine{Bet: sr.Kind, RTPBP: 9512, Method: "simulation ±0.05 %"})
 	}
 	s.Help = h
 	s.Lamps = lamps(hw.Help, hw.Game, hw.Spot)
@@ -386,4 +386,19 @@ func sampleHwTest() *view.Snapshot {
 		Bills:  []string{"20,00 €", "bill refused: acceptor inhibited or bill above limit"}}
 	s.Lamps = lamps(hw.Hit)
 	return s
+}
+
+// sampleFigures are the analyser's figures for the game's default rules
+// (the same embedded figures the cabinet shows), so a sample never shows an
+// invented return.
+func sampleFigures(id game.ID) []view.RTPLine {
+	fs, err := analysis.Figures(id)
+	if err != nil {
+		panic("BUG: " + err.Error())
+	}
+	out := make([]view.RTPLine, len(fs))
+	for i, f := range fs {
+		out[i] = view.RTPLine{Bet: f.Bet, RTPBP: f.RTP, Method: f.Method}
+	}
+	return out
 }

@@ -3,11 +3,13 @@ package display
 import (
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
 	"cabinet/internal/i18n"
+	"cabinet/internal/money"
 	"cabinet/internal/view"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
@@ -144,28 +146,31 @@ func (fr *frame) drawHelp() {
 	box(left, 14, fade(colInk, 0.55))
 	box(rightR, 14, fade(colInk, 0.55))
 
-	const row = 23
+	const row, rtpRow = 23, 21
+	// The RTP block is anchored at the bottom of the left box; the rules
+	// fill what is above it (a row that does not fit is not drawn).
+	rtpTop := left.Y + left.H - 12 - 30 - rtpRow*float32(len(h.RTP))
 	// Rules in force.
 	y := left.Y + 12
 	fr.text(fr.tr("help.rules"), left.X+16, y, 22, colGold, true)
-	y += 34
+	y += 32
 	for _, kv := range h.Rules {
-		if y > left.Y+left.H-150 {
+		if y+rtpRow > rtpTop-6 {
 			break
 		}
 		fr.text(fr.word("rule", kv.Key), left.X+16, y, 16, colWhite, false)
-		fr.right(kv.Value, left.X+left.W-16, y, 16, colActive, true)
-		y += row
+		fr.right(fr.value(kv.Value), left.X+left.W-16, y, 16, colActive, true)
+		y += rtpRow
 	}
 	// RTP, below the rules.
-	y = max(y+10, left.Y+left.H-140)
+	y = rtpTop
 	fr.text(fr.tr("help.rtp"), left.X+16, y, 17, colGold, true)
-	y += 28
+	y += 30
 	for _, r := range h.RTP {
 		fr.text(fr.tr("bet."+string(r.Bet)), left.X+16, y, 16, colWhite, true)
 		fr.text(i18n.Percent(fr.lang, r.RTPBP), left.X+250, y, 16, colWin, true)
 		fr.right(fr.method(r.Method), left.X+left.W-16, y, 14, colDim, false)
-		y += row
+		y += rtpRow
 	}
 	// Paytables, grouped by bet.
 	y = rightR.Y + 12
@@ -194,7 +199,7 @@ func (fr *frame) drawHelp() {
 			last = p.Bet
 		}
 		fr.text(fr.payHand(p.Hand), rightR.X+36, y, 16, colWhite, false)
-		fr.right(p.Pays, rightR.X+rightR.W-16, y, 16, colGold, true)
+		fr.right(fr.pays(p.Pays), rightR.X+rightR.W-16, y, 16, colGold, true)
 		y += row
 		n += lines
 	}
@@ -206,10 +211,40 @@ func (fr *frame) drawHelp() {
 // "simulation"), the rest (a precision such as "±0.05 %") is kept.
 func (fr *frame) method(m string) string {
 	word, rest, _ := strings.Cut(m, " ")
-	if rest != "" {
-		return fr.word("method", word) + " " + rest
+	word = strings.TrimRight(word, ",:;")
+	if strings.HasPrefix(rest, "±") {
+		return fr.word("method", word) + " " + rest // a simulation's margin
 	}
-	return fr.word("method", word)
+	return fr.word("method", word) // the analyser's long description stays in the PAR sheet
+}
+
+// value translates a help-screen value token from the controller: a word
+// of the "val" namespace ("yes", "ace-ten", "10-11"), an amount written as
+// money.Cents.String ("1000.00"), or a number shown as is.
+func (fr *frame) value(v string) string {
+	if s, ok := i18n.Lookup(fr.lang, "val", v); ok && i18n.Has(fr.lang, "val."+v) {
+		return s
+	}
+	if strings.Contains(v, ".") {
+		if c, err := money.Parse(v); err == nil {
+			return fr.money(c)
+		}
+	}
+	return v
+}
+
+// pays translates a paytable entry: "500 for 1", "10%" (of the jackpot) or
+// an odds ratio such as "3:2", shown as is.
+func (fr *frame) pays(p string) string {
+	if n, ok := strings.CutSuffix(p, " for 1"); ok {
+		return fr.trf("pays.for_one", n)
+	}
+	if n, ok := strings.CutSuffix(p, "%"); ok {
+		if v, err := strconv.ParseInt(n, 10, 64); err == nil {
+			return fr.trf("pays.jackpot_pct", i18n.Percent(fr.lang, v*100))
+		}
+	}
+	return p
 }
 
 // payHand names a paytable line: a hand name, else an outcome.
