@@ -61,7 +61,9 @@ type Meters struct {
 type GameMeters struct {
 	Played  int64       `json:"played"`
 	Wagered money.Cents `json:"wagered"`
-	Won     money.Cents `json:"won"`
+	// Won is every payout of the game, credited or handpaid (a jackpot
+	// handpay counts here and in JackpotHandpay, not in TotalWon).
+	Won money.Cents `json:"won"`
 	// Side: wagered and won per side bet (and "jackpot" for the
 	// progressive prizes credited). Main bets, doubles, splits and
 	// insurance are only in Wagered/Won.
@@ -111,8 +113,10 @@ func (m *Meters) RoundStarted(g game.ID) {
 
 // Step adds the money of one committed step of game g: every Stake to
 // TotalIn and the game's (and side bet's) wagered meters, every Payout to
-// TotalWon and the won meters. A Payout marked Handpay is skipped: it was not
-// credited (the controller meters it as JackpotHandpay when cleared).
+// TotalWon and the won meters. A Payout marked Handpay is not credited, so it
+// stays out of TotalWon (the controller meters it as JackpotHandpay when
+// cleared) but counts in the game's and side bet's Won: those measure what
+// the game paid, however it was paid, so per-game RTP includes handpaid wins.
 // JackpotWin events move no meter here: the controller resolves them into a
 // Payout of bet "jackpot" and counts ProgressiveHits/ProgressivePaid itself.
 // Negative amounts are a bug in the caller and panic.
@@ -130,13 +134,12 @@ func (m *Meters) Step(g game.ID, evs []game.Event) {
 				gm.side(e.Bet).Wagered += e.Amount
 			}
 		case game.Payout:
-			if e.Handpay {
-				continue
-			}
 			if e.Amount < 0 {
 				panic(fmt.Sprintf("BUG: meters: negative payout %d in %s", e.Amount, g))
 			}
-			m.TotalWon += e.Amount
+			if !e.Handpay {
+				m.TotalWon += e.Amount
+			}
 			gm := m.game(g)
 			gm.Won += e.Amount
 			if sideKind(e.Bet) {

@@ -39,7 +39,13 @@ func TestStep(t *testing.T) {
 			m.Games = map[game.ID]*GameMeters{game.Classic: {Won: 12345,
 				Side: map[game.BetKind]*SideMeters{game.Jackpot: {Won: 12345}}}}
 		}},
-		{"handpaid payout is not credited", []game.Event{{Kind: game.Payout, Bet: game.Main, Amount: 500000, Handpay: true}}, func(m *Meters) {}},
+		{"handpaid payout is not credited but is the game's win", []game.Event{{Kind: game.Payout, Bet: game.Main, Amount: 500000, Handpay: true}}, func(m *Meters) {
+			m.Games = map[game.ID]*GameMeters{game.Classic: {Won: 500000}}
+		}},
+		{"handpaid jackpot is the side bet's win", []game.Event{{Kind: game.Payout, Bet: game.Jackpot, Amount: 2000000, Handpay: true}}, func(m *Meters) {
+			m.Games = map[game.ID]*GameMeters{game.Classic: {Won: 2000000,
+				Side: map[game.BetKind]*SideMeters{game.Jackpot: {Won: 2000000}}}}
+		}},
 		{"cards and results move nothing", []game.Event{{Kind: game.CardDealt}, {Kind: game.Result, Outcome: game.Win}, {Kind: game.Token, Amount: 500}}, func(m *Meters) {}},
 	}
 	for _, tt := range tests {
@@ -148,7 +154,7 @@ func TestLinesStableAndComplete(t *testing.T) {
 func TestConservationProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var m Meters
-		var credits, handpaid money.Cents
+		var credits, handpaid, handpaidAll money.Cents
 		ops := rapid.IntRange(1, 60).Draw(t, "ops")
 		for range ops {
 			switch rapid.IntRange(0, 3).Draw(t, "op") {
@@ -174,6 +180,7 @@ func TestConservationProperty(t *testing.T) {
 							hp := a >= 80000
 							if hp {
 								handpaid += a
+								handpaidAll += a
 							} else {
 								credits += a
 							}
@@ -201,14 +208,15 @@ func TestConservationProperty(t *testing.T) {
 				t.Fatalf("settled %d > played %d", m.Won+m.Lost+m.Pushed, m.Played)
 			}
 		}
-		// Per-game meters add up to the totals.
+		// Per-game meters add up to the totals: the games' won meters count
+		// handpaid wins too, the credited total won does not.
 		var in, won money.Cents
 		for _, gm := range m.Games {
 			in += gm.Wagered
 			won += gm.Won
 		}
-		if in != m.TotalIn || won != m.TotalWon {
-			t.Fatalf("games sum to in %v won %v, totals %v %v", in, won, m.TotalIn, m.TotalWon)
+		if in != m.TotalIn || won != m.TotalWon+handpaidAll {
+			t.Fatalf("games sum to in %v won %v, totals %v %v + handpaid %v", in, won, m.TotalIn, m.TotalWon, handpaidAll)
 		}
 	})
 }
