@@ -163,6 +163,9 @@ func (c *Controller) button(b hw.Button) error {
 	case c.switches[hw.AuditKey]:
 		return c.auditButton(b)
 	case c.ui.mode == view.Operator:
+		if t := c.tilts(); len(t) > 0 { // the tilt screen is shown, every lamp off
+			return fmt.Errorf("%w: tilted (%v)", ErrNotNow, t)
+		}
 		return c.operatorButton(b)
 	case c.canPlay() != nil:
 		return c.canPlay()
