@@ -122,8 +122,9 @@ func (c *Controller) cashOut() error {
 }
 
 // clearHandpay is the attendant's reset key: a cash-out handpay takes the
-// credits to zero (handpay cancelled credits meter); a jackpot handpay goes
-// to the jackpot handpay meter (it was never credited).
+// amount locked off the credits, to zero unless a bill was stacked since
+// (handpay cancelled credits meter); a jackpot handpay goes to the jackpot
+// handpay meter (it was never credited).
 func (c *Controller) clearHandpay() error {
 	var m recovery.Machine
 	err := c.st.Update(func(tx *recovery.Tx) error {
@@ -134,8 +135,8 @@ func (c *Controller) clearHandpay() error {
 		amount, kind := m.Handpay, m.HandpayKind
 		switch kind {
 		case HandpayCashout:
-			if amount != m.Credits {
-				return fmt.Errorf("cashout handpay %v differs from credits %v", amount, m.Credits)
+			if amount > m.Credits {
+				return fmt.Errorf("cashout handpay %v above credits %v", amount, m.Credits)
 			}
 			m.Credits -= amount
 			m.Meters.HandpayCancelled += amount
