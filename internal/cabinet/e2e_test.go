@@ -53,6 +53,9 @@ func (r *rig) panel(b hw.Button) error {
 // accepted (a lit button is never refused).
 func (r *rig) pressLit(b hw.Button) {
 	r.t.Helper()
+	if s := r.c.Snapshot(); s.Lamps != r.be.Lamps() {
+		r.t.Fatalf("panel lamps %b, screen buttons %b (mode %s)", r.be.Lamps(), s.Lamps, s.Mode)
+	}
 	if lit := r.be.Lamps(); !lit.Has(b) {
 		r.t.Fatalf("%s not lit (lamps %b, mode %s)", b, lit, r.c.Snapshot().Mode)
 	}
