@@ -38,6 +38,8 @@ type rig struct {
 	c    *Controller
 	now  time.Time
 	seed uint64
+	// onCommit, if set, is the controller's OnCommit hook (kept across boots).
+	onCommit func(id game.ID, round uint64, evs []game.Event)
 }
 
 func newRig(t testing.TB, seed uint64) *rig {
@@ -62,7 +64,8 @@ func (r *rig) boot() {
 	}
 	r.st = st
 	r.be = sim.New()
-	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, Settings: testSettings(), Now: func() time.Time { return r.now }})
+	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, Settings: testSettings(), Now: func() time.Time { return r.now },
+		OnCommit: r.onCommit})
 	if err != nil {
 		r.t.Fatal(err)
 	}
