@@ -217,6 +217,27 @@ func stMemoryError(t *testing.T) *rig {
 	return r
 }
 
+// stDigest: booted with a program digest other than the configured one.
+func stDigest(t *testing.T) *rig {
+	r := stMenu(t)
+	if err := r.st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	if r.st, err = recovery.Open(r.path, recovery.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r.be = sim.New()
+	if r.c, err = New(Options{Store: r.st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, Settings: testSettings(),
+		Digest: "aaaa", WantDigest: "bbbb"}); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(r.c.Err(), ErrDigest) || r.c.Snapshot().Mode != view.Tilt {
+		t.Fatalf("Err() = %v mode %s, want ErrDigest and a tilt", r.c.Err(), r.c.Snapshot().Mode)
+	}
+	return r
+}
+
 // frozen is what must not move when an input is refused: the controller's
 // committed machine record and round, and the store file itself.
 type frozen struct {
@@ -333,6 +354,10 @@ func TestRefusals(t *testing.T) {
 		{"operator tilted", stOperatorTilted, "yes (save the draft)", press(hw.Yes), ErrNotNow, ""},
 		{"operator tilted", stOperatorTilted, "bet+", press(hw.BetPlus), ErrNotNow, ""},
 		{"credit limit", stCreditLimit, "bill (acceptor inhibited)", bill(500), nil, meters.KindBillRefused},
+		{"digest mismatch", stDigest, "deal", press(hw.Deal), ErrNotNow, ""},
+		{"digest mismatch", stDigest, "cash out", press(hw.CashOut), ErrNotNow, ""},
+		{"digest mismatch", stDigest, "Play(deal)", play(game.Deal), ErrNotNow, ""},
+		{"digest mismatch", stDigest, "bill (acceptor inhibited)", bill(500), nil, meters.KindBillRefused},
 		{"memory error", stMemoryError, "deal", press(hw.Deal), ErrNotNow, ""},
 		{"memory error", stMemoryError, "bet+", press(hw.BetPlus), ErrNotNow, ""},
 		{"memory error", stMemoryError, "Play(deal)", play(game.Deal), ErrNotNow, ""},
@@ -371,7 +396,7 @@ func TestRefusals(t *testing.T) {
 			if got := r.c.Snapshot().Mode; got != mode {
 				t.Errorf("mode %s → %s", mode, got)
 			}
-			if r.be.Acceptance() != 0 && (tt.logs == meters.KindBillRefused || tt.state == "memory error") {
+			if r.be.Acceptance() != 0 && (tt.logs == meters.KindBillRefused || r.c.Err() != nil) {
 				t.Errorf("acceptor enabled up to %v in %s", r.be.Acceptance(), tt.state)
 			}
 		})
@@ -423,6 +448,7 @@ var states = []struct {
 	{"operator", stOperator},
 	{"credit limit", stCreditLimit},
 	{"memory error", stMemoryError},
+	{"digest mismatch", stDigest},
 }
 
 // TestOverlays: from every state, a door (tilt) or the audit key shows its
