@@ -25,6 +25,8 @@ func (c *Controller) Handle(in hw.Input) error {
 		return c.switchChanged(in.Switch, in.On)
 	case hw.BillStacked:
 		return c.billStacked(in.Value)
+	case hw.BillJam:
+		return c.billJam(in.On, in.Err)
 	case hw.BillRefused, hw.BillError:
 		kind := meters.KindBillRefused
 		if in.Kind == hw.BillError {
@@ -248,7 +250,7 @@ func (c *Controller) tilts() []string {
 		t = append(t, "memory_error")
 	}
 	if c.digestErr != nil {
-		t = append(t, "digest_mismatch")
+		t = append(t, "program_digest")
 	}
 	if c.switches[hw.MainDoor] {
 		t = append(t, "main_door")
@@ -256,7 +258,31 @@ func (c *Controller) tilts() []string {
 	if c.switches[hw.CashDoor] {
 		t = append(t, "cash_door")
 	}
+	if c.jam {
+		t = append(t, "bill_jam")
+	}
 	return t
+}
+
+// TiltReasons are every reason tilts() can give (the screen translates
+// "tilt."+reason).
+var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_door", "bill_jam"}
+
+// billJam tilts while the acceptor reports a jam and clears when it is free
+// again (platform.md §1: tilt from any state, clearing back to where it was;
+// the acceptor stays inhibited meanwhile). Both are logged.
+func (c *Controller) billJam(on bool, why string) error {
+	if c.jam == on {
+		return nil
+	}
+	c.jam = on
+	if on {
+		return c.logOnly(meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", c.tilts(), why))
+	}
+	if len(c.tilts()) == 0 {
+		return c.logOnly(meters.KindTiltClear, "tilt cleared (bill jam cleared)")
+	}
+	return c.logOnly(meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", c.tilts()))
 }
 
 // outputs drives lamps, tower light and acceptance from the committed state.

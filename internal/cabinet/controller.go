@@ -62,6 +62,7 @@ type Controller struct {
 	memErr    error // integrity failure: play disabled
 	digestErr error
 	switches  [hw.NumSwitches]bool
+	jam       bool // the acceptor reports a jam (a tilt until it is free)
 	recovered bool
 	message   string
 

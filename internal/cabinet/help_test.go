@@ -94,3 +94,15 @@ func checkPays(t *testing.T, id game.ID, h *view.HelpView) {
 		}
 	}
 }
+
+// TestTiltReasonsTranslated: every reason the tilt screen can be given has
+// words in both languages.
+func TestTiltReasonsTranslated(t *testing.T) {
+	for _, r := range TiltReasons {
+		for _, lang := range i18n.Langs() {
+			if !i18n.Has(lang, "tilt."+r) {
+				t.Errorf("tilt reason %q has no %s text", r, lang)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cabinet
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -80,6 +81,13 @@ func (c *Controller) publish() {
 		s.Handpay, s.HandpayKind = c.m.Handpay, c.m.HandpayKind
 	}
 	s.Lamps = c.lamps(s)
+	if prev := c.snap.Load(); prev == nil || prev.Mode != s.Mode || prev.Under != s.Under || !slices.Equal(prev.Tilts, s.Tilts) {
+		// Every state transition goes to the program log (journald on the
+		// Pi); the durable event log holds the ones platform.md §4 lists
+		// (doors, keys, tilts, handpays, bills, settings), written with
+		// their cause.
+		c.log.Info("state", "mode", s.Mode, "under", s.Under, "tilts", s.Tilts, "game", s.Game, "credits", s.Credits)
+	}
 	c.snap.Store(s)
 	c.outputs()
 }

@@ -135,6 +135,7 @@ func (fr *frame) drawLegend() {
 		"A " + fr.tr("sw.audit_key"),
 		"T " + fr.tr("sw.reset_key"),
 		"E " + fr.tr("sw.operator_key"),
+		"J " + fr.tr("legend.jam"),
 	}
 	line := fr.tr("legend.title") + " : "
 	if fr.lang == i18n.EN {

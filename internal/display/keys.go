@@ -17,6 +17,7 @@ type binding struct {
 	sw     hw.Switch
 	isSw   bool
 	bill   money.Cents
+	jam    bool
 }
 
 // Keymap is the keyboard map (documented in doc.go). GLFW names keys by
@@ -29,6 +30,7 @@ func keymap() []binding {
 		return binding{key: k, name: name, sw: s, isSw: true}
 	}
 	bill := func(k int32, name string, v money.Cents) binding { return binding{key: k, name: name, bill: v} }
+	jam := binding{key: rl.KeyJ, name: "J", jam: true}
 	return []binding{
 		btn(rl.KeyD, "D", hw.Deal), btn(rl.KeyH, "H", hw.Hit), btn(rl.KeyS, "S", hw.Stand),
 		btn(rl.KeyX, "X", hw.Double), btn(rl.KeyP, "P", hw.Split), btn(rl.KeyY, "Y", hw.Yes),
@@ -38,7 +40,7 @@ func keymap() []binding {
 		bill(rl.KeyOne, "1", 500), bill(rl.KeyTwo, "2", 1000), bill(rl.KeyThree, "3", 2000),
 		bill(rl.KeyFour, "4", 5000), bill(rl.KeyFive, "5", 10000),
 		sw(rl.KeyM, "M", hw.MainDoor), sw(rl.KeyK, "K", hw.CashDoor), sw(rl.KeyA, "A", hw.AuditKey),
-		sw(rl.KeyT, "T", hw.ResetKey), sw(rl.KeyE, "E", hw.OperatorKey),
+		sw(rl.KeyT, "T", hw.ResetKey), sw(rl.KeyE, "E", hw.OperatorKey), jam,
 	}
 }
 
@@ -59,6 +61,7 @@ type Input interface {
 	Press(hw.Button) bool
 	Toggle(hw.Switch) bool
 	InsertBill(money.Cents) bool
+	ToggleJam() bool
 }
 
 // pollInput turns this frame's key presses, clicks and touches into inputs.
@@ -76,6 +79,8 @@ func pollInput(in Input, keys []binding, toDesign func(rl.Vector2) (float32, flo
 			in.Press(k.button)
 		case k.isSw:
 			in.Toggle(k.sw)
+		case k.jam:
+			in.ToggleJam()
 		default:
 			in.InsertBill(k.bill)
 		}

@@ -199,7 +199,7 @@ func TestKeymap(t *testing.T) {
 	seen := map[int32]string{}
 	buttons := map[hw.Button]bool{}
 	switches := map[hw.Switch]bool{}
-	bills := 0
+	bills, jams := 0, 0
 	for _, k := range keymap() {
 		if prev, ok := seen[k.key]; ok {
 			t.Errorf("key %s bound twice (also %s)", k.name, prev)
@@ -210,6 +210,8 @@ func TestKeymap(t *testing.T) {
 			buttons[k.button] = true
 		case k.isSw:
 			switches[k.sw] = true
+		case k.jam:
+			jams++
 		default:
 			bills++
 		}
@@ -220,8 +222,8 @@ func TestKeymap(t *testing.T) {
 	if len(switches) != int(hw.NumSwitches) {
 		t.Errorf("keymap binds %d switches, want all %d", len(switches), hw.NumSwitches)
 	}
-	if bills != 5 {
-		t.Errorf("keymap binds %d bills, want 5", bills)
+	if bills != 5 || jams != 1 {
+		t.Errorf("keymap binds %d bills and %d jam keys, want 5 and 1", bills, jams)
 	}
 	for b := hw.Button(0); b < hw.NumButtons; b++ {
 		if keyName(b) == "" {

@@ -110,6 +110,7 @@ const (
 	BillStacked                        // a bill of Value is in the stacker: credit it
 	BillRefused                        // a bill was returned (Err says why)
 	BillError                          // a malformed signal (Err says what); never credit
+	BillJam                            // the acceptor is jammed (On) or free again (off): a tilt
 )
 
 // Input is one debounced input event.
@@ -138,6 +139,11 @@ func (in Input) String() string {
 		return "bill refused: " + in.Err
 	case BillError:
 		return "bill error: " + in.Err
+	case BillJam:
+		if in.On {
+			return "bill jam: " + in.Err
+		}
+		return "bill jam cleared"
 	}
 	return "input?"
 }

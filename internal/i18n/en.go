@@ -347,6 +347,7 @@ var en = map[string]string{
 	// Keyboard legend (simulator).
 	"legend.title":    "Keyboard",
 	"legend.bills":    "Insert bill 5/10/20/50/100",
+	"legend.jam":      "Bill jam",
 	"legend.switches": "Doors and keys",
 
 	// Self-test checks and event kinds (audit).

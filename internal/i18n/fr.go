@@ -347,6 +347,7 @@ var fr = map[string]string{
 	// Légende du clavier (simulateur).
 	"legend.title":    "Clavier",
 	"legend.bills":    "Billet 5/10/20/50/100",
+	"legend.jam":      "Bourrage billet",
 	"legend.switches": "Portes et clés",
 
 	// Contrôles et événements (audit).

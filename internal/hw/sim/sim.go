@@ -20,6 +20,7 @@ type Backend struct {
 	tower    hw.Tower
 	accept   money.Cents
 	switches [hw.NumSwitches]bool
+	jammed   bool
 	closed   bool
 }
 
@@ -71,6 +72,30 @@ func (b *Backend) Toggle(s hw.Switch) bool {
 	return b.SetSwitch(s, on)
 }
 
+// SetJam jams the acceptor (on) or frees it; a change is reported.
+func (b *Backend) SetJam(on bool) bool {
+	b.mu.Lock()
+	same := b.jammed == on
+	b.jammed = on
+	b.mu.Unlock()
+	if same {
+		return false
+	}
+	in := hw.Input{Kind: hw.BillJam, On: on}
+	if on {
+		in.Err = "simulated jam"
+	}
+	return b.send(in)
+}
+
+// ToggleJam jams or frees the acceptor.
+func (b *Backend) ToggleJam() bool {
+	b.mu.Lock()
+	on := !b.jammed
+	b.mu.Unlock()
+	return b.SetJam(on)
+}
+
 // Switch reports a switch's position.
 func (b *Backend) Switch(s hw.Switch) bool {
 	b.mu.Lock()
@@ -83,11 +108,17 @@ func (b *Backend) InsertBill(v money.Cents) bool {
 	b.mu.Lock()
 	max := b.accept
 	b.mu.Unlock()
+	if b.Jammed() {
+		return b.send(hw.Input{Kind: hw.BillRefused, Value: v, Err: "acceptor jammed"})
+	}
 	if v <= 0 || v > max {
 		return b.send(hw.Input{Kind: hw.BillRefused, Value: v, Err: "acceptor inhibited or bill above limit"})
 	}
 	return b.send(hw.Input{Kind: hw.BillStacked, Value: v})
 }
+
+// Jammed reports whether the simulated acceptor is jammed.
+func (b *Backend) Jammed() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.jammed }
 
 // SetLamps implements hw.Outputs.
 func (b *Backend) SetLamps(lit hw.ButtonSet) error {
