@@ -44,7 +44,7 @@ type Backend struct {
 	ch        chan hw.Input
 	raw       chan sample
 	done      chan struct{}
-	processed chan struct{} // tests: one value after each sample or tick handled
+	processed chan<- struct{} // tests: one value after each sample or tick handled
 	wg        sync.WaitGroup
 	closeOnce sync.Once
 	closeErr  error
@@ -88,7 +88,20 @@ func New(cfg Config, lookup func(name string) gpio.PinIO, clock Clock) (*Backend
 	return newBackend(cfg, lookup, clock, nil)
 }
 
-func newBackend(cfg Config, lookup func(string) gpio.PinIO, clock Clock, processed chan struct{}) (*Backend, error) {
+// NewStepped is New for tests that step the backend on a fake clock
+// (hwtest.Rig): after the loop has handled each input sample and each tick,
+// and has moved the resulting events into the Inputs channel (up to its
+// buffer), it sends one value on processed and waits until it is received
+// (or the backend is closed). So a test that injects an edge or a tick and
+// then receives from processed knows every event it caused is readable.
+func NewStepped(cfg Config, lookup func(name string) gpio.PinIO, clock Clock, processed chan<- struct{}) (*Backend, error) {
+	if processed == nil {
+		return nil, fmt.Errorf("periph: NewStepped: nil processed channel")
+	}
+	return newBackend(cfg, lookup, clock, processed)
+}
+
+func newBackend(cfg Config, lookup func(string) gpio.PinIO, clock Clock, processed chan<- struct{}) (*Backend, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -186,6 +199,7 @@ func newBackend(cfg Config, lookup func(string) gpio.PinIO, clock Clock, process
 		}
 	}
 
+	b.flush() // switches already on are readable as soon as New returns
 	ticker := clock.NewTicker(TickInterval)
 	b.wg.Add(1)
 	go b.loop(ticker)
@@ -250,13 +264,29 @@ func (b *Backend) loop(ticker Ticker) {
 		select {
 		case s := <-b.raw:
 			b.handleSample(s)
+			b.flush()
 			b.signal()
 		case now := <-ticker.C():
 			b.handleTick(now)
+			b.flush()
 			b.signal()
 		case out <- next:
 			b.queue = b.queue[1:]
 		case <-b.done:
+			return
+		}
+	}
+}
+
+// flush moves queued events into the Inputs channel while it has room, so
+// an event is readable as soon as the sample or tick that caused it has
+// been handled.
+func (b *Backend) flush() {
+	for len(b.queue) > 0 {
+		select {
+		case b.ch <- b.queue[0]:
+			b.queue = b.queue[1:]
+		default:
 			return
 		}
 	}

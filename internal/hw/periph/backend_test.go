@@ -1,0 +1,478 @@
+package periph_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"periph.io/x/conn/v3/gpio"
+
+	"cabinet/internal/hw"
+	"cabinet/internal/hw/periph"
+	"cabinet/internal/hw/periph/hwtest"
+	"cabinet/internal/money"
+)
+
+// presses keeps the button presses of ins, in order.
+func presses(ins []hw.Input) []hw.Button {
+	var out []hw.Button
+	for _, in := range ins {
+		if in.Kind == hw.ButtonPressed {
+			out = append(out, in.Button)
+		}
+	}
+	return out
+}
+
+func TestDebounce(t *testing.T) {
+	r := hwtest.NewRig(t, periph.DefaultConfig())
+	pin := r.ButtonPin(hw.Deal)
+	// Contact bounce: every level lasts less than the 20 ms window.
+	for _, step := range []struct {
+		active bool
+		hold   time.Duration
+	}{{true, 3 * time.Millisecond}, {false, 5 * time.Millisecond}, {true, 19 * time.Millisecond},
+		{false, 2 * time.Millisecond}, {true, 10 * time.Millisecond}, {false, 100 * time.Millisecond}} {
+		r.Set(pin, step.active)
+		r.Advance(step.hold)
+	}
+	if got := r.Inputs(); len(got) != 0 {
+		t.Fatalf("bounces shorter than the debounce window: inputs %v, want none", got)
+	}
+
+	// A clean press: one ButtonPressed once the level has held for 20 ms,
+	// not before.
+	r.Set(pin, true)
+	r.Advance(19 * time.Millisecond)
+	if got := r.Inputs(); len(got) != 0 {
+		t.Fatalf("press held 19ms: inputs %v, want none yet", got)
+	}
+	r.Advance(1 * time.Millisecond)
+	got := r.Inputs()
+	want := []hw.Input{{Kind: hw.ButtonPressed, Button: hw.Deal, At: r.Clock.Now()}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("clean press (-want +got):\n%s", d)
+	}
+	r.Set(pin, false)
+	r.Advance(20 * time.Millisecond)
+	if got := r.Inputs(); len(got) != 0 {
+		t.Fatalf("release: inputs %v, want none (a release is silent)", got)
+	}
+}
+
+// A press that bounces on the way down and on the way up is still one press.
+func TestDebounceBouncyPress(t *testing.T) {
+	r := hwtest.NewRig(t, periph.DefaultConfig())
+	pin := r.ButtonPin(hw.Stand)
+	for range 4 {
+		r.Set(pin, true)
+		r.Advance(2 * time.Millisecond)
+		r.Set(pin, false)
+		r.Advance(1 * time.Millisecond)
+	}
+	r.Set(pin, true)
+	r.Advance(50 * time.Millisecond)
+	for range 4 {
+		r.Set(pin, false)
+		r.Advance(2 * time.Millisecond)
+		r.Set(pin, true)
+		r.Advance(1 * time.Millisecond)
+	}
+	r.Set(pin, false)
+	r.Advance(50 * time.Millisecond)
+	if got, want := presses(r.Inputs()), []hw.Button{hw.Stand}; !cmp.Equal(got, want) {
+		t.Fatalf("bouncy press: presses %v, want %v", got, want)
+	}
+}
+
+func TestDebounceConfigured(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	cfg.Debounce = periph.Duration(50 * time.Millisecond)
+	r := hwtest.NewRig(t, cfg)
+	r.Set(r.ButtonPin(hw.Hit), true)
+	r.Advance(49 * time.Millisecond)
+	if got := r.Inputs(); len(got) != 0 {
+		t.Fatalf("debounce 50ms, held 49ms: inputs %v, want none", got)
+	}
+	r.Advance(time.Millisecond)
+	if got, want := presses(r.Inputs()), []hw.Button{hw.Hit}; !cmp.Equal(got, want) {
+		t.Fatalf("debounce 50ms, held 50ms: presses %v, want %v", got, want)
+	}
+}
+
+func TestHold(t *testing.T) {
+	r := hwtest.NewRig(t, periph.DefaultConfig())
+	pin := r.ButtonPin(hw.BetPlus)
+	r.Set(pin, true)
+	for range 400 { // held for 2 s, ticked every 5 ms
+		r.Advance(periph.TickInterval)
+	}
+	r.Set(pin, false)
+	r.Advance(time.Second)
+	if got, want := presses(r.Inputs()), []hw.Button{hw.BetPlus}; !cmp.Equal(got, want) {
+		t.Fatalf("held 2s: presses %v, want one %v", got, want)
+	}
+	// Pressed again after the release: a second press.
+	r.Press(hw.BetPlus)
+	if got, want := presses(r.Inputs()), []hw.Button{hw.BetPlus}; !cmp.Equal(got, want) {
+		t.Fatalf("pressed again: presses %v, want %v", got, want)
+	}
+}
+
+// Every button is reported as itself, and two buttons pressed together are
+// both reported.
+func TestEveryButton(t *testing.T) {
+	r := hwtest.NewRig(t, periph.DefaultConfig())
+	var want []hw.Button
+	for b := hw.Button(0); b < hw.NumButtons; b++ {
+		r.Press(b)
+		want = append(want, b)
+	}
+	r.Set(r.ButtonPin(hw.Yes), true)
+	r.Set(r.ButtonPin(hw.No), true)
+	r.Advance(20 * time.Millisecond)
+	want = append(want, hw.Yes, hw.No)
+	if got := presses(r.Inputs()); !cmp.Equal(got, want) {
+		t.Fatalf("presses %v, want %v", got, want)
+	}
+}
+
+func TestLamps(t *testing.T) {
+	for _, active := range []periph.Level{periph.High, periph.Low} {
+		t.Run("lamp_active="+string(active), func(t *testing.T) {
+			cfg := periph.DefaultConfig()
+			cfg.LampActive = active
+			r := hwtest.NewRig(t, cfg)
+			on, off := gpio.Level(active == periph.High), gpio.Level(active != periph.High)
+			if got := r.Lamps(); got != 0 {
+				t.Fatalf("after New: lamps %b, want all off", got)
+			}
+			for _, set := range []hw.ButtonSet{
+				hw.ButtonSet(0).With(hw.Deal).With(hw.Help),
+				hw.ButtonSet(0).With(hw.Hit).With(hw.Stand).With(hw.Double).With(hw.Split),
+				1<<hw.NumButtons - 1,
+				hw.ButtonSet(0).With(hw.CashOut),
+				0,
+			} {
+				if err := r.Backend.SetLamps(set); err != nil {
+					t.Fatalf("SetLamps(%b) = %v", set, err)
+				}
+				for b := hw.Button(0); b < hw.NumButtons; b++ {
+					want := off
+					if set.Has(b) {
+						want = on
+					}
+					if got := r.Level(r.LampPin(b)); got != want {
+						t.Errorf("SetLamps(%b): lamp %s on %s = %s, want %s", set, b, r.LampPin(b), got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSwitches(t *testing.T) {
+	r := hwtest.NewRig(t, periph.DefaultConfig())
+	for s := hw.Switch(0); s < hw.NumSwitches; s++ {
+		t.Run(s.String(), func(t *testing.T) {
+			r.Switch(s, true)
+			want := []hw.Input{{Kind: hw.SwitchChanged, Switch: s, On: true, At: r.Clock.Now()}}
+			if d := cmp.Diff(want, r.Inputs()); d != "" {
+				t.Fatalf("%s on (-want +got):\n%s", s, d)
+			}
+			// A glitch shorter than the window while on: nothing.
+			r.Set(r.SwitchPin(s), false)
+			r.Advance(10 * time.Millisecond)
+			r.Set(r.SwitchPin(s), true)
+			r.Advance(time.Second)
+			if got := r.Inputs(); len(got) != 0 {
+				t.Fatalf("%s glitch: inputs %v, want none", s, got)
+			}
+			r.Switch(s, false)
+			want = []hw.Input{{Kind: hw.SwitchChanged, Switch: s, On: false, At: r.Clock.Now()}}
+			if d := cmp.Diff(want, r.Inputs()); d != "" {
+				t.Fatalf("%s off (-want +got):\n%s", s, d)
+			}
+		})
+	}
+}
+
+// The door switches are active high in the default map (open door = high),
+// the keys active low: the electrical level that means "on" is configured.
+func TestSwitchLevels(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	r := hwtest.NewRig(t, cfg)
+	r.Edge(r.SwitchPin(hw.MainDoor), gpio.High)
+	r.Edge(r.SwitchPin(hw.AuditKey), gpio.Low)
+	r.Advance(20 * time.Millisecond)
+	got := r.Inputs()
+	want := []hw.Input{
+		{Kind: hw.SwitchChanged, Switch: hw.MainDoor, On: true, At: r.Clock.Now()},
+		{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true, At: r.Clock.Now()},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("main door high, audit key low (-want +got):\n%s", d)
+	}
+	// The pulls are set against the active level.
+	if p := r.Board.Pin(r.SwitchPin(hw.MainDoor)).Pull(); p != gpio.PullDown {
+		t.Errorf("main door (active high) pull = %s, want PullDown", p)
+	}
+	if p := r.Board.Pin(r.ButtonPin(hw.Deal)).Pull(); p != gpio.PullUp {
+		t.Errorf("deal (active low) pull = %s, want PullUp", p)
+	}
+}
+
+func TestTower(t *testing.T) {
+	r := hwtest.NewRig(t, periph.DefaultConfig())
+	for _, tw := range []hw.Tower{hw.TowerTilt, hw.TowerAttendant, hw.TowerOff, hw.TowerTilt} {
+		if err := r.Backend.SetTower(tw); err != nil {
+			t.Fatalf("SetTower(%d) = %v", tw, err)
+		}
+		if got := r.Tower(); got != tw {
+			t.Errorf("SetTower(%d): tower pins show %d", tw, got)
+		}
+	}
+}
+
+func TestInhibit(t *testing.T) {
+	for _, active := range []periph.Level{periph.High, periph.Low} {
+		t.Run("inhibit_active="+string(active), func(t *testing.T) {
+			cfg := periph.DefaultConfig()
+			cfg.Acceptor.InhibitActive = active
+			r := hwtest.NewRig(t, cfg)
+			if !r.Inhibited() {
+				t.Fatal("after New: acceptor enabled, want inhibited")
+			}
+			inhibitLevel := gpio.Level(active == periph.High)
+			for _, tt := range []struct {
+				max       money.Cents
+				inhibited bool
+			}{
+				{10000, false}, // the largest bill
+				{0, true},
+				{5000, true}, // below the largest bill: a 100.00 could still come in
+				{9999, true},
+				{20000, false},
+				{-1, true},
+			} {
+				if err := r.Backend.SetAcceptance(tt.max); err != nil {
+					t.Fatalf("SetAcceptance(%v) = %v", tt.max, err)
+				}
+				if got := r.Inhibited(); got != tt.inhibited {
+					t.Errorf("SetAcceptance(%v): inhibited = %v, want %v", tt.max, got, tt.inhibited)
+				}
+				if got, want := r.Backend.Accepting(), !tt.inhibited; got != want {
+					t.Errorf("SetAcceptance(%v): Accepting() = %v, want %v", tt.max, got, want)
+				}
+				if tt.inhibited && r.Level(cfg.Acceptor.Inhibit) != inhibitLevel {
+					t.Errorf("SetAcceptance(%v): inhibit pin %s, want %s", tt.max, r.Level(cfg.Acceptor.Inhibit), inhibitLevel)
+				}
+			}
+		})
+	}
+}
+
+func TestBillValid(t *testing.T) {
+	r := hwtest.NewRig(t, periph.DefaultConfig())
+	for _, v := range []money.Cents{500, 1000, 2000, 5000, 10000} {
+		r.Bill(v)
+		got := r.Inputs()
+		if len(got) != 1 || got[0].Kind != hw.BillStacked || got[0].Value != v {
+			t.Fatalf("valid train for %v: inputs %v, want one bill stacked %v", v, got, v)
+		}
+	}
+	// Edge widths and gaps at the configured limits are valid too.
+	a := r.Config.Acceptor
+	r.Train(4, a.WidthMin.Std(), a.GapMax.Std())
+	r.Train(2, a.WidthMax.Std(), a.GapMin.Std())
+	var values []money.Cents
+	for _, in := range r.Inputs() {
+		values = append(values, in.Value)
+	}
+	if want := []money.Cents{2000, 1000}; !cmp.Equal(values, want) {
+		t.Fatalf("trains at the limits: values %v, want %v", values, want)
+	}
+}
+
+func TestBillMalformed(t *testing.T) {
+	a := periph.DefaultConfig().Acceptor
+	w, g := 50*time.Millisecond, 50*time.Millisecond
+	tests := []struct {
+		name string
+		send func(r *hwtest.Rig)
+		want string // in the error
+	}{
+		{"pulse too short", func(r *hwtest.Rig) { r.Train(2, a.WidthMin.Std()-time.Millisecond, g) }, "width"},
+		{"pulse too long", func(r *hwtest.Rig) { r.Train(2, a.WidthMax.Std()+time.Millisecond, g) }, "width"},
+		{"gap too short", func(r *hwtest.Rig) { r.Train(2, w, a.GapMin.Std()-time.Millisecond) }, "gap"},
+		{"gap too long", func(r *hwtest.Rig) { r.Train(2, w, a.GapMax.Std()+time.Millisecond) }, "gap"},
+		{"count not a bill", func(r *hwtest.Rig) { r.Train(3, w, g) }, "3 pulses"},
+		{"too many pulses", func(r *hwtest.Rig) { r.Train(21, w, g) }, "pulse 21"},
+		{"line stuck active", func(r *hwtest.Rig) {
+			r.Set(a.Pulse, true)
+			r.Advance(2 * time.Second)
+		}, "held"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := hwtest.NewRig(t, periph.DefaultConfig())
+			tt.send(r)
+			r.Set(a.Pulse, false)
+			r.Advance(2 * time.Second)
+			got := r.Inputs()
+			var errs int
+			for _, in := range got {
+				switch in.Kind {
+				case hw.BillStacked:
+					t.Fatalf("malformed train credited: %v", got)
+				case hw.BillError:
+					errs++
+					if !strings.Contains(in.Err, tt.want) {
+						t.Errorf("error %q, want it to mention %q", in.Err, tt.want)
+					}
+				}
+			}
+			if errs != 1 {
+				t.Fatalf("inputs %v, want exactly one bill error", got)
+			}
+			// The decoder recovers: a valid bill afterwards is credited.
+			r.Bill(1000)
+			if got := r.Inputs(); len(got) != 1 || got[0].Kind != hw.BillStacked || got[0].Value != 1000 {
+				t.Fatalf("valid bill after the error: inputs %v, want bill stacked 10.00", got)
+			}
+		})
+	}
+}
+
+// A train already running when the backend starts is never credited: the
+// decoder waits for a quiet line first.
+func TestBillAtStartNotCredited(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	board := hwtest.BoardFor(cfg)
+	clock := hwtest.NewClock(time.Time{})
+	processed := make(chan struct{})
+	b, err := periph.NewStepped(cfg, board.ByName, clock, processed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	step := func() {
+		t.Helper()
+		select {
+		case <-processed:
+		case <-time.After(hwtest.HangGuard):
+			t.Fatal("backend stalled")
+		}
+	}
+	pin := board.Pin(cfg.Acceptor.Pulse)
+	// The tail of a 10.00 train: one pulse 100 ms after start.
+	clock.Advance(100 * time.Millisecond)
+	pin.EdgesChan <- gpio.Low // active low
+	step()
+	clock.Advance(50 * time.Millisecond)
+	pin.EdgesChan <- gpio.High
+	step()
+	now := clock.Advance(time.Second)
+	if !clock.Tickers()[0].Tick(now, nil) {
+		t.Fatal("tick not taken")
+	}
+	step()
+	select {
+	case in := <-b.Inputs():
+		t.Fatalf("train at start-up: input %v, want none", in)
+	default:
+	}
+}
+
+func TestClose(t *testing.T) {
+	r := hwtest.NewRig(t, periph.DefaultConfig())
+	if err := r.Backend.SetLamps(1<<hw.NumButtons - 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Backend.SetTower(hw.TowerTilt); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Backend.SetAcceptance(10000); err != nil {
+		t.Fatal(err)
+	}
+	if r.Inhibited() || r.Lamps() == 0 || r.Tower() != hw.TowerTilt {
+		t.Fatal("outputs not driven before Close")
+	}
+	if err := r.Backend.Close(); err != nil {
+		t.Fatalf("Close() = %v", err)
+	}
+	if !r.Inhibited() || r.Lamps() != 0 || r.Tower() != hw.TowerOff {
+		t.Errorf("after Close: inhibited %v lamps %b tower %d, want inhibited, all off", r.Inhibited(), r.Lamps(), r.Tower())
+	}
+	if in, ok := <-r.Backend.Inputs(); ok {
+		t.Errorf("after Close: Inputs delivered %v, want a closed channel", in)
+	}
+	for _, tk := range r.Clock.Tickers() {
+		if !tk.Stopped() {
+			t.Error("after Close: ticker not stopped")
+		}
+	}
+	if err := r.Backend.SetLamps(1); !errors.Is(err, periph.ErrClosed) {
+		t.Errorf("SetLamps after Close = %v, want ErrClosed", err)
+	}
+	if err := r.Backend.SetAcceptance(10000); !errors.Is(err, periph.ErrClosed) {
+		t.Errorf("SetAcceptance after Close = %v, want ErrClosed", err)
+	}
+	if err := r.Backend.Close(); err != nil {
+		t.Errorf("second Close() = %v, want nil", err)
+	}
+}
+
+func TestMissingPin(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	for _, tt := range []struct{ pin, key string }{
+		{"GPIO7", "hardware.buttons.double.input"},
+		{"LAMP_CASHOUT", "hardware.buttons.cashout.lamp"},
+		{"GPIO23", "hardware.switches.audit_key.input"},
+		{"TOWER_TILT", "hardware.tower.tilt"},
+		{"GPIO27", "hardware.acceptor.inhibit"},
+	} {
+		board := hwtest.BoardFor(cfg)
+		board.Remove(tt.pin)
+		b, err := periph.New(cfg, board.ByName, hwtest.NewClock(time.Time{}))
+		if err == nil {
+			b.Close()
+			t.Fatalf("New without %s = nil error, want ErrPin", tt.pin)
+		}
+		if !errors.Is(err, periph.ErrPin) || !strings.Contains(err.Error(), `"`+tt.pin+`"`) || !strings.Contains(err.Error(), tt.key) {
+			t.Errorf("New without %s = %v, want ErrPin naming %q and %s", tt.pin, err, tt.pin, tt.key)
+		}
+	}
+}
+
+func TestPinNamedTwice(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	cfg.Buttons["split"] = periph.ButtonPins{Input: "GPIO21", Lamp: "LAMP_SPLIT"} // the main door's
+	_, err := periph.New(cfg, hwtest.BoardFor(periph.DefaultConfig()).ByName, hwtest.NewClock(time.Time{}))
+	if !errors.Is(err, periph.ErrConfig) {
+		t.Fatalf("New with GPIO21 twice = %v, want ErrConfig", err)
+	}
+	for _, w := range []string{`"GPIO21"`, "hardware.buttons.split.input", "hardware.switches.main_door.input"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("New with GPIO21 twice = %q, want it to name %s", err, w)
+		}
+	}
+}
+
+func TestAcceptorNone(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	cfg.Acceptor = periph.Acceptor{Mode: periph.AcceptorNone}
+	r := hwtest.NewRig(t, cfg)
+	if err := r.Backend.SetAcceptance(10000); err != nil {
+		t.Fatalf("SetAcceptance without an acceptor = %v, want nil", err)
+	}
+	if r.Backend.Accepting() {
+		t.Error("Accepting() without an acceptor = true")
+	}
+	r.Press(hw.Deal)
+	if got, want := presses(r.Inputs()), []hw.Button{hw.Deal}; !cmp.Equal(got, want) {
+		t.Fatalf("presses %v, want %v", got, want)
+	}
+}
