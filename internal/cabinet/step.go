@@ -272,13 +272,9 @@ func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([
 			out = append(out, e)
 		}
 	}
-	metered := make([]game.Event, 0, len(out))
-	for _, e := range out {
-		if !e.Handpay {
-			metered = append(metered, e)
-		}
-	}
-	m.Meters.Step(id, metered)
+	// Step keeps handpaid wins out of TotalWon (never credited) and in the
+	// game's won meters (the game paid them).
+	m.Meters.Step(id, out)
 	return out, nil
 }
 

@@ -228,6 +228,12 @@ func TestJackpotHandpay(t *testing.T) {
 	if err := m.Meters.Check(m.Credits); err != nil {
 		t.Fatalf("handpaid win credited? %v", err)
 	}
+	// The game's won meter counts the handpaid win (the game paid it), the
+	// credited total won does not: won − total won = handpaid.
+	if g := m.Meters.Games[game.Classic]; g == nil || g.Won-m.Meters.TotalWon != m.Handpay {
+		t.Fatalf("classic won meter %v, total won %v, handpay %v: the game's won must include the handpaid win",
+			g.Won, m.Meters.TotalWon, m.Handpay)
+	}
 	before := freeze(r)
 	for _, b := range []hw.Button{hw.BetPlus, hw.Deal, hw.Rebet, hw.CashOut} {
 		if err := r.panel(b); !errors.Is(err, ErrNotNow) {
