@@ -69,6 +69,11 @@ func cmdHwtest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *script != "" && backend != "sim" {
 		return usageError{fmt.Sprintf("hwtest: --script drives the sim backend only (backend is %q)", backend)}
 	}
+	if backend == "periph" { // before opening: useful even when a pin is missing
+		for _, w := range acceptorWarnings(cfg) {
+			fmt.Fprintln(stdout, "hwtest: note:", w)
+		}
+	}
 	var be hw.Backend
 	var simBE *sim.Backend
 	switch backend {
@@ -97,11 +102,6 @@ func cmdHwtest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		accept = acceptAll
 	}
 	fmt.Fprintf(stdout, "hwtest: backend %s, each lamp for %s; press every button, open every door, turn every key, insert bills (read, never credited; no store is opened)\n", backend, *interval)
-	if backend == "periph" {
-		for _, w := range acceptorWarnings(cfg) {
-			fmt.Fprintln(stdout, "hwtest: note:", w)
-		}
-	}
 
 	var screen selftest.Screen
 	var outMu sync.Mutex
