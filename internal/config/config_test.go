@@ -47,7 +47,7 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 		t.Errorf("Rules(duel) = nil error, want an error")
 	}
 	want := Cabinet{Store: "var/cabinet.db", Language: "fr", Currency: "EUR", Denomination: 1,
-		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000},
+		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
 		RecallDepth: 100, EventDepth: 1000, Sound: true, Backend: "sim",
 		Chips: []money.Cents{100, 500, 1000, 2500, 10000}}
 	if d := cmp.Diff(want, c.Cabinet); d != "" {

@@ -146,7 +146,7 @@ func defaults() file {
 		Cabinet: cabinetFile{
 			Store: DefaultStore, Language: "fr", Currency: "EUR", Denomination: "0.01",
 			CreditLimit: "1000.00", HandpayLimit: "1200.00",
-			Bills:       []string{"5.00", "10.00", "20.00", "50.00"},
+			Bills:       []string{"5.00", "10.00", "20.00", "50.00", "100.00"},
 			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true,
 			Backend: "sim",
 			Chips:   []string{"1.00", "5.00", "10.00", "25.00", "100.00"},

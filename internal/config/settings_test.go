@@ -27,7 +27,7 @@ func TestWith(t *testing.T) {
 	c, err = base.With(map[string]string{
 		"cabinet.language":             "en",
 		"cabinet.sound":                "off",
-		"cabinet.bill.100.00":          "on",
+		"cabinet.bill.100.00":          "off",
 		"cabinet.bill.5.00":            "off",
 		"games.classic.min_bet":        "5.00",
 		"games.classic.dealing":        "european",
@@ -44,8 +44,8 @@ func TestWith(t *testing.T) {
 	if c.Cabinet.Language != "en" || c.Cabinet.Sound {
 		t.Errorf("language, sound = %q, %v, want en, false", c.Cabinet.Language, c.Cabinet.Sound)
 	}
-	if got := c.Cabinet.Bills; len(got) != 4 || got[0] != 1000 || got[3] != 10000 {
-		t.Errorf("bills = %v, want 10.00 20.00 50.00 100.00", got)
+	if got := c.Cabinet.Bills; len(got) != 3 || got[0] != 1000 || got[2] != 5000 {
+		t.Errorf("bills = %v, want 10.00 20.00 50.00", got)
 	}
 	r, _ := c.Rules(game.Classic)
 	if r.MinBet != 500 || r.MaxHands != 2 || r.Peek != "no-hole" {
@@ -68,7 +68,7 @@ func TestWith(t *testing.T) {
 		t.Errorf("RateE7 = %d, want 1550000", c.Jackpot.RateE7)
 	}
 	// The base is unchanged.
-	if base.Cabinet.Language != "fr" || len(base.Enabled()) != 5 || len(base.Cabinet.Bills) != 4 || base.Cabinet.Bills[0] != 500 {
+	if base.Cabinet.Language != "fr" || len(base.Enabled()) != 5 || len(base.Cabinet.Bills) != 5 || base.Cabinet.Bills[0] != 500 {
 		t.Errorf("base changed by With: %+v %v", base.Cabinet, base.Enabled())
 	}
 	if r, _ := base.Rules(game.Classic); r.MinBet != 100 {
@@ -76,7 +76,7 @@ func TestWith(t *testing.T) {
 	}
 	// Settings reflect the overrides.
 	want := map[string]string{"cabinet.language": "en", "games.royal.enabled": "off", "cabinet.bill.5.00": "off",
-		"cabinet.bill.100.00": "on", "games.classic.min_bet": "5.00", "jackpot.rate": "15.50000"}
+		"cabinet.bill.100.00": "off", "games.classic.min_bet": "5.00", "jackpot.rate": "15.50000"}
 	for _, s := range c.Settings() {
 		if w, ok := want[s.Key]; ok && s.Value != w {
 			t.Errorf("Settings %s = %q, want %q", s.Key, s.Value, w)
@@ -142,6 +142,7 @@ func TestNext(t *testing.T) {
 		{"jackpot.rate", "20.3", "20.30843"},
 		{"cabinet.recall_depth", "100", "200"},
 		{"cabinet.bill.100.00", "off", "on"},
+		{"cabinet.bill.100.00", "on", "off"},
 	} {
 		got, err := c.Next(tc.key, tc.cur)
 		if err != nil || got != tc.want {
