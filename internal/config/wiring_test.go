@@ -39,7 +39,14 @@ func wiringTable(h periph.Config) string {
 	}
 	for s := hw.Switch(0); s < hw.NumSwitches; s++ {
 		p := h.Switches[s.String()]
-		fmt.Fprintf(&b, "| %s | `hardware.switches.%s` | %s | %s | |\n", strings.ReplaceAll(s.String(), "_", " "), s, p.Input, level(p.Active))
+		how := level(p.Active)
+		switch {
+		case p.Pull == periph.PullUp && p.Active == periph.High:
+			how = "high (switch to ground closed while shut, pull-up: open or a cut wire reads open)"
+		case p.Pull == periph.PullDown && p.Active == periph.Low:
+			how = "low (pull-down: a cut wire reads on)"
+		}
+		fmt.Fprintf(&b, "| %s | `hardware.switches.%s` | %s | %s | |\n", strings.ReplaceAll(s.String(), "_", " "), s, p.Input, how)
 	}
 	fmt.Fprintf(&b, "| tower light: attendant | `hardware.tower.attendant` | | | %s |\n", h.Tower.Attendant)
 	fmt.Fprintf(&b, "| tower light: tilt | `hardware.tower.tilt` | | | %s |\n", h.Tower.Tilt)

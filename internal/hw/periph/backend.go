@@ -130,8 +130,10 @@ func newBackend(cfg Config, lookup func(string) gpio.PinIO, clock Clock, process
 		}
 		inputs[btn], activeLow[btn] = b.buttons[btn], cfg.ButtonActive == Low
 	}
+	var pullOf [numInputs]string // a switch's configured pull ("" = against its active level)
 	for s := hw.Switch(0); s < hw.NumSwitches; s++ {
 		sp := cfg.Switches[s.String()]
+		pullOf[firstSwitch+int(s)] = sp.Pull
 		if b.switches[s], err = get("hardware.switches."+s.String()+".input", sp.Input); err != nil {
 			return nil, err
 		}
@@ -162,7 +164,7 @@ func newBackend(cfg Config, lookup func(string) gpio.PinIO, clock Clock, process
 	if err := b.drive(); err != nil {
 		return nil, err
 	}
-	// Inputs: pull against the active level, both edges.
+	// Inputs: pull against the active level (or as a switch's Pull says), both edges.
 	keys := inputKeys()
 	for i, p := range inputs {
 		if p == nil {
@@ -171,6 +173,12 @@ func newBackend(cfg Config, lookup func(string) gpio.PinIO, clock Clock, process
 		pull := gpio.PullDown
 		if activeLow[i] {
 			pull = gpio.PullUp
+		}
+		switch pullOf[i] {
+		case PullUp:
+			pull = gpio.PullUp
+		case PullDown:
+			pull = gpio.PullDown
 		}
 		if err := p.In(pull, gpio.BothEdges); err != nil {
 			return nil, fmt.Errorf("%w %q (%s): In(%s, BothEdges): %w", ErrPin, p.Name(), keys[i], pull, err)

@@ -215,12 +215,45 @@ func TestSwitchLevels(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("main door high, audit key low (-want +got):\n%s", d)
 	}
-	// The pulls are set against the active level.
-	if p := r.Board.Pin(r.SwitchPin(hw.MainDoor)).Pull(); p != gpio.PullDown {
-		t.Errorf("main door (active high) pull = %s, want PullDown", p)
+	// The doors' pull is the configured one (up: fail-safe), the others'
+	// against their active level.
+	if p := r.Board.Pin(r.SwitchPin(hw.MainDoor)).Pull(); p != gpio.PullUp {
+		t.Errorf("main door (active high, pull up) pull = %s, want PullUp", p)
 	}
 	if p := r.Board.Pin(r.ButtonPin(hw.Deal)).Pull(); p != gpio.PullUp {
 		t.Errorf("deal (active low) pull = %s, want PullUp", p)
+	}
+	cfg.Switches[hw.CashDoor.String()] = periph.SwitchPin{Input: cfg.Switches[hw.CashDoor.String()].Input, Active: periph.High}
+	r2 := hwtest.NewRig(t, cfg)
+	if p := r2.Board.Pin(r2.SwitchPin(hw.CashDoor)).Pull(); p != gpio.PullDown {
+		t.Errorf("cash door (active high, no pull given) pull = %s, want PullDown", p)
+	}
+}
+
+// TestDoorsOpenAtStart: with the fail-safe wiring a door whose line is high
+// when the backend starts (open, or its wire cut) is reported open at once,
+// before any edge.
+func TestDoorsOpenAtStart(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	board := hwtest.BoardFor(cfg)
+	b, err := periph.NewStepped(cfg, board.ByName, hwtest.NewClock(time.Time{}), make(chan struct{}, 1024))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var got []hw.Input
+	for len(got) < 2 {
+		select {
+		case in := <-b.Inputs():
+			in.At = time.Time{}
+			got = append(got, in)
+		case <-time.After(hwtest.HangGuard):
+			t.Fatalf("start-up reports: %v, want both doors open", got)
+		}
+	}
+	want := []hw.Input{{Kind: hw.SwitchChanged, Switch: hw.MainDoor, On: true}, {Kind: hw.SwitchChanged, Switch: hw.CashDoor, On: true}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("start-up with the door lines high (-want +got):\n%s", d)
 	}
 }
 
@@ -379,10 +412,16 @@ func TestBillAtStartNotCredited(t *testing.T) {
 		t.Fatal("tick not taken")
 	}
 	step()
-	select {
-	case in := <-b.Inputs():
-		t.Fatalf("train at start-up: input %v, want none", in)
-	default:
+	for {
+		select {
+		case in := <-b.Inputs():
+			if in.Kind != hw.SwitchChanged { // the fail-safe doors read open at start
+				t.Fatalf("train at start-up: input %v, want no bill event", in)
+			}
+			continue
+		default:
+		}
+		break
 	}
 }
 

@@ -110,7 +110,18 @@ type ButtonPins struct {
 type SwitchPin struct {
 	Input  string `toml:"input" json:"input"`
 	Active Level  `toml:"active" json:"active"`
+	// Pull is the pin's internal resistor: "up", "down", or empty for the
+	// one against the active level. Doors use "up" with active "high": the
+	// switch closes to ground while the door is shut, so an open door and a
+	// cut wire both read high, i.e. open (fail-safe: a broken switch tilts).
+	Pull string `toml:"pull,omitempty" json:"pull,omitempty"`
 }
+
+// Pull values of SwitchPin.Pull.
+const (
+	PullUp   = "up"
+	PullDown = "down"
+)
 
 // TowerPins are the tower light's two lamps (driven at Config.LampActive).
 type TowerPins struct {
@@ -172,9 +183,10 @@ func DefaultConfig() Config {
 		LampActive:   High,
 		Buttons:      map[string]ButtonPins{},
 		Switches: map[string]SwitchPin{
-			// Door switches close when the door is shut: open door = high.
-			hw.MainDoor.String():    {Input: "GPIO21", Active: High},
-			hw.CashDoor.String():    {Input: "GPIO22", Active: High},
+			// Door switches close to ground while the door is shut; the
+			// pull-up makes an open door, or a cut wire, read high: open.
+			hw.MainDoor.String():    {Input: "GPIO21", Active: High, Pull: PullUp},
+			hw.CashDoor.String():    {Input: "GPIO22", Active: High, Pull: PullUp},
 			hw.AuditKey.String():    {Input: "GPIO23", Active: Low},
 			hw.ResetKey.String():    {Input: "GPIO24", Active: Low},
 			hw.OperatorKey.String(): {Input: "GPIO25", Active: Low},
@@ -261,6 +273,9 @@ func (c Config) Validate() error {
 		}
 		if !p.Active.valid() {
 			return bad(key+".active", string(p.Active), `"low" or "high" (the level when the door is open or the key on)`)
+		}
+		if p.Pull != "" && p.Pull != PullUp && p.Pull != PullDown {
+			return bad(key+".pull", p.Pull, `"up", "down", or absent (against the active level)`)
 		}
 	}
 	if err := use("hardware.tower.attendant", c.Tower.Attendant); err != nil {

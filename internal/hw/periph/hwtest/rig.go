@@ -57,6 +57,19 @@ func NewRig(t testing.TB, cfg periph.Config) *Rig {
 	if cfg.Acceptor.Mode == periph.AcceptorPulse {
 		r.Advance(cfg.Acceptor.EndGap.Std())
 	}
+	// A switch whose pull is toward its active level (a fail-safe door)
+	// reads on when the pins are configured: close it, so every test starts
+	// with doors shut and keys off, and forget those start-up reports.
+	closed := false
+	for s := hw.Switch(0); s < hw.NumSwitches; s++ {
+		if pin := r.SwitchPin(s); r.Level(pin) == r.active[pin] {
+			r.Switch(s, false)
+			closed = true
+		}
+	}
+	if closed {
+		r.Inputs()
+	}
 	return r
 }
 
