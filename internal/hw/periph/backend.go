@@ -52,6 +52,10 @@ type Backend struct {
 	// Loop state: touched only by the loop goroutine.
 	deb     [numInputs]debouncer
 	decoder *pulse.Decoder
+	// The pulse line's raw state, for jam detection (Acceptor.JamAfter).
+	pulseOn    bool
+	pulseSince time.Time
+	jammed     bool
 	queue   []hw.Input
 
 	mu      sync.Mutex // guards the outputs
@@ -204,6 +208,7 @@ func newBackend(cfg Config, lookup func(string) gpio.PinIO, clock Clock, process
 		}
 		if initial[pulseInput] {
 			b.decoder.Edge(true, start)
+			b.pulseOn, b.pulseSince = true, start
 		}
 	}
 
@@ -311,7 +316,14 @@ func (b *Backend) signal() {
 
 func (b *Backend) handleSample(s sample) {
 	if s.input == pulseInput {
+		if s.active != b.pulseOn {
+			b.pulseOn, b.pulseSince = s.active, s.at
+		}
 		b.bill(b.decoder.Edge(s.active, s.at))
+		if !s.active && b.jammed {
+			b.jammed = false
+			b.queue = append(b.queue, hw.Input{Kind: hw.BillJam, On: false, At: s.at})
+		}
 		return
 	}
 	if changed, level := b.deb[s.input].sample(s.active, s.at, b.cfg.Debounce.Std()); changed {
@@ -327,6 +339,11 @@ func (b *Backend) handleTick(now time.Time) {
 	}
 	if b.decoder != nil {
 		b.bill(b.decoder.Tick(now))
+		if jam := b.cfg.Acceptor.JamAfter.Std(); jam > 0 && b.pulseOn && !b.jammed && now.Sub(b.pulseSince) >= jam {
+			b.jammed = true
+			b.queue = append(b.queue, hw.Input{Kind: hw.BillJam, On: true, At: now,
+				Err: fmt.Sprintf("pulse line held active for %s", now.Sub(b.pulseSince))})
+		}
 	}
 }
 

@@ -515,3 +515,61 @@ func TestAcceptorNone(t *testing.T) {
 		t.Fatalf("presses %v, want %v", got, want)
 	}
 }
+
+// TestBillJam: a pulse line held active for jam_after is a jammed acceptor
+// (BillJam on, once); releasing it reports the jam cleared, and the broken
+// train credits nothing.
+func TestBillJam(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	r := hwtest.NewRig(t, cfg)
+	pin := cfg.Acceptor.Pulse
+	r.Set(pin, true)
+	r.Advance(cfg.Acceptor.WidthMax.Std() + time.Millisecond) // too long for a pulse, not yet a jam
+	for _, in := range r.Inputs() {
+		if in.Kind == hw.BillJam || in.Kind == hw.BillStacked {
+			t.Fatalf("before jam_after: %v", in)
+		}
+	}
+	r.Advance(cfg.Acceptor.JamAfter.Std())
+	r.Advance(time.Second) // still held: no second report
+	var jams []hw.Input
+	for _, in := range r.Inputs() {
+		if in.Kind == hw.BillJam {
+			jams = append(jams, in)
+		}
+		if in.Kind == hw.BillStacked {
+			t.Fatalf("jammed line credited %v", in.Value)
+		}
+	}
+	if len(jams) != 1 || !jams[0].On || jams[0].Err == "" {
+		t.Fatalf("after jam_after: jam reports %v, want one BillJam on with a reason", jams)
+	}
+	r.Set(pin, false)
+	r.Advance(cfg.Acceptor.EndGap.Std())
+	var cleared bool
+	for _, in := range r.Inputs() {
+		switch in.Kind {
+		case hw.BillJam:
+			if in.On {
+				t.Fatalf("second jam report %v", in)
+			}
+			cleared = true
+		case hw.BillStacked:
+			t.Fatalf("released jam credited %v", in.Value)
+		}
+	}
+	if !cleared {
+		t.Fatal("release: no BillJam off")
+	}
+	// The acceptor works again afterwards.
+	r.Bill(2000)
+	var got []hw.Input
+	for _, in := range r.Inputs() {
+		if in.Kind == hw.BillStacked {
+			got = append(got, in)
+		}
+	}
+	if len(got) != 1 || got[0].Value != 2000 {
+		t.Fatalf("bill after the jam: %v, want one 20.00", got)
+	}
+}

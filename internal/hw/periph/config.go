@@ -157,6 +157,11 @@ type Acceptor struct {
 	GapMin   Duration `toml:"gap_min" json:"gap_min"`
 	GapMax   Duration `toml:"gap_max" json:"gap_max"`
 	EndGap   Duration `toml:"end_gap" json:"end_gap"`
+	// JamAfter: a pulse line held active this long is a jammed acceptor
+	// (a bill stuck in the path): reported as hw.BillJam until the line is
+	// released. 0 turns the detection off; otherwise it must exceed
+	// WidthMax (a legal pulse is never a jam).
+	JamAfter Duration `toml:"jam_after" json:"jam_after"`
 }
 
 // Acceptor modes.
@@ -205,6 +210,7 @@ func DefaultConfig() Config {
 			GapMin:        Duration(30 * time.Millisecond),
 			GapMax:        Duration(200 * time.Millisecond),
 			EndGap:        Duration(500 * time.Millisecond),
+			JamAfter:      Duration(2 * time.Second),
 		},
 	}
 	for b := hw.Button(0); b < hw.NumButtons; b++ {
@@ -306,6 +312,10 @@ func (c Config) Validate() error {
 	}
 	if _, err := a.Pulses(); err != nil {
 		return err
+	}
+	if a.JamAfter < 0 || a.JamAfter > 0 && a.JamAfter <= a.WidthMax {
+		return bad("hardware.acceptor.jam_after", time.Duration(a.JamAfter).String(),
+			fmt.Sprintf("0 (off) or longer than width_max (%s)", time.Duration(a.WidthMax)))
 	}
 	return nil
 }

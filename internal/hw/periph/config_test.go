@@ -46,6 +46,11 @@ func TestValidate(t *testing.T) {
 			[]string{"hardware.acceptor.gap_min", "gap_max"}},
 		{"end gap not above gap", func(c *Config) { c.Acceptor.EndGap = c.Acceptor.GapMax },
 			[]string{"hardware.acceptor.end_gap", `"200ms"`, "longer than gap_max"}},
+		{"jam shorter than a pulse", func(c *Config) { c.Acceptor.JamAfter = Duration(100 * time.Millisecond) },
+			[]string{"hardware.acceptor.jam_after", `"100ms"`, "longer than width_max (120ms)"}},
+		{"pull sideways", func(c *Config) {
+			c.Switches["main_door"] = SwitchPin{Input: "GPIO21", Active: High, Pull: "left"}
+		}, []string{"hardware.switches.main_door.pull", `"left"`, `"up", "down"`}},
 		{"zero width", func(c *Config) { c.Acceptor.WidthMax = 0 }, []string{"hardware.acceptor.width_max", "above 0"}},
 		{"bill not multiple", func(c *Config) { c.Acceptor.Bills = []Amount{500, 750} },
 			[]string{"hardware.acceptor.bills", `"7.50"`, "multiples of value_per_pulse 5.00"}},
