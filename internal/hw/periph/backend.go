@@ -56,7 +56,7 @@ type Backend struct {
 	pulseOn    bool
 	pulseSince time.Time
 	jammed     bool
-	queue   []hw.Input
+	queue      []hw.Input
 
 	mu      sync.Mutex // guards the outputs
 	closed  bool
