@@ -58,9 +58,6 @@ func figures(id game.ID) []view.RTPLine {
 	return out
 }
 
-// computedRTP is the main game's computed RTP, printed next to the simulated one.
-func computedRTP(id game.ID) string { return computedBetRTP(id, game.Main) }
-
 // computedBetRTP is the analyser's figure for one bet of a game ("" if none).
 func computedBetRTP(id game.ID, bet game.BetKind) string {
 	for _, f := range figures(id) {

@@ -170,6 +170,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "rounds   %d\nwagered  %s\nwon      %s\nRTP      %s\ncredits  %s\nsteps    %d in %s (%.0f steps/s)\n",
 		res.Rounds, res.Wagered, res.Won, res.RTP, res.Credits, res.Steps, elapsed.Round(time.Millisecond), res.StepsPerSec)
 	fmt.Fprintf(stdout, "%-8s %8s %14s %14s %9s %9s\n", "game", "played", "wagered", "won", "RTP", "computed")
+	defer fmt.Fprintf(stdout, "(a game's computed RTP is the analyser's per-bet figures weighted by this run's wagers)\n")
 	for _, g := range res.Games {
 		fmt.Fprintf(stdout, "%-8s %8d %14s %14s %9s %9s\n", g.Game, g.Played, g.Wagered, g.Won, g.RTP, g.Computed)
 	}
@@ -213,7 +214,7 @@ func summarize(c *cabinet.Controller, games []game.ID, steps int64, elapsed time
 			continue
 		}
 		res.Games = append(res.Games, simGame{Game: id, Played: g.Played, Wagered: g.Wagered.String(), Won: g.Won.String(),
-			RTP: pct(int64(g.Won), int64(g.Wagered)), Computed: computedRTP(id), Bets: betLines(id, tally[id])})
+			RTP: pct(int64(g.Won), int64(g.Wagered)), Computed: expectedRTP(id, tally[id]), Bets: betLines(id, tally[id])})
 	}
 	return res
 }
@@ -240,4 +241,31 @@ func betLines(id game.ID, t map[game.BetKind]*[2]money.Cents) []simBet {
 			Computed: computedBetRTP(id, k)})
 	}
 	return out
+}
+
+// expectedRTP is the analyser's return for this run's mix of bets: each
+// bet's computed RTP weighted by what was wagered on it ("" when a bet has
+// no figure, e.g. Poker Duel's session). Reporting only.
+func expectedRTP(id game.ID, t map[game.BetKind]*[2]money.Cents) string {
+	var num, den int64
+	for k, v := range t {
+		if v[0] == 0 {
+			continue
+		}
+		bp := int64(-1)
+		for _, f := range figures(id) {
+			if f.Bet == k {
+				bp = f.RTPBP
+			}
+		}
+		if bp < 0 {
+			return ""
+		}
+		num += int64(v[0]) * bp
+		den += int64(v[0])
+	}
+	if den == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f%%", float64(num)/float64(den)/100)
 }
