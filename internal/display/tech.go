@@ -231,7 +231,13 @@ func (fr *frame) drawHwTest() {
 	if h == nil {
 		h = &view.HwTestView{}
 	}
-	fr.text(fr.trf("hwtest.lamp", h.Lamp), 30, 70, 22, colGold, true)
+	lamp := h.Lamp // a button name or a tower lamp ("tower_tilt")
+	if b, err := hw.ParseButton(lamp); err == nil {
+		lamp = fr.tr("btn." + b.String())
+	} else if lamp != "" {
+		lamp = fr.tr("hwtest." + lamp)
+	}
+	fr.text(fr.trf("hwtest.lamp", lamp), 30, 70, 22, colGold, true)
 	for b := hw.Button(0); b < hw.NumButtons; b++ {
 		x := 70 + float32(b%8)*150
 		y := 140 + float32(b/8)*90

@@ -338,11 +338,23 @@ var en = map[string]string{
 	"msg.voided":          "Unfinished round voided and refunded",
 
 	// Self-test screen.
-	"hwtest.title":  "Hardware self-test",
-	"hwtest.lamp":   "Lamp lit now: %s",
-	"hwtest.inputs": "Last inputs (newest first)",
-	"hwtest.bills":  "Bills read (not credited)",
-	"hwtest.hint":   "Press every button, open every door, turn every key, insert bills",
+	"hwtest.title":           "Hardware self-test",
+	"hwtest.lamp":            "Lamp lit now: %s",
+	"hwtest.inputs":          "Last inputs (newest first)",
+	"hwtest.bills":           "Bills read (not credited)",
+	"hwtest.hint":            "Press every button, open every door, turn every key, insert bills",
+	"hwtest.tower_attendant": "tower light: attendant",
+	"hwtest.tower_tilt":      "tower light: tilt",
+	"hwtest.line.lamp":       "lamp %s lit",
+	"hwtest.line.fault":      "fault: %s",
+	"hwtest.line.press":      "%s pressed",
+	"hwtest.line.switch_on":  "%s: on",
+	"hwtest.line.switch_off": "%s: off",
+	"hwtest.line.bill":       "bill %s read (not credited)",
+	"hwtest.line.refused":    "bill refused: %s",
+	"hwtest.line.error":      "acceptor error: %s",
+	"hwtest.line.jam":        "bill jam: %s",
+	"hwtest.line.jam_clear":  "bill jam cleared",
 
 	// Keyboard legend (simulator).
 	"legend.title":    "Keyboard",

@@ -338,11 +338,23 @@ var fr = map[string]string{
 	"msg.voided":          "Partie inachevée annulée et remboursée",
 
 	// Autotest.
-	"hwtest.title":  "Test du matériel",
-	"hwtest.lamp":   "Voyant allumé : %s",
-	"hwtest.inputs": "Dernières entrées (la plus récente en premier)",
-	"hwtest.bills":  "Billets lus (non crédités)",
-	"hwtest.hint":   "Appuyez sur chaque bouton, ouvrez chaque porte, tournez chaque clé, insérez des billets",
+	"hwtest.title":           "Test du matériel",
+	"hwtest.lamp":            "Voyant allumé : %s",
+	"hwtest.inputs":          "Dernières entrées (la plus récente en premier)",
+	"hwtest.bills":           "Billets lus (non crédités)",
+	"hwtest.hint":            "Appuyez sur chaque bouton, ouvrez chaque porte, tournez chaque clé, insérez des billets",
+	"hwtest.tower_attendant": "colonne lumineuse : appel employé",
+	"hwtest.tower_tilt":      "colonne lumineuse : hors service",
+	"hwtest.line.lamp":       "voyant %s allumé",
+	"hwtest.line.fault":      "défaut : %s",
+	"hwtest.line.press":      "appui sur %s",
+	"hwtest.line.switch_on":  "%s : activé",
+	"hwtest.line.switch_off": "%s : désactivé",
+	"hwtest.line.bill":       "billet de %s lu (non crédité)",
+	"hwtest.line.refused":    "billet refusé : %s",
+	"hwtest.line.error":      "erreur du lecteur : %s",
+	"hwtest.line.jam":        "bourrage : %s",
+	"hwtest.line.jam_clear":  "bourrage terminé",
 
 	// Légende du clavier (simulateur).
 	"legend.title":    "Clavier",

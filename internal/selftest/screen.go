@@ -14,6 +14,10 @@ const ScreenLines = 8
 // now, the last inputs and the last bills, newest first. Add is called by
 // the self-test, View by the display's goroutine: safe for concurrent use.
 type Screen struct {
+	// Lang and Currency localise the lines ("fr", "EUR"); with Lang empty
+	// the lines are the English Line.String form.
+	Lang, Currency string
+
 	mu     sync.Mutex
 	lamp   string
 	inputs []string
@@ -30,10 +34,17 @@ func (s *Screen) Add(l Line) {
 		return
 	case InputSeen:
 		if l.IsBill() {
-			s.bills = push(s.bills, l.String())
+			s.bills = push(s.bills, s.text(l))
 		}
 	}
-	s.inputs = push(s.inputs, l.String())
+	s.inputs = push(s.inputs, s.text(l))
+}
+
+func (s *Screen) text(l Line) string {
+	if s.Lang == "" {
+		return l.String()
+	}
+	return l.Text(s.Lang, s.Currency)
 }
 
 func push(list []string, item string) []string {

@@ -2,6 +2,7 @@ package selftest_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"cabinet/internal/hw/periph"
 	"cabinet/internal/hw/periph/hwtest"
 	"cabinet/internal/hw/sim"
+	"cabinet/internal/i18n"
 	"cabinet/internal/money"
 	"cabinet/internal/selftest"
 )
@@ -237,5 +239,37 @@ func TestScreen(t *testing.T) {
 	s.Add(selftest.Line{Kind: selftest.LampLit, Lamp: selftest.TowerTiltLamp})
 	if s.Lamps() != 0 || s.View().Lamp != selftest.TowerTiltLamp {
 		t.Errorf("tower lamp: lamps %b view %q", s.Lamps(), s.View().Lamp)
+	}
+}
+
+// TestScreenLocalised: with a language, the screen's lines and lamp are in
+// that language, amounts in its format; every input kind has its words.
+func TestScreenLocalised(t *testing.T) {
+	s := selftest.Screen{Lang: "fr", Currency: "EUR"}
+	s.Add(selftest.Line{Kind: selftest.LampLit, Lamp: "hit"})
+	for _, in := range []hw.Input{
+		{Kind: hw.ButtonPressed, Button: hw.Deal},
+		{Kind: hw.SwitchChanged, Switch: hw.MainDoor, On: true},
+		{Kind: hw.SwitchChanged, Switch: hw.MainDoor},
+		{Kind: hw.BillStacked, Value: 2000},
+		{Kind: hw.BillRefused, Err: "x"},
+		{Kind: hw.BillError, Err: "y"},
+		{Kind: hw.BillJam, On: true, Err: "z"},
+		{Kind: hw.BillJam},
+	} {
+		s.Add(selftest.Line{Kind: selftest.InputSeen, Input: in})
+	}
+	v := s.View()
+	want := []string{"bourrage terminé", "bourrage : z", "erreur du lecteur : y", "billet refusé : x",
+		"billet de 20,00 € lu (non crédité)", "Porte principale : désactivé", "Porte principale : activé", "appui sur Donner"}
+	if v.Lamp != "hit" || selftest.LampLabel("fr", v.Lamp) != "Carte" || !slices.Equal(v.Inputs, want) {
+		t.Errorf("lamp %q (%s) inputs %q, want hit (Carte) and %q", v.Lamp, selftest.LampLabel("fr", v.Lamp), v.Inputs, want)
+	}
+	for _, lamp := range []string{selftest.TowerAttendantLamp, selftest.TowerTiltLamp} {
+		for _, lang := range []string{"fr", "en"} {
+			if !i18n.Has(lang, "hwtest."+lamp) {
+				t.Errorf("no %s words for lamp %s", lang, lamp)
+			}
+		}
 	}
 }
