@@ -113,7 +113,11 @@ func (c *Controller) lamps(s *view.Snapshot) hw.ButtonSet {
 	case view.Attract:
 		return l.With(hw.Help)
 	case view.Help:
-		return l.With(hw.Help).With(hw.Spot).With(hw.BetPlus).With(hw.Game).With(hw.Deal)
+		l = l.With(hw.Help).With(hw.Spot).With(hw.BetPlus).With(hw.Game)
+		if c.m.Credits > 0 || c.open != nil {
+			l = l.With(hw.Deal) // to the table (only with credits)
+		}
+		return l
 	case view.Menu:
 		l = l.With(hw.Spot).With(hw.BetPlus).With(hw.Deal).With(hw.Help)
 		if c.m.Credits > 0 {

@@ -182,8 +182,10 @@ func (c *Controller) button(b hw.Button) error {
 		case hw.Spot, hw.BetPlus:
 			c.ui.helpPage++
 		default:
+			// Back where help was opened from; DEAL goes to the table, but
+			// only with credits (without any, attract: platform.md §1).
 			c.ui.mode = c.idleMode()
-			if c.open != nil || b == hw.Deal {
+			if c.open != nil || b == hw.Deal && c.m.Credits > 0 {
 				c.ui.mode = view.Table
 			}
 		}
