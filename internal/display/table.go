@@ -92,8 +92,12 @@ func (fr *frame) drawBlackjack() {
 		fr.drawSideBets(t.Side, spots)
 	}
 
-	// Prompts and notices.
+	// Prompts and notices: over the rules line during a round, in the
+	// empty middle of the felt while betting (the rules stay readable).
 	y := float32(232)
+	if pending {
+		y = 320
+	}
 	switch {
 	case t != nil && t.Prompt != "" && !pending:
 		fr.drawNotice(fr.word("prompt", t.Prompt), y, colActive)
