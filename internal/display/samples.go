@@ -331,8 +331,10 @@ func sampleAudit(page string) *view.Snapshot {
 		Table: *cl, Before: 127450, After: 123450}
 	for i := range 16 {
 		a.Events = append(a.Events, view.EventLine{Seq: uint64(900 - i), Time: fmt.Sprintf("2026-11-22 18:%02d:%02d", 40-i, (i*7)%60),
-			Kind: []string{"bill", "door", "tilt", "handpay", "config", "power"}[i%6],
-			Text: []string{"billet 20,00 € encaissé", "porte principale ouverte", "tilt: main_door", "paiement manuel 250,00 €", "royal.max_bet 1000.00 → 500.00", "mise sous tension"}[i%6]})
+			Kind: []string{"bill_accepted", "door", "tilt", "handpay", "config_change", "power_up"}[i%6],
+			Text: []string{"bill 20.00", "main_door opened", "tilt: [main_door]", "cash out: handpay 250.00", "games.royal.max_bet: 1000.00 → 500.00", "power up"}[i%6]})
+		// The details are the log's own text (technician evidence, as the
+		// controller writes it); the event column is translated.
 	}
 	a.Checks = []view.KV{{Key: "store", Value: "OK"}, {Key: "meters", Value: "OK"}, {Key: "invariant", Value: "OK"},
 		{Key: "pool", Value: "OK"}, {Key: "digest", Value: "OK"}, {Key: "rng", Value: "OK"}}

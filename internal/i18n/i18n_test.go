@@ -8,6 +8,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
+	"cabinet/internal/meters"
 	"cabinet/internal/money"
 )
 
@@ -159,5 +160,17 @@ func TestLookup(t *testing.T) {
 	}
 	if got := Tf("en", "table.spot", 2); got != "Spot 2" {
 		t.Errorf("Tf(en, table.spot, 2) = %q, want %q", got, "Spot 2")
+	}
+}
+
+// TestEventKindsTranslated: every kind the event log can hold has its name
+// in both languages (the audit screen's event column).
+func TestEventKindsTranslated(t *testing.T) {
+	for _, k := range meters.Kinds() {
+		for _, lang := range Langs() {
+			if !Has(lang, "event."+k) {
+				t.Errorf("event kind %q has no %s name", k, lang)
+			}
+		}
 	}
 }
