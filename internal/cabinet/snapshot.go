@@ -330,35 +330,27 @@ func RecallPicture(rec meters.Recall, step int) (*view.RecallView, error) {
 		Before: rec.CreditsBefore, After: rec.CreditsAfter}, nil
 }
 
-// MeterLines formats the main meters for the audit screen.
+// MeterLines are every meter for the audit screen, named as `cabinet audit
+// meters` names them (meters.Lines: "total_in", "bills.2000",
+// "games.royal.won", "games.freebet.side.anypair.wagered", …) after the
+// credit meter, the pending handpay and the progressive pool. Values are
+// language-neutral tokens the display formats: money as Cents.String
+// ("1234.50"), counts as integers.
 func MeterLines(m recovery.Machine) []view.KV {
-	mt := m.Meters
 	kv := []view.KV{
 		{Key: "credits", Value: m.Credits.String()},
-		{Key: "total_in", Value: mt.TotalIn.String()},
-		{Key: "total_won", Value: mt.TotalWon.String()},
-		{Key: "bills_in", Value: mt.BillsIn.String()},
-		{Key: "handpay_cancelled", Value: mt.HandpayCancelled.String()},
-		{Key: "jackpot_handpay", Value: mt.JackpotHandpay.String()},
+		{Key: "handpay_pending", Value: m.Handpay.String()},
 		{Key: "progressive_pool", Value: money.Cents(m.PoolUnits / PoolUnitsPerCent).String()},
-		{Key: "progressive_hits", Value: strconv.FormatInt(mt.ProgressiveHits, 10)},
-		{Key: "games_played", Value: strconv.FormatInt(mt.Played, 10)},
-		{Key: "games_won", Value: strconv.FormatInt(mt.Won, 10)},
-		{Key: "games_lost", Value: strconv.FormatInt(mt.Lost, 10)},
-		{Key: "games_pushed", Value: strconv.FormatInt(mt.Pushed, 10)},
-		{Key: "main_door", Value: strconv.FormatInt(mt.MainDoor, 10)},
-		{Key: "cash_door", Value: strconv.FormatInt(mt.CashDoor, 10)},
-		{Key: "power_ups", Value: strconv.FormatInt(mt.PowerUps, 10)},
-		{Key: "recoveries", Value: strconv.FormatInt(mt.Recoveries, 10)},
 	}
-	denoms := make([]string, 0, len(mt.Bills))
-	for d := range mt.Bills {
-		denoms = append(denoms, d)
-	}
-	sort.Slice(denoms, func(i, j int) bool { a, _ := strconv.Atoi(denoms[i]); b, _ := strconv.Atoi(denoms[j]); return a < b })
-	for _, d := range denoms {
-		v, _ := strconv.ParseInt(d, 10, 64)
-		kv = append(kv, view.KV{Key: "bills " + money.Cents(v).String(), Value: strconv.FormatInt(mt.Bills[d], 10)})
+	for _, l := range m.Meters.Lines() {
+		v := strconv.FormatInt(l.Value, 10)
+		switch l.Unit {
+		case meters.UnitCents:
+			v = money.Cents(l.Value).String()
+		case meters.UnitPoolUnits:
+			v = money.Cents(l.Value / PoolUnitsPerCent).String()
+		}
+		kv = append(kv, view.KV{Key: l.Name, Value: v})
 	}
 	return kv
 }

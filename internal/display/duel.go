@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"cabinet/internal/game"
 	"cabinet/internal/i18n"
@@ -249,10 +250,11 @@ func (fr *frame) drawDuel() {
 		fr.right(fr.trf("duel.to_call", i18n.Number(fr.lang, d.ToCall)), pa.X+pa.W-14, pa.Y+72, 16, colActive, true)
 	}
 	if d.Phase != "" {
-		fr.centered(fr.word("phase", d.Phase), pa.X+pa.W/2, pa.Y-26, 18, colFeltLine, true, 600)
+		// The engine writes "duel.draw"; the catalogue has "phase.draw".
+		fr.centered(fr.word("phase", strings.TrimPrefix(d.Phase, "duel.")), pa.X+pa.W/2, pa.Y-26, 18, colFeltLine, true, 600)
 	}
 	if d.Message != "" {
-		fr.drawNotice(fr.word("msg", d.Message), pa.Y+pa.H+6, colActive)
+		fr.drawNotice(fr.word("msg", strings.TrimPrefix(d.Message, "duel.")), pa.Y+pa.H+6, colActive)
 	}
 
 	// The player's hand: cursor and marks for the draw.

@@ -315,15 +315,31 @@ func sampleHelp(id game.ID) *view.Snapshot {
 func sampleAudit(page string) *view.Snapshot {
 	s := base(view.Audit, game.Classic)
 	a := &view.AuditView{Page: page, Digest: "9f2c4b1e7a0d3c5f8e6b2a1d4c7f0e3b5a8d2c6f1e4b7a0d3c9f5e2b8a1d4c7f"}
+	// As the controller writes them (cabinet.MeterLines): meters.Lines
+	// names, money as Cents.String, counts as integers.
 	a.Meters = []view.KV{
-		{Key: "credits", Value: "1 234,50 €"}, {Key: "total_in", Value: "48 210,00 €"},
-		{Key: "total_won", Value: "46 875,50 €"}, {Key: "bills_in", Value: "2 400,00 €"},
-		{Key: "handpay_credits", Value: "1 000,00 €"}, {Key: "jackpot_handpays", Value: "0,00 €"},
-		{Key: "games_played", Value: "5 120"}, {Key: "games_won", Value: "2 230"},
-		{Key: "games_lost", Value: "2 610"}, {Key: "games_pushed", Value: "280"},
-		{Key: "progressive_contrib", Value: "812,34 €"}, {Key: "progressive_hits", Value: "0"},
+		{Key: "credits", Value: "1234.50"}, {Key: "handpay_pending", Value: "0.00"},
+		{Key: "progressive_pool", Value: "20812.34"}, {Key: "total_in", Value: "48210.00"},
+		{Key: "total_won", Value: "46875.50"}, {Key: "bills_in", Value: "2400.00"},
+		{Key: "handpay_cancelled", Value: "1000.00"}, {Key: "jackpot_handpay", Value: "0.00"},
+		{Key: "jackpot_handpays", Value: "0"}, {Key: "progressive_contrib", Value: "812.34"},
+		{Key: "progressive_hits", Value: "0"}, {Key: "progressive_paid", Value: "0.00"},
+		{Key: "played", Value: "5120"}, {Key: "won", Value: "2230"},
+		{Key: "lost", Value: "2610"}, {Key: "pushed", Value: "280"}, {Key: "voided", Value: "0"},
 		{Key: "main_door", Value: "3"}, {Key: "cash_door", Value: "2"},
+		{Key: "audit_key", Value: "5"}, {Key: "operator_key", Value: "1"},
 		{Key: "power_ups", Value: "14"}, {Key: "recoveries", Value: "1"},
+		{Key: "bills.1000", Value: "40"}, {Key: "bills.2000", Value: "60"}, {Key: "bills.5000", Value: "16"},
+	}
+	for _, g := range []string{"classic", "duel", "freebet", "royal", "zappit"} {
+		a.Meters = append(a.Meters, view.KV{Key: "games." + g + ".played", Value: "1024"},
+			view.KV{Key: "games." + g + ".wagered", Value: "9642.00"}, view.KV{Key: "games." + g + ".won", Value: "9375.10"})
+		if g == "freebet" {
+			for _, b := range []string{"21+3", "anypair", "bustit", "hot3"} {
+				a.Meters = append(a.Meters, view.KV{Key: "games.freebet.side." + b + ".wagered", Value: "512.00"},
+					view.KV{Key: "games.freebet.side." + b + ".won", Value: "488.00"})
+			}
+		}
 	}
 	cl := sampleClassic().Round
 	a.Recall = &view.RecallView{Index: 0, Count: 100, Round: cl.Round, Game: game.Classic,

@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
+	"cabinet/internal/money"
 	"cabinet/internal/view"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
@@ -63,12 +64,15 @@ func (fr *frame) drawAudit() {
 
 // drawKVGrid lays labelled values out in two columns.
 func (fr *frame) drawKVGrid(kvs []view.KV, r Rect, namespace string, checks bool) {
-	const row = 26
+	row, size, cols := float32(26), float32(17), 2
+	if int(r.H/row)*2 < len(kvs) {
+		row, size, cols = 20, 14, 3 // every meter on one page
+	}
 	perCol := int(r.H / row)
-	colW := (r.W - 20) / 2
+	colW := (r.W - 20*float32(cols-1)) / float32(cols)
 	for i, kv := range kvs {
 		c := i / perCol
-		if c > 1 {
+		if c >= cols {
 			break
 		}
 		x := r.X + float32(c)*(colW+20)
@@ -76,7 +80,17 @@ func (fr *frame) drawKVGrid(kvs []view.KV, r Rect, namespace string, checks bool
 		if i%2 == 0 {
 			rl.DrawRectangleRec(rec(Rect{x, y - 2, colW, row}), fade(colWhite, 0.04))
 		}
-		fr.text(fr.word(namespace, kv.Key), x+8, y+2, 17, colWhite, false)
+		var label, value string
+		if namespace != "meter" {
+			label, value = fr.word(namespace, kv.Key), kv.Value
+		} else {
+			label, value = fr.meterLabel(kv.Key), fr.value(kv.Value)
+			if n, err := strconv.ParseInt(kv.Value, 10, 64); err == nil {
+				value = i18n.Number(fr.lang, n)
+			}
+		}
+		vw := fr.measure(value, size, true)
+		fr.text(label, x+8, y+2, fr.fit(label, size, colW-vw-24, false), colWhite, false)
 		vc := colGold
 		if checks {
 			vc = colWin
@@ -84,8 +98,29 @@ func (fr *frame) drawKVGrid(kvs []view.KV, r Rect, namespace string, checks bool
 				vc = colLose
 			}
 		}
-		fr.right(kv.Value, x+colW-8, y+2, 17, vc, true)
+		fr.right(value, x+colW-8, y+2, size, vc, true)
 	}
+}
+
+// meterLabel names a meter as `cabinet audit meters` names it: a plain
+// meter ("total_in"), a bill count ("bills.2000"), a game's meter
+// ("games.royal.won") or a side bet's ("games.freebet.side.anypair.won").
+func (fr *frame) meterLabel(name string) string {
+	if d, ok := strings.CutPrefix(name, "bills."); ok {
+		if c, err := strconv.ParseInt(d, 10, 64); err == nil {
+			return fr.trf("meter.bills_of", fr.money(money.Cents(c)))
+		}
+	}
+	if rest, ok := strings.CutPrefix(name, "games."); ok {
+		parts := strings.Split(rest, ".")
+		switch {
+		case len(parts) == 2:
+			return fr.tr("gameshort."+parts[0]) + " · " + fr.word("meter", "game_"+parts[1])
+		case len(parts) == 4 && parts[1] == "side":
+			return fr.tr("gameshort."+parts[0]) + " · " + fr.tr("bet."+parts[2]) + " · " + fr.word("meter", "game_"+parts[3])
+		}
+	}
+	return fr.word("meter", name)
 }
 
 // drawEvents draws the event log, newest first as given.

@@ -1,0 +1,102 @@
+package display
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"cabinet/internal/cabinet"
+	"cabinet/internal/config"
+	"cabinet/internal/hw"
+	"cabinet/internal/hw/sim"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// TestRealScreensHaveWords renders the screens of a real controller (the
+// shipped configuration, a bbolt store in a temp dir, 40 autoplayed rounds
+// of every game, a door opened and closed) in both languages: the audit
+// pages (meters, every recalled game, events), the menu and a help screen
+// per game. No catalogue key may be missing: the samples alone cannot prove
+// that what the controller writes has words.
+func TestRealScreensHaveWords(t *testing.T) {
+	o := offscreen(t)
+	cfg, err := config.Load(filepath.Join("..", "..", "configs", "cabinet.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := cabinet.SettingsFrom(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := recovery.Open(filepath.Join(t.TempDir(), "real.db"), recovery.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	c, err := cabinet.New(cabinet.Options{Store: st, HW: sim.New(), RNG: cabinet.SeededRNG{Seed: 5}, Settings: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c.Completed() < 40 {
+		if err := c.AutoStep(set.Games[int(c.Completed())%len(set.Games)], nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, on := range []bool{true, false} {
+		if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.MainDoor, On: on}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	press := func(b hw.Button) {
+		t.Helper()
+		if err := c.Handle(hw.Input{Kind: hw.ButtonPressed, Button: b}); err != nil {
+			t.Fatalf("press %s: %v (mode %s)", b, err, c.Snapshot().Mode)
+		}
+	}
+	var shots []*view.Snapshot
+	snap := func() { s := *c.Snapshot(); shots = append(shots, &s) }
+	// Help of every game, from the menu.
+	press(hw.Game)
+	for range set.Games {
+		snap() // the menu
+		press(hw.Help)
+		snap()
+		press(hw.Game)
+		press(hw.Spot)
+	}
+	// The audit pages: meters, recall (stepping through rounds of every game), events.
+	if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true}); err != nil {
+		t.Fatal(err)
+	}
+	snap() // meters
+	press(hw.Spot)
+	for range 2 * len(set.Games) {
+		snap() // a recalled round
+		press(hw.Split)
+		snap() // its next step
+		press(hw.Hit)
+	}
+	press(hw.Spot)
+	snap() // events
+	for _, s := range shots {
+		for _, lang := range []string{"fr", "en"} {
+			s.Lang = lang
+			var missing []string
+			if _, err := o.image(s, 0, false, func(k string) {
+				if !slices.Contains(missing, k) {
+					missing = append(missing, k)
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
+			page := ""
+			if s.Audit != nil {
+				page = s.Audit.Page
+			}
+			if len(missing) > 0 {
+				t.Errorf("%s %s (%s, game %s): missing from the catalogue: %q", s.Mode, page, lang, s.Game, missing)
+			}
+		}
+	}
+}
