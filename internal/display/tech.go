@@ -169,7 +169,7 @@ func (fr *frame) drawRecall(rv *view.RecallView, r Rect) {
 	y += 28
 	line(fr.tr("audit.start"), rv.Start, colWhite)
 	line(fr.tr("audit.end"), rv.End, colWhite)
-	line(fr.trf("audit.step", rv.Step+1, rv.Steps), rv.Action, colActive)
+	line(fr.trf("audit.step", rv.Step+1, rv.Steps), fr.word("action", rv.Action), colActive)
 	line(fr.tr("audit.before"), fr.money(rv.Before), colGold)
 	line(fr.tr("audit.after"), fr.money(rv.After), colGold)
 	line(fr.tr("meter.staked"), fr.money(rv.Table.Staked), colWhite)
