@@ -106,3 +106,15 @@ func TestTiltReasonsTranslated(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpPages: a paytable that fits one page is one page (no empty second
+// page); Free Bet's five paytables need two.
+func TestHelpPages(t *testing.T) {
+	set := testSettings()
+	for id, want := range map[game.ID]int{game.Royal: 1, game.Classic: 1, game.Zappit: 1, game.FreeBet: 2} {
+		_, pays := helpRules(set.Rules[id], set)
+		if got := helpPages(pays); got != want {
+			t.Errorf("%s: %d help pages, want %d (%d pay lines)", id, got, want, len(pays))
+		}
+	}
+}
