@@ -16,8 +16,8 @@ import (
 // TestRealScreensHaveWords renders the screens of a real controller (the
 // shipped configuration, a bbolt store in a temp dir, 40 autoplayed rounds
 // of every game, a door opened and closed) in both languages: the audit
-// pages (meters, every recalled game, events), the menu and a help screen
-// per game. No catalogue key may be missing: the samples alone cannot prove
+// pages (meters, every recalled game, events), the menu, a help screen per
+// game and the whole operator menu. No catalogue key may be missing: the samples alone cannot prove
 // that what the controller writes has words.
 func TestRealScreensHaveWords(t *testing.T) {
 	o := offscreen(t)
@@ -34,7 +34,8 @@ func TestRealScreensHaveWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: sim.New(), RNG: cabinet.SeededRNG{Seed: 5}, Settings: set})
+	c, err := cabinet.New(cabinet.Options{Store: st, HW: sim.New(), RNG: cabinet.SeededRNG{Seed: 5}, Settings: set,
+		Operator: cfg, Overrides: cabinet.OverridesFrom(cfg)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,6 +80,34 @@ func TestRealScreensHaveWords(t *testing.T) {
 	}
 	press(hw.Spot)
 	snap() // events
+	// The operator menu, scrolled through every setting.
+	for _, k := range []struct {
+		s  hw.Switch
+		on bool
+	}{{hw.AuditKey, false}, {hw.OperatorKey, true}} {
+		if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: k.s, On: k.on}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items := len(cfg.Items(nil))
+	if items < 20 {
+		t.Fatalf("%d operator settings, want them all", items)
+	}
+	for i := range items {
+		if i%8 == 0 {
+			snap()
+		}
+		press(hw.Stand) // next setting
+	}
+	modes := map[view.Mode]int{}
+	for _, s := range shots {
+		modes[s.Mode]++
+	}
+	for _, m := range []view.Mode{view.Menu, view.Help, view.Audit, view.Operator} {
+		if modes[m] == 0 {
+			t.Fatalf("no %s screen captured (modes %v)", m, modes)
+		}
+	}
 	for _, s := range shots {
 		for _, lang := range []string{"fr", "en"} {
 			s.Lang = lang
@@ -97,6 +126,21 @@ func TestRealScreensHaveWords(t *testing.T) {
 			if len(missing) > 0 {
 				t.Errorf("%s %s (%s, game %s): missing from the catalogue: %q", s.Mode, page, lang, s.Game, missing)
 			}
+		}
+	}
+}
+
+// TestOperatorAllowedTranslated: every "allowed values" text the shipped
+// configuration gives the operator menu reads in French.
+func TestOperatorAllowedTranslated(t *testing.T) {
+	cfg, err := config.Load(filepath.Join("..", "..", "configs", "cabinet.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := &frame{lang: "fr", s: &view.Snapshot{}}
+	for _, it := range cfg.Items(nil) {
+		if got := fr.allowed(it.Allowed); got == it.Allowed {
+			t.Errorf("%s: allowed %q has no French", it.Key, it.Allowed)
 		}
 	}
 }

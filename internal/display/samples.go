@@ -361,21 +361,24 @@ func sampleAudit(page string) *view.Snapshot {
 
 func sampleOperator() *view.Snapshot {
 	s := base(view.Operator, game.Classic)
+	// As config.Items gives them: configuration keys, values as written in
+	// the file, the allowed values in the configuration's words.
 	s.Operator = &view.OperatorView{Cursor: 3, Items: []view.Setting{
-		{Key: "games", Value: "royal freebet zappit classic duel", Allowed: "any of royal, freebet, zappit, classic, duel"},
-		{Key: "language", Value: "fr", Allowed: "fr, en"},
-		{Key: "sound", Value: "on", Allowed: "on, off"},
-		{Key: "royal.max_bet", Value: "1 000,00 €", Allowed: "1,00 € – 10 000,00 €"},
-		{Key: "royal.royal_stake", Value: "1,00 €", Allowed: "0,50 € – 5,00 €"},
-		{Key: "royal.jackpot_reset", Value: "20 000,00 €", Allowed: "1 000,00 € – 100 000,00 €"},
-		{Key: "zappit.win_cap", Value: "100,00 €", Allowed: "10,00 € – 10 000,00 €"},
-		{Key: "classic.dealing", Value: "american", Allowed: "american, european"},
-		{Key: "classic.surrender", Value: "on", Allowed: "on, off"},
-		{Key: "freebet.penetration", Value: "75 %", Allowed: "10 – 90 %"},
-		{Key: "credit_limit", Value: "1 000,00 €", Allowed: "≥ 100,00 €"},
-		{Key: "handpay_limit", Value: "1 200,00 €", Allowed: "≥ 100,00 €"},
-		{Key: "denominations", Value: "5 10 20 50", Allowed: "5, 10, 20, 50, 100, 200, 500"},
-		{Key: "recall_depth", Value: "100", Allowed: "10 – 1000"},
+		{Key: "cabinet.language", Value: "fr", Allowed: `"fr" or "en"`},
+		{Key: "cabinet.sound", Value: "on", Allowed: `"on" or "off"`},
+		{Key: "cabinet.credit_limit", Value: "1000.00", Allowed: "an amount above 0"},
+		{Key: "games.royal.max_bet", Value: "1000.00", Allowed: "an amount, at least min_bet"},
+		{Key: "games.royal.royal_stake", Value: "1.00", Allowed: "an amount above 0"},
+		{Key: "jackpot.reset", Value: "20000.00", Allowed: "an amount of 0 or more"},
+		{Key: "games.zappit.win_cap", Value: "100.00", Allowed: "an amount, 0.00 = no cap"},
+		{Key: "games.classic.dealing", Value: "american", Allowed: `"american" or "european"`},
+		{Key: "games.classic.surrender", Value: "on", Allowed: `"on" or "off"`},
+		{Key: "games.freebet.penetration", Value: "75", Allowed: "10 to 90 (percent)"},
+		{Key: "games.freebet.21+3.max", Value: "100.00", Allowed: "an amount, at least min"},
+		{Key: "games.duel.enabled", Value: "on", Allowed: `"on" or "off" (at least one game on)`},
+		{Key: "cabinet.bill.100.00", Value: "on", Allowed: `"on" or "off"`},
+		{Key: "duel.price", Value: "1.00", Allowed: "an amount above 0"},
+		{Key: "jackpot.rate", Value: "20.30843", Allowed: "a percentage with up to 5 decimals"},
 	}}
 	s.Lamps = lamps(hw.Hit, hw.Stand, hw.BetPlus, hw.Yes, hw.No)
 	return s

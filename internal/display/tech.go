@@ -2,6 +2,7 @@ package display
 
 import (
 	"image/color"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -222,8 +223,8 @@ func (fr *frame) drawOperator() {
 			ink, val = colInk, colInk
 		}
 		fr.text(fr.settingLabel(it.Key), cols[0], y, 17, ink, i == o.Cursor)
-		fr.text(it.Value, cols[1], y, 17, val, true)
-		fr.text(fr.fitText(it.Allowed, 15, r.X+r.W-cols[2]-8), cols[2], y+1, 15, mix(ink, colDim, 0.4), false)
+		fr.text(fr.value(it.Value), cols[1], y, 17, val, true)
+		fr.text(fr.fitText(fr.allowed(it.Allowed), 15, r.X+r.W-cols[2]-8), cols[2], y+1, 15, mix(ink, colDim, 0.4), false)
 	}
 	if o.Error != "" {
 		fr.drawNotice(fr.trf("operator.error", o.Error), 500, colLose)
@@ -231,19 +232,54 @@ func (fr *frame) drawOperator() {
 	fr.centered(fr.tr("operator.hint"), ScreenW/2, 584, 18, colDim, true, 1200)
 }
 
-// settingLabel names an operator setting: "royal.max_bet" is the game's
-// name and the rule's; a plain key is a cabinet setting.
+// settingLabel names an operator setting by its configuration key (as
+// config.Items gives them): "cabinet.credit_limit", "cabinet.bill.20.00",
+// "games.royal.enabled", "games.classic.min_bet",
+// "games.freebet.21+3.max", "jackpot.rate", "duel.price".
 func (fr *frame) settingLabel(key string) string {
-	if g, rest, ok := strings.Cut(key, "."); ok {
-		if _, known := i18n.Lookup(fr.lang, "game", g); known {
-			label, found := i18n.Lookup(fr.lang, "rule", rest)
-			if !found {
-				label = fr.word("set", rest)
-			}
-			return fr.tr("game."+g) + " — " + label
+	parts := strings.Split(key, ".")
+	switch {
+	case len(parts) >= 3 && parts[0] == "cabinet" && parts[1] == "bill":
+		if c, err := money.Parse(strings.Join(parts[2:], ".")); err == nil {
+			return fr.trf("set.bill", fr.money(c))
 		}
+	case len(parts) == 2 && parts[0] == "cabinet":
+		return fr.word("set", parts[1])
+	case len(parts) == 2 && parts[0] == "jackpot":
+		return fr.word("rule", "jackpot_"+parts[1])
+	case len(parts) == 2 && parts[0] == "duel":
+		return fr.tr("game.duel") + " — " + fr.word("rule", "session_"+parts[1])
+	case len(parts) == 3 && parts[0] == "games":
+		if parts[2] == "enabled" {
+			return fr.tr("game."+parts[1]) + " — " + fr.tr("set.enabled")
+		}
+		return fr.tr("game."+parts[1]) + " — " + fr.word("rule", parts[2])
+	case len(parts) == 4 && parts[0] == "games":
+		return fr.tr("game."+parts[1]) + " — " + fr.tr("bet."+parts[2]) + " " + fr.word("set", "side_"+parts[3])
 	}
 	return fr.word("set", key)
+}
+
+var (
+	allowedRange  = regexp.MustCompile(`^([0-9]+) to ([0-9]+)( rounds| \(percent\))?$`)
+	allowedEither = regexp.MustCompile(`^([0-9]+) or ([0-9]+)$`)
+)
+
+// allowed translates the configuration's description of a setting's
+// allowed values: a known sentence, "N to M [rounds|(percent)]", "N or M";
+// anything else is shown as written.
+func (fr *frame) allowed(a string) string {
+	if i18n.Has(fr.lang, "allowed."+a) {
+		return fr.tr("allowed." + a)
+	}
+	if m := allowedRange.FindStringSubmatch(a); m != nil {
+		key := map[string]string{"": "allowed.range", " rounds": "allowed.range_rounds", " (percent)": "allowed.range_percent"}[m[3]]
+		return fr.trf(key, m[1], m[2])
+	}
+	if m := allowedEither.FindStringSubmatch(a); m != nil {
+		return fr.trf("allowed.either", m[1], m[2])
+	}
+	return a
 }
 
 // fitText cuts s with an ellipsis to fit w.
