@@ -223,7 +223,7 @@ func (fr *frame) drawOperator() {
 			ink, val = colInk, colInk
 		}
 		fr.text(fr.settingLabel(it.Key), cols[0], y, 17, ink, i == o.Cursor)
-		fr.text(fr.value(it.Value), cols[1], y, 17, val, true)
+		fr.text(fr.settingValue(it.Key, it.Value), cols[1], y, 17, val, true)
 		fr.text(fr.fitText(fr.allowed(it.Allowed), 15, r.X+r.W-cols[2]-8), cols[2], y+1, 15, mix(ink, colDim, 0.4), false)
 	}
 	if o.Error != "" {
@@ -258,6 +258,19 @@ func (fr *frame) settingLabel(key string) string {
 		return fr.tr("game."+parts[1]) + " — " + fr.tr("bet."+parts[2]) + " " + fr.word("set", "side_"+parts[3])
 	}
 	return fr.word("set", key)
+}
+
+// settingValue shows a setting's value: percentages (shoe penetration,
+// jackpot rate) with their sign in the locale's decimal form, other values
+// as fr.value shows them (words, amounts).
+func (fr *frame) settingValue(key, v string) string {
+	if strings.HasSuffix(key, ".penetration") || key == "jackpot.rate" {
+		if fr.lang != i18n.EN {
+			return strings.Replace(v, ".", ",", 1) + " %"
+		}
+		return v + "%"
+	}
+	return fr.value(v)
 }
 
 var (
