@@ -319,7 +319,7 @@ func TestRefusals(t *testing.T) {
 		{"menu", stMenu, "double", press(hw.Double), ErrNotNow, ""},
 		{"betting", stBetting, "hit", press(hw.Hit), ErrNotNow, ""},
 		{"betting", stBetting, "Play(stand) with no round", play(game.Stand), game.ErrIllegal, ""},
-		{"round", stRound, "cash out (unlit)", press(hw.CashOut), game.ErrIllegal, ""},
+		{"round", stRound, "cash out (unlit)", press(hw.CashOut), ErrNotNow, ""},
 		{"round", stRound, "game (unlit)", press(hw.Game), game.ErrIllegal, ""},
 		{"round", stRound, "rebet (unlit)", press(hw.Rebet), game.ErrIllegal, ""},
 		{"round", stRound, "Play(deal) during the round", play(game.Deal), game.ErrIllegal, ""},

@@ -280,9 +280,12 @@ func (c *Controller) bettingButton(b hw.Button) error {
 
 // roundButton maps a button to the engine action it stands for now.
 func (c *Controller) roundButton(b hw.Button) error {
-	if b == hw.Help {
+	switch b {
+	case hw.Help:
 		c.ui.mode, c.ui.helpPage = view.Help, 0
 		return nil
+	case hw.CashOut:
+		return c.cashOut() // refused with ErrNotNow, as at every table
 	}
 	legal := c.round.Legal(c.m.Credits)
 	k, ok := ActionFor(b, legal)
