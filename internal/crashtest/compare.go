@@ -23,6 +23,17 @@ type State struct {
 }
 
 // Completed is the number of settled rounds (the sim's progress).
+// Steps is the run's progress in committed round steps: every step of the
+// recalled rounds is not kept, so it counts closed rounds' steps by the
+// next round number and adds the open round's steps.
+func (s *State) Steps() int64 {
+	n := int64(s.Machine.NextRound) * 1000
+	if s.Open != nil {
+		n += int64(len(s.Open.Steps))
+	}
+	return n
+}
+
 func (s *State) Completed() int64 {
 	m := s.Machine.Meters
 	return m.Won + m.Lost + m.Pushed + m.Voided
