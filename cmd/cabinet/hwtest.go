@@ -74,18 +74,9 @@ func cmdHwtest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fmt.Fprintln(stdout, "hwtest: note:", w)
 		}
 	}
-	var be hw.Backend
-	var simBE *sim.Backend
-	switch backend {
-	case "sim":
-		simBE = sim.New()
-		be = simBE
-	case "periph":
-		if be, err = openPeriph(cfg); err != nil {
-			return fmt.Errorf("hwtest: %w", err)
-		}
-	default:
-		return usageError{fmt.Sprintf("hwtest: unknown backend %q (want sim or periph)", backend)}
+	be, simBE, err := openBackend(backend, cfg)
+	if err != nil {
+		return fmt.Errorf("hwtest: %w", err)
 	}
 	defer be.Close()
 
@@ -185,4 +176,18 @@ func acceptorWarnings(cfg *config.Config) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("the acceptor is programmed for bills up to %s (hardware.acceptor.bills) but cabinet.bills does not enable %s: in play the acceptor stays inhibited; enable %s or program the acceptor without it", largest, largest, largest)}
+}
+
+// openBackend opens the hardware backend named "sim" or "periph"; simBE is
+// the sim backend (nil for periph), for the window's keyboard and scripts.
+func openBackend(name string, cfg *config.Config) (be hw.Backend, simBE *sim.Backend, err error) {
+	switch name {
+	case "sim":
+		simBE = sim.New()
+		return simBE, simBE, nil
+	case "periph":
+		be, err = openPeriph(cfg)
+		return be, nil, err
+	}
+	return nil, nil, usageError{fmt.Sprintf("unknown backend %q (want sim or periph)", name)}
 }

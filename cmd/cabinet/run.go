@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 
 	"cabinet/internal/cabinet"
-	"cabinet/internal/hw"
-	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
 )
 
@@ -57,18 +55,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if backend == "" {
 		backend = cfg.Backend()
 	}
-	var be hw.Backend
-	var simBE *sim.Backend
-	switch backend {
-	case "sim":
-		simBE = sim.New()
-		be = simBE
-	case "periph":
-		if be, err = openPeriph(cfg); err != nil {
-			return err
-		}
-	default:
-		return fmt.Errorf("run: unknown backend %q (want sim or periph)", backend)
+	be, simBE, err := openBackend(backend, cfg)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
 	}
 	defer be.Close()
 
