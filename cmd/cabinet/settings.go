@@ -58,12 +58,21 @@ func figures(id game.ID) []view.RTPLine {
 	return out
 }
 
-// computedBetRTP is the analyser's figure for one bet of a game ("" if none).
-func computedBetRTP(id game.ID, bet game.BetKind) string {
+// figureBP is the analyser's RTP of one bet of a game, in hundredths of a
+// percent (false if the analysis has none).
+func figureBP(id game.ID, bet game.BetKind) (int64, bool) {
 	for _, f := range figures(id) {
 		if f.Bet == bet {
-			return fmt.Sprintf("%d.%02d%%", f.RTPBP/100, f.RTPBP%100)
+			return f.RTPBP, true
 		}
+	}
+	return 0, false
+}
+
+// computedBetRTP is the analyser's figure for one bet of a game ("" if none).
+func computedBetRTP(id game.ID, bet game.BetKind) string {
+	if bp, ok := figureBP(id, bet); ok {
+		return fmt.Sprintf("%d.%02d%%", bp/100, bp%100)
 	}
 	return ""
 }

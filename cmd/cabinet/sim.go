@@ -252,13 +252,8 @@ func expectedRTP(id game.ID, t map[game.BetKind]*[2]money.Cents) string {
 		if v[0] == 0 {
 			continue
 		}
-		bp := int64(-1)
-		for _, f := range figures(id) {
-			if f.Bet == k {
-				bp = f.RTPBP
-			}
-		}
-		if bp < 0 {
+		bp, ok := figureBP(id, k)
+		if !ok {
 			return ""
 		}
 		num += int64(v[0]) * bp

@@ -2,11 +2,13 @@ package cabinet
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"cabinet/internal/game"
+	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
 	"cabinet/internal/money"
 	"cabinet/internal/view"
@@ -98,23 +100,19 @@ func checkPays(t *testing.T, id game.ID, h *view.HelpView) {
 // TestTiltReasonsTranslated: every reason the tilt screen can be given has
 // words in both languages.
 func TestTiltReasonsTranslated(t *testing.T) {
+	// Every condition at once: tilts() gives exactly TiltReasons, so a new
+	// reason cannot escape the list this test walks.
+	r := newRig(t, 1)
+	r.c.memErr, r.c.digestErr, r.c.jam = ErrMemory, ErrDigest, true
+	r.c.switches[hw.MainDoor], r.c.switches[hw.CashDoor] = true, true
+	if got := r.c.tilts(); !slices.Equal(got, TiltReasons) {
+		t.Fatalf("tilts() with every condition = %q, want TiltReasons %q", got, TiltReasons)
+	}
 	for _, r := range TiltReasons {
 		for _, lang := range i18n.Langs() {
 			if !i18n.Has(lang, "tilt."+r) {
 				t.Errorf("tilt reason %q has no %s text", r, lang)
 			}
-		}
-	}
-}
-
-// TestHelpPages: a paytable that fits one page is one page (no empty second
-// page); Free Bet's five paytables need two.
-func TestHelpPages(t *testing.T) {
-	set := testSettings()
-	for id, want := range map[game.ID]int{game.Royal: 1, game.Classic: 1, game.Zappit: 1, game.FreeBet: 2} {
-		_, pays := helpRules(set.Rules[id], set)
-		if got := helpPages(pays); got != want {
-			t.Errorf("%s: %d help pages, want %d (%d pay lines)", id, got, want, len(pays))
 		}
 	}
 }

@@ -169,10 +169,9 @@ func (c *Controller) lamps(s *view.Snapshot) hw.ButtonSet {
 }
 
 func (c *Controller) helpView() *view.HelpView {
-	h := &view.HelpView{Game: c.ui.game, Pages: 1}
+	h := &view.HelpView{Game: c.ui.game, Page: c.ui.helpPage}
 	if r, ok := c.set.Rules[c.ui.game]; ok {
 		h.Rules, h.Pays = helpRules(r, c.set)
-		h.Pages = helpPages(h.Pays)
 	} else if c.ui.game == game.Duel {
 		cfg := c.duelConfig()
 		h.Rules = []view.KV{
@@ -185,25 +184,7 @@ func (c *Controller) helpView() *view.HelpView {
 	if c.opt.Figures != nil {
 		h.RTP = c.opt.Figures(c.ui.game)
 	}
-	h.Page = c.ui.helpPage % h.Pages
 	return h
-}
-
-// HelpPayRows is how many paytable rows one help page holds (the display's
-// paytable box: a heading row per bet, a row per line).
-const HelpPayRows = 18
-
-// helpPages is the number of help pages the paytable needs.
-func helpPages(pays []view.PayLine) int {
-	rows, last := 0, game.BetKind("-")
-	for _, p := range pays {
-		if p.Bet != last {
-			rows++
-			last = p.Bet
-		}
-		rows++
-	}
-	return max(1, (rows+HelpPayRows-1)/HelpPayRows)
 }
 
 // helpRules are a blackjack game's rules in force and paytables, as

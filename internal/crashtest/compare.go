@@ -22,11 +22,9 @@ type State struct {
 	Events    []meters.Event  // newest first
 }
 
-// Completed is the number of settled rounds (the sim's progress).
-// Steps is the run's progress in committed round steps: every step of the
-// recalled rounds is not kept, so it counts closed rounds' steps by the
-// next round number and adds the open round's steps.
-func (s *State) Steps() int64 {
+// Progress grows with every committed round step: the next round number,
+// then the open round's steps (a key to compare, not a count).
+func (s *State) Progress() int64 {
 	n := int64(s.Machine.NextRound) * 1000
 	if s.Open != nil {
 		n += int64(len(s.Open.Steps))
@@ -34,6 +32,7 @@ func (s *State) Steps() int64 {
 	return n
 }
 
+// Completed is the number of settled rounds (the sim's progress).
 func (s *State) Completed() int64 {
 	m := s.Machine.Meters
 	return m.Won + m.Lost + m.Pushed + m.Voided

@@ -137,7 +137,7 @@ func (c Config) killRun(ctx context.Context, path, ref string, refTime time.Dura
 		if d := Prefix(st, want); len(d) > 0 {
 			return fmt.Errorf("%w: after kill %d: %s", ErrMismatch, kills, d[0])
 		}
-		if step := st.Steps(); step == lastStep {
+		if step := st.Progress(); step == lastStep {
 			if stalled++; stalled >= 5 {
 				extra, stalled = extra+max(startup/4, time.Millisecond), 0
 				maxExtra = max(maxExtra, extra)

@@ -21,24 +21,7 @@ import (
 // that what the controller writes has words.
 func TestRealScreensHaveWords(t *testing.T) {
 	o := offscreen(t)
-	cfg, err := config.Load(filepath.Join("..", "..", "configs", "cabinet.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := cabinet.SettingsFrom(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "real.db"), recovery.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: sim.New(), RNG: cabinet.SeededRNG{Seed: 5}, Settings: set,
-		Operator: cfg, Overrides: cabinet.OverridesFrom(cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, cfg, set := realController(t)
 	for c.Completed() < 40 {
 		if err := c.AutoStep(set.Games[int(c.Completed())%len(set.Games)], nil); err != nil {
 			t.Fatal(err)
@@ -127,6 +110,63 @@ func TestRealScreensHaveWords(t *testing.T) {
 				t.Errorf("%s %s (%s, game %s): missing from the catalogue: %q", s.Mode, page, lang, s.Game, missing)
 			}
 		}
+	}
+}
+
+// realController is the cabinet on the shipped configuration, a bbolt store
+// in a temp dir and the sim backend.
+func realController(t *testing.T) (*cabinet.Controller, *config.Config, cabinet.Settings) {
+	t.Helper()
+	cfg, err := config.Load(filepath.Join("..", "..", "configs", "cabinet.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := cabinet.SettingsFrom(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := recovery.Open(filepath.Join(t.TempDir(), "real.db"), recovery.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	c, err := cabinet.New(cabinet.Options{Store: st, HW: sim.New(), RNG: cabinet.SeededRNG{Seed: 5}, Settings: set,
+		Operator: cfg, Overrides: cabinet.OverridesFrom(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, cfg, set
+}
+
+// TestHelpPages: the paytables the controller sends for the shipped games
+// need one help page, except Free Bet's five (two pages): no empty page.
+func TestHelpPages(t *testing.T) {
+	c, _, set := realController(t)
+	if err := c.Handle(hw.Input{Kind: hw.BillStacked, Value: 2000}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"royal": 1, "freebet": 2, "zappit": 1, "classic": 1, "duel": 1}
+	seen := map[string]bool{}
+	for range set.Games {
+		if err := c.Handle(hw.Input{Kind: hw.ButtonPressed, Button: hw.Help}); err != nil {
+			t.Fatal(err)
+		}
+		h := c.Snapshot().Help
+		if h == nil {
+			t.Fatalf("no help view (mode %s)", c.Snapshot().Mode)
+		}
+		seen[string(h.Game)] = true
+		if got := payPages(h.Pays); got != want[string(h.Game)] {
+			t.Errorf("%s: %d help pages, want %d (%d pay lines)", h.Game, got, want[string(h.Game)], len(h.Pays))
+		}
+		for _, b := range []hw.Button{hw.Game, hw.Spot} { // back to the menu, next game
+			if err := c.Handle(hw.Input{Kind: hw.ButtonPressed, Button: b}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("help seen for %v, want every game of %v", seen, want)
 	}
 }
 

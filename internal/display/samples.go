@@ -268,7 +268,7 @@ func sampleHelp(id game.ID) *view.Snapshot {
 		}
 		return "no"
 	}
-	h := &view.HelpView{Game: id, Page: 0, Pages: 1}
+	h := &view.HelpView{Game: id}
 	h.Rules = []view.KV{
 		{Key: "decks", Value: fmt.Sprint(r.Decks)},
 		{Key: "hit_soft17", Value: yes(r.HitSoft17)},

@@ -123,6 +123,28 @@ func (fr *frame) drawEmblem(id game.ID, r Rect) {
 	}
 }
 
+// The help screen's paytable box and its row height.
+const helpRow = 23
+
+func helpPaysBox() Rect { return Rect{634, 66, 622, 488} }
+
+// helpPayRows is how many paytable rows one help page holds.
+func helpPayRows() int { return int((helpPaysBox().H - 60) / helpRow) }
+
+// payPages is the number of help pages the paytable needs: a heading row
+// per bet and a row per line, helpPayRows a page.
+func payPages(pays []view.PayLine) int {
+	rows, last := 0, game.BetKind("-")
+	for _, p := range pays {
+		if p.Bet != last {
+			rows++
+			last = p.Bet
+		}
+		rows++
+	}
+	return max(1, (rows+helpPayRows()-1)/helpPayRows())
+}
+
 // drawHelp is the help and paytable page of a game: rules in force, the
 // paytables and the RTP figures, all from the snapshot (never hand-typed).
 func (fr *frame) drawHelp() {
@@ -132,9 +154,15 @@ func (fr *frame) drawHelp() {
 		id = h.Game
 	}
 	fr.drawFelt()
-	right := ""
-	if h != nil && h.Pages > 1 {
-		right = fr.trf("help.page", h.Page+1, h.Pages)
+	right, page := "", 0
+	if h != nil {
+		// The controller counts the player's page presses; the pages are
+		// what this layout needs for the paytable.
+		pages := payPages(h.Pays)
+		page = h.Page % pages
+		if pages > 1 {
+			right = fr.trf("help.page", page+1, pages)
+		}
 	}
 	fr.drawTopBar(fr.trf("help.title", fr.tr("game."+string(id))), right)
 	if h == nil {
@@ -142,11 +170,11 @@ func (fr *frame) drawHelp() {
 		return
 	}
 	left := Rect{24, 66, 590, 488}
-	rightR := Rect{634, 66, 622, 488}
+	rightR := helpPaysBox()
 	box(left, 14, fade(colInk, 0.55))
 	box(rightR, 14, fade(colInk, 0.55))
 
-	const row, rtpRow = 23, 21
+	const row, rtpRow = helpRow, 21
 	// The RTP block is anchored at the bottom of the left box; the rules
 	// fill what is above it (a row that does not fit is not drawn).
 	rtpTop := left.Y + left.H - 12 - 30 - rtpRow*float32(len(h.RTP))
@@ -177,8 +205,7 @@ func (fr *frame) drawHelp() {
 	fr.text(fr.tr("help.pays"), rightR.X+16, y, 22, colGold, true)
 	y += 34
 	var last game.BetKind = "-"
-	rowsPerPage := int((rightR.H - 60) / row)
-	start := h.Page * rowsPerPage
+	start := page * helpPayRows()
 	n := 0
 	for _, p := range h.Pays {
 		lines := 1

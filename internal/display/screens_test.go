@@ -254,6 +254,7 @@ func TestScreenshot(t *testing.T) {
 	if err := checkDisplay(); err != nil {
 		t.Skip("no DISPLAY: run under xvfb-run (scripts/test does) to render screens")
 	}
+	closeShared() // Screenshot opens its own window
 	p := filepath.Join(t.TempDir(), "royal.png")
 	if err := Screenshot(Samples()["royal"], p); err != nil {
 		t.Fatalf("Screenshot() = %v", err)

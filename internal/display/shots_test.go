@@ -4,22 +4,47 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
-// offscreen opens the shared hidden window for a test, or skips the test
-// when there is no display.
+// The hidden window every test of the package draws in: opened once (GLFW
+// and Xvfb do not reliably open a fresh window per test under load) and
+// closed by TestMain.
+var (
+	sharedOnce sync.Once
+	sharedOff  *Offscreen
+	sharedErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	closeShared()
+	os.Exit(code)
+}
+
+// closeShared closes the shared window (raylib holds one window per
+// process): for a test that opens its own, e.g. through Screenshot. The next
+// offscreen call opens a new one.
+func closeShared() {
+	if sharedOff != nil {
+		sharedOff.Close()
+	}
+	sharedOnce, sharedOff, sharedErr = sync.Once{}, nil, nil
+}
+
+// offscreen returns the shared hidden window, or skips the test when there
+// is no display.
 func offscreen(tb testing.TB) *Offscreen {
 	tb.Helper()
-	o, err := NewOffscreen()
-	if errors.Is(err, ErrNoDisplay) {
+	sharedOnce.Do(func() { sharedOff, sharedErr = NewOffscreen() })
+	if errors.Is(sharedErr, ErrNoDisplay) {
 		tb.Skip("no DISPLAY: run under xvfb-run (scripts/test does) to render screens")
 	}
-	if err != nil {
-		tb.Fatalf("NewOffscreen() = %v", err)
+	if sharedErr != nil {
+		tb.Fatalf("NewOffscreen() = %v", sharedErr)
 	}
-	tb.Cleanup(func() { o.Close() })
-	return o
+	return sharedOff
 }
 
 // TestShots writes every sample screen in both languages, full size, to

@@ -9,6 +9,7 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
 	"cabinet/internal/money"
+	"cabinet/internal/selftest"
 	"cabinet/internal/view"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
@@ -315,11 +316,9 @@ func (fr *frame) drawHwTest() {
 	if h == nil {
 		h = &view.HwTestView{}
 	}
-	lamp := h.Lamp // a button name or a tower lamp ("tower_tilt")
-	if b, err := hw.ParseButton(lamp); err == nil {
-		lamp = fr.tr("btn." + b.String())
-	} else if lamp != "" {
-		lamp = fr.tr("hwtest." + lamp)
+	lamp := ""
+	if h.Lamp != "" {
+		lamp = selftest.LampLabel(fr.lang, h.Lamp)
 	}
 	fr.text(fr.trf("hwtest.lamp", lamp), 30, 70, 22, colGold, true)
 	for b := hw.Button(0); b < hw.NumButtons; b++ {

@@ -102,9 +102,10 @@ type SideInfo struct {
 
 // HelpView is the help/paytable page of one game.
 type HelpView struct {
-	Game  game.ID `json:"game"`
-	Page  int     `json:"page"`
-	Pages int     `json:"pages"`
+	Game game.ID `json:"game"`
+	// Page counts the player's page presses; the display wraps it into the
+	// pages its paytable layout needs.
+	Page int `json:"page"`
 	// Rules: the parameters in force (key → formatted value).
 	Rules []KV `json:"rules"`
 	// Paytables per bet, and RTP figures as computed by the project's analysis.

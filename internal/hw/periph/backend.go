@@ -382,17 +382,22 @@ func (b *Backend) bill(ev pulse.Event) {
 	}
 }
 
-// Inputs implements hw.Inputs. The channel is closed by Close.
-func (b *Backend) Inputs() <-chan hw.Input { return b.ch }
-
-// SetLamps implements hw.Outputs: it lights exactly the buttons in lit.
-func (b *Backend) SetLamps(lit hw.ButtonSet) error {
+// output runs set under the outputs' lock, refusing after Close.
+func (b *Backend) output(set func() error) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return ErrClosed
 	}
-	return b.setLamps(lit)
+	return set()
+}
+
+// Inputs implements hw.Inputs. The channel is closed by Close.
+func (b *Backend) Inputs() <-chan hw.Input { return b.ch }
+
+// SetLamps implements hw.Outputs: it lights exactly the buttons in lit.
+func (b *Backend) SetLamps(lit hw.ButtonSet) error {
+	return b.output(func() error { return b.setLamps(lit) })
 }
 
 func (b *Backend) setLamps(lit hw.ButtonSet) error {
@@ -419,12 +424,7 @@ func (b *Backend) lampLevel(on bool) gpio.Level {
 
 // SetTower implements hw.Outputs.
 func (b *Backend) SetTower(t hw.Tower) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return ErrClosed
-	}
-	return b.setTower(t)
+	return b.output(func() error { return b.setTower(t) })
 }
 
 func (b *Backend) setTower(t hw.Tower) error {
@@ -442,12 +442,7 @@ func (b *Backend) setTower(t hw.Tower) error {
 // denomination, so it is enabled only when max covers its largest bill;
 // any smaller max (the credit limit is near, or 0) inhibits it.
 func (b *Backend) SetAcceptance(max money.Cents) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return ErrClosed
-	}
-	return b.setAcceptance(max)
+	return b.output(func() error { return b.setAcceptance(max) })
 }
 
 func (b *Backend) setAcceptance(max money.Cents) error {
