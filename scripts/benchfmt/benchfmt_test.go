@@ -29,6 +29,7 @@ func full() string {
 	b.WriteString(ev(pkgRecovery, "BenchmarkBootResume", "BenchmarkBootResume-2 \t 100\t 8500000 ns/op\n"))
 	b.WriteString(act(pkgRecovery, "pass"))
 	b.WriteString(ev(pkgPoker, "BenchmarkEval", "BenchmarkEval \t 218201278\t 5.535 ns/op\t 181004192 evals/cpu-s\t 180680815 evals/s\t 0 B/op\t 0 allocs/op\n"))
+	b.WriteString(ev(pkgPoker, "BenchmarkEvalBitsOld", "BenchmarkEvalBitsOld \t 1000\t 20 ns/op\t 50000000 evals/s\n"))
 	b.WriteString(ev(pkgPoker, "BenchmarkEnumerate52", "BenchmarkEnumerate52 \t 67\t 19834712 ns/op\t 131030894 evals/s\n"))
 	b.WriteString(ev(pkgBlackjack, "BenchmarkRound/classic", "BenchmarkRound/classic \t 1000\t 2500 ns/op\t 400000 rounds/s\n"))
 	b.WriteString(ev(pkgBlackjack, "BenchmarkRound/classic-european", "BenchmarkRound/classic-european \t 1000\t 2000 ns/op\t 500000 rounds/s\n"))
@@ -51,8 +52,9 @@ func TestFigures(t *testing.T) {
 			"step_commit_per_raw_write 2.5 ratio",
 			"step_commit_bytes 2966 bytes/step",
 			"boot_resume 8.5 ms",
-			"evaluator 180680815 evals/s/core",
+			"evaluator 181004192 evals/s/core",
 			"evaluator_32 NA BenchmarkEval32 not found in cabinet/internal/game/poker",
+			"evaluator_old 50000000 evals/s/core",
 			"evaluator_all_52 19.8 ms",
 			"engine_classic 400000 rounds/s/core",
 			"engine_classic-european 500000 rounds/s/core",
@@ -122,6 +124,9 @@ func TestJSON(t *testing.T) {
 		NA    string
 		Goal  string
 	}
+	if !strings.Contains(out.String(), `"goal": "<= 2.1"`) {
+		t.Errorf("goal not printed as plain text:\n%s", out.String())
+	}
 	if err := json.Unmarshal(out.Bytes(), &figs); err != nil {
 		t.Fatalf("output is not a JSON array: %v\n%s", err, out.String())
 	}
@@ -134,7 +139,7 @@ func TestJSON(t *testing.T) {
 		value                float64
 	}{
 		{"step_commit_per_raw_write", "ratio", "<= 2.1", "", 2.5},
-		{"evaluator", "evals/s/core", ">= 8e7", "", 180680815},
+		{"evaluator", "evals/s/core", ">= 8e7", "", 181004192},
 		{"par", "s", "< 60", "", 1.31},
 		{"evaluator_32", "", ">= 8e7", "BenchmarkEval32 not found in cabinet/internal/game/poker", 0},
 	}

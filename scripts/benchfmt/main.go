@@ -66,6 +66,7 @@ func run(args []string, in io.Reader, out io.Writer) error {
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(figs)
 	}
 	for _, f := range figs {
