@@ -77,7 +77,7 @@ type rankClass struct {
 // a fixed order. Each representative hand spreads the copies of a rank over
 // the suits and is never a flush.
 func rankClasses() []rankClass {
-	var out []rankClass
+	out := make([]rankClass, 0, classCount)
 	var counts [13]int
 	var walk func(r, left int)
 	walk = func(r, left int) {
@@ -126,25 +126,36 @@ func buildTables() {
 	// each given the smallest displacement that puts all its keys in free
 	// slots. Keys of one bucket differ by less than the slot count, so they
 	// never collide with each other.
-	buckets := make([][]int, len(disp)) // class indexes by bucket
+	// Class indexes grouped by bucket: bucket b's are members[start[b]:start[b+1]].
+	var start [len(disp) + 1]int
+	for _, c := range classes {
+		start[c.key>>hashShift+1]++
+	}
+	for b := range len(disp) {
+		start[b+1] += start[b]
+	}
+	members := make([]int, len(classes))
+	fill := start
 	for i, c := range classes {
 		b := c.key >> hashShift
-		buckets[b] = append(buckets[b], i)
+		members[fill[b]] = i
+		fill[b]++
 	}
-	order := make([]int, len(buckets))
+	bucket := func(b int) []int { return members[start[b]:start[b+1]] }
+	order := make([]int, len(disp))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(buckets[b]) - len(buckets[a]) })
+	slices.SortStableFunc(order, func(a, b int) int { return len(bucket(b)) - len(bucket(a)) })
 	var used [1 << slotBits]bool
 	for _, b := range order {
-		if len(buckets[b]) == 0 {
+		if len(bucket(b)) == 0 {
 			break
 		}
 		d := 0
 	search:
 		for ; d < 1<<16; d++ {
-			for _, i := range buckets[b] {
+			for _, i := range bucket(b) {
 				if used[(classes[i].key+uint64(d))&slotMask] {
 					continue search
 				}
@@ -155,7 +166,7 @@ func buildTables() {
 			panic("BUG: poker: no displacement places the bucket's rank keys")
 		}
 		disp[b] = uint16(d)
-		for _, i := range buckets[b] {
+		for _, i := range bucket(b) {
 			slot := (classes[i].key + uint64(d)) & slotMask
 			if classes[i].key>>hashShift != uint64(b) || used[slot] {
 				panic("BUG: poker: rank key placed twice")
