@@ -36,7 +36,7 @@ func (c *Controller) auditButton(b hw.Button) error {
 			c.ui.recallStep--
 		}
 	case hw.Yes:
-		if c.memErr != nil && c.switches[hw.ResetKey] {
+		if c.memErr != nil && c.cur.switches[hw.ResetKey] {
 			return c.memoryClear()
 		}
 		return fmt.Errorf("%w: memory clear needs a memory error and the reset key", ErrNotNow)
@@ -52,8 +52,7 @@ func (c *Controller) memoryClear() error {
 	if err := c.st.Clear("CLEAR"); err != nil {
 		return fmt.Errorf("cabinet: memory clear: %w", err)
 	}
-	c.memErr, c.open, c.round, c.last = nil, nil, nil, nil
-	c.m = recovery.Machine{}
+	c.memErr = nil // boot commits the state of the empty store
 	if err := c.boot(); err != nil {
 		c.memErr = err
 		return err
@@ -158,7 +157,7 @@ func (c *Controller) setOverride(key, old, value string) error {
 		c.ui.opError = err.Error()
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
 	}
-	err = c.st.Update(func(tx *recovery.Tx) error {
+	err = c.commit("store override "+key, func(tx *recovery.Tx, _ *state) error {
 		if err := tx.PutOverride(key, value); err != nil {
 			return err
 		}

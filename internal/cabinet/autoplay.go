@@ -25,7 +25,7 @@ func BasicChooser(r game.Round, legal []game.ActionKind) game.Action {
 // Completed is the number of rounds closed in the store (won, lost, pushed
 // or voided): the simulator's progress, durable with the rounds themselves.
 func (c *Controller) Completed() int64 {
-	mt := c.m.Meters
+	mt := c.cur.m.Meters
 	return mt.Won + mt.Lost + mt.Pushed + mt.Voided
 }
 
@@ -67,25 +67,25 @@ func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
 	if c.memErr != nil {
 		return c.memErr
 	}
-	if c.m.Handpay > 0 {
+	if c.cur.m.Handpay > 0 {
 		if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}); err != nil {
 			return err
 		}
 		return c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: false})
 	}
-	if c.open != nil {
-		legal := c.round.Legal(c.m.Credits)
+	if c.cur.open != nil {
+		legal := c.cur.round.Legal(c.cur.m.Credits)
 		if len(legal) == 0 {
-			return fmt.Errorf("cabinet: autoplay: round %d has no legal action", c.open.Round)
+			return fmt.Errorf("cabinet: autoplay: round %d has no legal action", c.cur.open.Round)
 		}
-		return c.Play(choose(c.round, legal))
+		return c.Play(choose(c.cur.round, legal))
 	}
 	c.ui.game = id
 	c.ui.mode = view.Table
 	var a game.Action
 	var need money.Cents
 	if id == game.Duel {
-		r, _, err := c.newDuel(c.m.NextRound, mustCarry(c))
+		r, _, err := c.newDuel(c.cur.m.NextRound, mustCarry(c))
 		if err != nil {
 			return err
 		}
@@ -94,9 +94,9 @@ func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
 		if a.Kind == game.Buy {
 			cfg := c.duelConfig()
 			need = cfg.Price
-			a.Deck, a.Level = cfg.Decks[int(c.m.NextRound)%len(cfg.Decks)], cfg.Levels[int(c.m.NextRound)%len(cfg.Levels)]
+			a.Deck, a.Level = cfg.Decks[int(c.cur.m.NextRound)%len(cfg.Decks)], cfg.Levels[int(c.cur.m.NextRound)%len(cfg.Levels)]
 			var seed [8]byte
-			if _, err := c.rng.Step(c.m.NextRound, -1).Read(seed[:]); err != nil {
+			if _, err := c.rng.Step(c.cur.m.NextRound, -1).Read(seed[:]); err != nil {
 				return err
 			}
 			for _, x := range seed {
@@ -107,10 +107,10 @@ func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
 		a = game.Action{Kind: game.Deal, Bets: c.AutoBets(id)}
 		need = a.Total() * 4 // room for doubles, splits and insurance
 	}
-	if c.m.Credits < need {
-		bill := c.acceptance()
+	if c.cur.m.Credits < need {
+		bill := c.acceptance(c.cur)
 		if bill <= 0 {
-			return fmt.Errorf("cabinet: autoplay: credits %v below %v and no bill can be accepted", c.m.Credits, need)
+			return fmt.Errorf("cabinet: autoplay: credits %v below %v and no bill can be accepted", c.cur.m.Credits, need)
 		}
 		return c.Handle(hw.Input{Kind: hw.BillStacked, Value: bill})
 	}

@@ -19,7 +19,7 @@ const (
 
 // Handle processes one hardware input: the single entry point of the cabinet.
 func (c *Controller) Handle(in hw.Input) error {
-	defer c.publish()
+	defer func() { c.publish(c.cur) }()
 	switch in.Kind {
 	case hw.SwitchChanged:
 		return c.switchChanged(in.Switch, in.On)
@@ -42,11 +42,7 @@ func (c *Controller) Handle(in hw.Input) error {
 // logOnly commits an event-log entry (no money). With a memory error nothing
 // is written: the store is evidence.
 func (c *Controller) logOnly(kind, text string) error {
-	if c.memErr != nil {
-		c.log.Warn("not logged (memory error)", "kind", kind, "text", text)
-		return nil
-	}
-	return c.st.Update(func(tx *recovery.Tx) error { return tx.Log(kind, text) })
+	return c.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return c.logTx(tx, kind, text) })
 }
 
 // billStacked credits a stacked bill in one transaction with its meters. A
@@ -60,12 +56,8 @@ func (c *Controller) billStacked(v money.Cents) error {
 		c.log.Error("bill stacked during memory error: not credited, store untouched", "value", v)
 		return fmt.Errorf("%w: bill %v stacked during memory error", ErrMemory, v)
 	}
-	var m recovery.Machine
-	err := c.st.Update(func(tx *recovery.Tx) error {
-		var err error
-		if m, err = tx.Machine(); err != nil {
-			return err
-		}
+	err := c.commit("credit bill", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
 		m.Credits += v
 		m.Meters.BillsIn += v
 		if m.Meters.Bills == nil {
@@ -76,15 +68,11 @@ func (c *Controller) billStacked(v money.Cents) error {
 		if m.Credits > c.set.CreditLimit {
 			text += " (credit limit exceeded: acceptor was not inhibited)"
 		}
-		if err := tx.Log(meters.KindBillAccepted, text); err != nil {
-			return err
-		}
-		return tx.PutMachine(m)
+		return tx.Log(meters.KindBillAccepted, text)
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)
 	}
-	c.m = m
 	if c.ui.mode == view.Attract {
 		c.ui.mode = view.Menu
 	}
@@ -97,28 +85,20 @@ func (c *Controller) cashOut() error {
 	if err := c.canPlay(); err != nil {
 		return err
 	}
-	if c.open != nil {
+	if c.cur.open != nil {
 		return fmt.Errorf("%w: cash out during a round", ErrNotNow)
 	}
-	if c.m.Credits <= 0 {
+	if c.cur.m.Credits <= 0 {
 		return fmt.Errorf("%w: no credits", ErrNotNow)
 	}
-	var m recovery.Machine
-	err := c.st.Update(func(tx *recovery.Tx) error {
-		var err error
-		if m, err = tx.Machine(); err != nil {
-			return err
-		}
+	err := c.commit("cash out", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
 		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
-		if err := tx.Log(meters.KindHandpay, "cash out: handpay "+m.Credits.String()); err != nil {
-			return err
-		}
-		return tx.PutMachine(m)
+		return tx.Log(meters.KindHandpay, "cash out: handpay "+m.Credits.String())
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: cash out: %w", err)
 	}
-	c.m = m
 	c.ui.clearBets()
 	return nil
 }
@@ -128,17 +108,13 @@ func (c *Controller) cashOut() error {
 // (handpay cancelled credits meter); a jackpot handpay goes to the jackpot
 // handpay meter (it was never credited).
 func (c *Controller) clearHandpay() error {
-	var m recovery.Machine
-	err := c.st.Update(func(tx *recovery.Tx) error {
-		var err error
-		if m, err = tx.Machine(); err != nil {
-			return err
-		}
+	err := c.commit("clear handpay", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
 		amount, kind := m.Handpay, m.HandpayKind
 		switch kind {
 		case HandpayCashout:
 			if amount > m.Credits {
-				return fmt.Errorf("cashout handpay %v above credits %v", amount, m.Credits)
+				return fmt.Errorf("%w: cashout handpay %v above credits %v", ErrMemory, amount, m.Credits)
 			}
 			m.Credits -= amount
 			m.Meters.HandpayCancelled += amount
@@ -147,90 +123,81 @@ func (c *Controller) clearHandpay() error {
 			m.Meters.JackpotHandpays++
 		}
 		m.Handpay, m.HandpayKind = 0, ""
-		if err := tx.Log(meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount)); err != nil {
-			return err
-		}
-		return tx.PutMachine(m)
+		return tx.Log(meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: clear handpay: %w", err)
 	}
-	c.m = m
-	if c.m.Credits == 0 && c.open == nil {
+	if c.cur.m.Credits == 0 && c.cur.open == nil {
 		c.ui.mode = view.Attract
 	}
 	return nil
 }
 
-// switchChanged handles doors and keys: each change is logged with its meter.
-func (c *Controller) switchChanged(s hw.Switch, on bool) error {
-	if c.switches[s] == on {
+// switchChanged handles doors and keys: the new position, its meter and its
+// event-log entry (with the tilt it starts or clears) commit together, and
+// only then does the cabinet show it. With a memory error nothing is written
+// but the position is still followed (the audit key must work).
+func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
+	if c.cur.switches[sw] == on {
 		return nil
 	}
-	c.switches[s] = on
-	state := "closed"
+	pos := "closed"
 	if on {
-		state = "opened"
+		pos = "opened"
 	}
 	kind := meters.KindDoor
-	switch s {
+	switch sw {
 	case hw.AuditKey, hw.OperatorKey, hw.ResetKey:
 		kind = meters.KindKey
-		state = "off"
+		pos = "off"
 		if on {
-			state = "on"
+			pos = "on"
 		}
 	}
-	text := s.String() + " " + state
-	if s == hw.OperatorKey && on && (c.open != nil || c.canPlay() != nil) {
+	text := sw.String() + " " + pos
+	if sw == hw.OperatorKey && on && (c.cur.open != nil || c.canPlay() != nil) {
 		text += " (refused: only between rounds, with nothing pending)"
 	}
-	if c.memErr == nil {
-		var m recovery.Machine
-		err := c.st.Update(func(tx *recovery.Tx) error {
-			var err error
-			if m, err = tx.Machine(); err != nil {
-				return err
-			}
-			if on {
-				switch s {
-				case hw.MainDoor:
-					m.Meters.MainDoor++
-				case hw.CashDoor:
-					m.Meters.CashDoor++
-				case hw.AuditKey:
-					m.Meters.AuditKey++
-				case hw.OperatorKey:
-					m.Meters.OperatorKey++
-				}
-			}
-			if err := tx.Log(kind, text); err != nil {
-				return err
-			}
-			if (s == hw.MainDoor || s == hw.CashDoor) && len(c.tilts()) > 0 && on {
-				if err := tx.Log(meters.KindTilt, fmt.Sprintf("tilt: %v", c.tilts())); err != nil {
-					return err
-				}
-			}
-			if (s == hw.MainDoor || s == hw.CashDoor) && !on && len(c.tilts()) == 0 {
-				if err := tx.Log(meters.KindTiltClear, "tilt cleared"); err != nil {
-					return err
-				}
-			}
-			return tx.PutMachine(m)
-		})
-		if err != nil {
-			return fmt.Errorf("cabinet: log %s: %w", text, err)
+	err := c.commit("log "+text, func(tx *recovery.Tx, s *state) error {
+		s.switches[sw] = on
+		if tx == nil {
+			return c.logTx(tx, kind, text)
 		}
-		c.m = m
+		if on {
+			switch sw {
+			case hw.MainDoor:
+				s.m.Meters.MainDoor++
+			case hw.CashDoor:
+				s.m.Meters.CashDoor++
+			case hw.AuditKey:
+				s.m.Meters.AuditKey++
+			case hw.OperatorKey:
+				s.m.Meters.OperatorKey++
+			}
+		}
+		if err := tx.Log(kind, text); err != nil {
+			return err
+		}
+		door := sw == hw.MainDoor || sw == hw.CashDoor
+		if t := c.tiltsOf(*s); door && on && len(t) > 0 {
+			return tx.Log(meters.KindTilt, fmt.Sprintf("tilt: %v", t))
+		}
+		if door && !on && len(c.tiltsOf(*s)) == 0 {
+			return tx.Log(meters.KindTiltClear, "tilt cleared")
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: log %s: %w", text, err)
 	}
-	switch s {
+	switch sw {
 	case hw.ResetKey:
-		if on && c.m.Handpay > 0 && c.memErr == nil && !c.switches[hw.AuditKey] {
+		if on && c.cur.m.Handpay > 0 && c.memErr == nil && !c.cur.switches[hw.AuditKey] {
 			return c.clearHandpay()
 		}
 	case hw.OperatorKey:
-		if on && c.open == nil && c.canPlay() == nil {
+		if on && c.cur.open == nil && c.canPlay() == nil {
 			c.ui.enterOperator()
 		} else if !on && c.ui.mode == view.Operator {
 			c.ui.leaveOperator()
@@ -244,7 +211,10 @@ func (c *Controller) switchChanged(s hw.Switch, on bool) error {
 }
 
 // tilts lists the reasons play is suspended (message keys), in a fixed order.
-func (c *Controller) tilts() []string {
+func (c *Controller) tilts() []string { return c.tiltsOf(c.cur) }
+
+// tiltsOf lists the tilt reasons with the hardware facts of s.
+func (c *Controller) tiltsOf(s state) []string {
 	var t []string
 	if c.memErr != nil {
 		t = append(t, "memory_error")
@@ -252,13 +222,13 @@ func (c *Controller) tilts() []string {
 	if c.digestErr != nil {
 		t = append(t, "program_digest")
 	}
-	if c.switches[hw.MainDoor] {
+	if s.switches[hw.MainDoor] {
 		t = append(t, "main_door")
 	}
-	if c.switches[hw.CashDoor] {
+	if s.switches[hw.CashDoor] {
 		t = append(t, "cash_door")
 	}
-	if c.jam {
+	if s.jam {
 		t = append(t, "bill_jam")
 	}
 	return t
@@ -272,21 +242,24 @@ var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_
 // again (platform.md §1: tilt from any state, clearing back to where it was;
 // the acceptor stays inhibited meanwhile). Both are logged.
 func (c *Controller) billJam(on bool, why string) error {
-	if c.jam == on {
+	if c.cur.jam == on {
 		return nil
 	}
-	c.jam = on
-	if on {
-		return c.logOnly(meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", c.tilts(), why))
-	}
-	if len(c.tilts()) == 0 {
-		return c.logOnly(meters.KindTiltClear, "tilt cleared (bill jam cleared)")
-	}
-	return c.logOnly(meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", c.tilts()))
+	return c.commit("log bill jam", func(tx *recovery.Tx, s *state) error {
+		s.jam = on
+		t := c.tiltsOf(*s)
+		switch {
+		case on:
+			return c.logTx(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why))
+		case len(t) == 0:
+			return c.logTx(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)")
+		}
+		return c.logTx(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t))
+	})
 }
 
 // outputs drives lamps, tower light and acceptance from the committed state.
-func (c *Controller) outputs() {
+func (c *Controller) outputs(cs state) {
 	s := c.snap.Load()
 	if s == nil {
 		return
@@ -296,26 +269,26 @@ func (c *Controller) outputs() {
 	}
 	tower := hw.TowerOff
 	switch {
-	case len(c.tilts()) > 0:
+	case len(c.tiltsOf(cs)) > 0:
 		tower = hw.TowerTilt
-	case c.m.Handpay > 0:
+	case cs.m.Handpay > 0:
 		tower = hw.TowerAttendant
 	}
 	if err := c.hw.SetTower(tower); err != nil {
 		c.log.Error("set tower", "err", err)
 	}
-	if err := c.hw.SetAcceptance(c.acceptance()); err != nil {
+	if err := c.hw.SetAcceptance(c.acceptance(cs)); err != nil {
 		c.log.Error("set acceptance", "err", err)
 	}
 }
 
 // acceptance is the largest bill the acceptor may take now; 0 inhibits it
 // (tilt, handpay, audit, operator, credit limit reached).
-func (c *Controller) acceptance() money.Cents {
-	if len(c.tilts()) > 0 || c.m.Handpay > 0 || c.switches[hw.AuditKey] || c.ui.mode == view.Operator || c.ui.mode == view.HwTest {
+func (c *Controller) acceptance(cs state) money.Cents {
+	if len(c.tiltsOf(cs)) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.ui.mode == view.Operator || c.ui.mode == view.HwTest {
 		return 0
 	}
-	room := c.set.CreditLimit - c.m.Credits
+	room := c.set.CreditLimit - cs.m.Credits
 	var best money.Cents
 	for _, b := range c.set.Bills {
 		if b <= room && b > best {

@@ -19,7 +19,11 @@ import (
 
 // Options wires a Controller.
 type Options struct {
-	Store    *recovery.Store
+	// Store is the durable store (a *recovery.Store). If StoreErr is set
+	// instead, the store could not be opened: the cabinet boots in a
+	// memory-error tilt with the audit screens working (nothing to read).
+	Store    Store
+	StoreErr error
 	HW       hw.Backend
 	RNG      RNG
 	Settings Settings
@@ -44,7 +48,7 @@ type Options struct {
 // Controller is the cabinet. Handle and Run are not safe for concurrent use;
 // Snapshot is (the display calls it from its own goroutine).
 type Controller struct {
-	st   *recovery.Store
+	st   Store
 	hw   hw.Backend
 	rng  RNG
 	now  func() time.Time
@@ -53,18 +57,12 @@ type Controller struct {
 	set  Settings
 	base Settings
 
-	m     recovery.Machine    // last committed machine record
-	open  *recovery.OpenRound // open round as committed, nil if none
-	round game.Round          // decoded open round (committed state)
-	last  *game.Table         // picture of the last settled round
-	win   money.Cents         // paid by the current/last round
+	// cur is the committed state: only commit (commit.go) assigns it, and
+	// publish builds the snapshot from it alone.
+	cur state
 
-	memErr    error // integrity failure: play disabled
+	memErr    error // integrity or store failure: play disabled
 	digestErr error
-	switches  [hw.NumSwitches]bool
-	jam       bool // the acceptor reports a jam (a tilt until it is free)
-	recovered bool
-	message   string
 
 	ui  ui
 	seq uint64
@@ -76,6 +74,9 @@ type Controller struct {
 // or void of an open round. A memory error does not fail New: the controller
 // starts tilted (audit still works) and Err reports it.
 func New(opt Options) (*Controller, error) {
+	if opt.Store == nil && opt.StoreErr != nil {
+		opt.Store = brokenStore{fmt.Errorf("open store: %w", opt.StoreErr)}
+	}
 	if opt.Store == nil || opt.HW == nil {
 		return nil, fmt.Errorf("cabinet: new: store and hardware are required")
 	}
@@ -101,7 +102,7 @@ func New(opt Options) (*Controller, error) {
 		c.memErr = err
 		c.log.Error("memory error at boot", "err", err)
 	}
-	c.publish()
+	c.publish(c.cur)
 	return c, nil
 }
 
@@ -115,13 +116,22 @@ func (c *Controller) Err() error {
 
 func (c *Controller) boot() error {
 	if err := c.st.Check(); err != nil {
+		// Play stays disabled; the audit screens show what can still be
+		// read (the machine record, if its own checksum holds). Nothing is
+		// written: the store is evidence.
+		var m recovery.Machine
+		if rerr := c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			m, err = tx.Machine()
+			return err
+		}); rerr == nil {
+			c.cur.m = m
+		}
 		return fmt.Errorf("%w: %w", ErrMemory, err)
 	}
-	err := c.st.Update(func(tx *recovery.Tx) error {
-		m, err := tx.Machine()
-		if err != nil {
-			return err
-		}
+	err := c.commit("boot", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
+		s.open, s.round, s.last, s.win, s.recovered = nil, nil, nil, 0, false
 		if m.NextRound == 0 { // fresh store
 			m.NextRound = 1
 			m.PoolUnits = int64(c.set.JackpotReset) * PoolUnitsPerCent
@@ -143,7 +153,7 @@ func (c *Controller) boot() error {
 				return err
 			}
 			if c.now().Sub(open.Start) > c.set.voidAfter(open.Game) {
-				if err := c.void(tx, &m, open); err != nil {
+				if err := c.void(tx, m, open); err != nil {
 					return err
 				}
 				open = nil
@@ -152,16 +162,21 @@ func (c *Controller) boot() error {
 				if err := tx.PutOpenRound(open); err != nil {
 					return err
 				}
+				r, err := c.restore(open)
+				if err != nil {
+					return fmt.Errorf("%w: resume round %d: %w", ErrMemory, open.Round, err)
+				}
+				s.round, s.recovered, s.win = r, true, r.Table().Paid
 			}
 		}
-		if err := tx.PutMachine(m); err != nil {
-			return err
-		}
-		c.m, c.open = m, open
+		s.open = open
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("cabinet: boot: %w", err)
+		if c.memErr != nil {
+			return c.memErr
+		}
+		return fmt.Errorf("%w: boot: %w", ErrMemory, err)
 	}
 	if c.opt.Overrides != nil {
 		var o map[string]string
@@ -181,18 +196,10 @@ func (c *Controller) boot() error {
 			}
 		}
 	}
-	if c.open != nil {
-		r, err := c.restore(c.open)
-		if err != nil {
-			return fmt.Errorf("%w: resume round %d: %w", ErrMemory, c.open.Round, err)
-		}
-		c.round = r
-		c.recovered = true
-		c.ui.game = c.open.Game
+	if c.cur.open != nil {
+		c.ui.game = c.cur.open.Game
 		c.ui.mode = view.Table
-		t := r.Table()
-		c.win = t.Paid
-	} else if c.m.Credits > 0 {
+	} else if c.cur.m.Credits > 0 {
 		c.ui.mode = view.Menu
 	}
 	return nil
@@ -230,7 +237,7 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 
 // Run handles hardware inputs until ctx is done or the input channel closes.
 func (c *Controller) Run(ctx context.Context) error {
-	c.outputs()
+	c.outputs(c.cur)
 	in := c.hw.Inputs()
 	for {
 		select {
@@ -251,20 +258,20 @@ func (c *Controller) Run(ctx context.Context) error {
 func (c *Controller) Snapshot() *view.Snapshot { return c.snap.Load() }
 
 // Credits returns the committed credit meter.
-func (c *Controller) Credits() money.Cents { return c.m.Credits }
+func (c *Controller) Credits() money.Cents { return c.cur.m.Credits }
 
 // Machine returns a copy of the committed machine record.
-func (c *Controller) Machine() recovery.Machine { return c.m }
+func (c *Controller) Machine() recovery.Machine { return c.cur.m }
 
 // Round returns the open round (committed state) or nil.
-func (c *Controller) Round() game.Round { return c.round }
+func (c *Controller) Round() game.Round { return c.cur.round }
 
 // OpenGame returns the game of the open round, or "".
 func (c *Controller) OpenGame() game.ID {
-	if c.open == nil {
+	if c.cur.open == nil {
 		return ""
 	}
-	return c.open.Game
+	return c.cur.open.Game
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -276,7 +276,7 @@ func TestVoid(t *testing.T) {
 			t.Fatal("no round stayed open")
 		}
 	}
-	before := r.c.open.CreditsBefore
+	before := r.c.cur.open.CreditsBefore
 	r.now = r.now.Add(25 * time.Hour)
 	r.boot()
 	m := r.c.Machine()

@@ -84,7 +84,7 @@ func (c *Controller) duelButton(b hw.Button) error {
 		c.ui.mode = "help"
 		return nil
 	case hw.Game:
-		if c.open != nil {
+		if c.cur.open != nil {
 			return fmt.Errorf("%w: finish the deal first", ErrNotNow)
 		}
 		c.ui.mode = c.idleMode()
@@ -101,14 +101,14 @@ func (c *Controller) duelButton(b hw.Button) error {
 		}
 		return nil
 	case hw.Spot:
-		if c.open == nil {
+		if c.cur.open == nil {
 			c.ui.duelDeck = (c.ui.duelDeck + 1) % max(1, len(cfg.Decks))
 		} else {
 			c.ui.duelCursor = (c.ui.duelCursor + 1) % 5
 		}
 		return nil
 	case hw.Special:
-		if c.open == nil {
+		if c.cur.open == nil {
 			c.ui.duelLevel = (c.ui.duelLevel + 1) % max(1, len(cfg.Levels))
 		} else {
 			c.ui.duelMarks[c.ui.duelCursor] = !c.ui.duelMarks[c.ui.duelCursor]
@@ -116,14 +116,14 @@ func (c *Controller) duelButton(b hw.Button) error {
 		return nil
 	}
 	var legal []game.ActionKind
-	if c.round != nil {
-		legal = c.round.Legal(c.m.Credits)
+	if c.cur.round != nil {
+		legal = c.cur.round.Legal(c.cur.m.Credits)
 	} else {
-		r, _, err := c.newDuel(c.m.NextRound, mustCarry(c))
+		r, _, err := c.newDuel(c.cur.m.NextRound, mustCarry(c))
 		if err != nil {
 			return err
 		}
-		legal = r.Legal(c.m.Credits)
+		legal = r.Legal(c.cur.m.Credits)
 	}
 	k, ok := ActionFor(b, legal)
 	if !ok {
@@ -135,7 +135,7 @@ func (c *Controller) duelButton(b hw.Button) error {
 		a.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
 		a.Level = cfg.Levels[c.ui.duelLevel%len(cfg.Levels)]
 		var seed [8]byte
-		if _, err := c.rng.Step(c.m.NextRound, -1).Read(seed[:]); err != nil {
+		if _, err := c.rng.Step(c.cur.m.NextRound, -1).Read(seed[:]); err != nil {
 			return fmt.Errorf("cabinet: duel seed: %w", err)
 		}
 		for _, x := range seed {
@@ -153,7 +153,7 @@ func (c *Controller) duelButton(b hw.Button) error {
 	if err := c.play(a); err != nil {
 		return err
 	}
-	if k == game.Draw || c.open == nil {
+	if k == game.Draw || c.cur.open == nil {
 		c.ui.duelMarks = [5]bool{}
 		c.ui.duelCursor = 0
 	}
@@ -174,7 +174,7 @@ func mustCarry(c *Controller) []byte {
 // what the computer can match), so a lit button is never refused.
 func (c *Controller) duelBet() int64 {
 	a := max(c.ui.duelAmount, c.duelConfig().Ante)
-	if r, ok := c.round.(*duel.Round); ok {
+	if r, ok := c.cur.round.(*duel.Round); ok {
 		if lo, hi := r.BetRange(); hi > 0 {
 			a = min(max(a, lo), hi)
 		}

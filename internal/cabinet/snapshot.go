@@ -19,13 +19,13 @@ import (
 
 // publish builds the snapshot of committed state and drives the outputs
 // (lamps, tower, acceptance) from it.
-func (c *Controller) publish() {
+func (c *Controller) publish(cs state) {
 	c.seq++
 	s := &view.Snapshot{
 		Seq: c.seq, Mode: c.ui.mode, Lang: c.set.Language, Currency: c.set.Currency, Denom: c.set.Denom,
-		Credits: c.m.Credits, Win: c.win, Jackpot: money.Cents(c.m.PoolUnits / PoolUnitsPerCent),
+		Credits: cs.m.Credits, Win: cs.win, Jackpot: money.Cents(cs.m.PoolUnits / PoolUnitsPerCent),
 		Game: c.ui.game, Bets: append([]game.Bet(nil), c.ui.bets...), Spot: c.ui.pos,
-		Chip: c.set.Chips[c.ui.chip%len(c.set.Chips)], Recovered: c.recovered, Message: c.message,
+		Chip: c.set.Chips[c.ui.chip%len(c.set.Chips)], Recovered: cs.recovered,
 	}
 	for _, id := range c.set.Games {
 		gi := view.GameInfo{ID: id}
@@ -39,14 +39,14 @@ func (c *Controller) publish() {
 		}
 		s.Games = append(s.Games, gi)
 	}
-	if c.round != nil {
-		t := c.round.Table()
+	if cs.round != nil {
+		t := cs.round.Table()
 		s.Round = &t
-	} else if c.last != nil && c.last.Game == c.ui.game {
-		s.Round = c.last
+	} else if cs.last != nil && cs.last.Game == c.ui.game {
+		s.Round = cs.last
 	}
 	if c.ui.game == game.Duel && s.Round == nil {
-		if r, _, err := c.newDuel(c.m.NextRound, mustCarry(c)); err == nil {
+		if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil {
 			t := r.Table()
 			s.Round = &t
 		}
@@ -69,18 +69,18 @@ func (c *Controller) publish() {
 		s.Operator = &view.OperatorView{Items: c.operatorItems(), Cursor: c.ui.opCursor, Error: c.ui.opError}
 	}
 	switch {
-	case c.switches[hw.AuditKey]:
+	case cs.switches[hw.AuditKey]:
 		s.Under, s.Mode = s.Mode, view.Audit
 		s.Audit = c.auditView()
-		s.Tilts = c.tilts()
-	case len(c.tilts()) > 0:
+		s.Tilts = c.tiltsOf(cs)
+	case len(c.tiltsOf(cs)) > 0:
 		s.Under, s.Mode = s.Mode, view.Tilt
-		s.Tilts = c.tilts()
-	case c.m.Handpay > 0:
+		s.Tilts = c.tiltsOf(cs)
+	case cs.m.Handpay > 0:
 		s.Under, s.Mode = s.Mode, view.Handpay
-		s.Handpay, s.HandpayKind = c.m.Handpay, c.m.HandpayKind
+		s.Handpay, s.HandpayKind = cs.m.Handpay, cs.m.HandpayKind
 	}
-	s.Lamps = c.lamps(s)
+	s.Lamps = c.lamps(cs, s)
 	if prev := c.snap.Load(); prev == nil || prev.Mode != s.Mode || prev.Under != s.Under || !slices.Equal(prev.Tilts, s.Tilts) {
 		// Every state transition goes to the program log (journald on the
 		// Pi); the durable event log holds the ones platform.md §4 lists
@@ -89,18 +89,18 @@ func (c *Controller) publish() {
 		c.log.Info("state", "mode", s.Mode, "under", s.Under, "tilts", s.Tilts, "game", s.Game, "credits", s.Credits)
 	}
 	c.snap.Store(s)
-	c.outputs()
+	c.outputs(cs)
 }
 
 // lamps lights exactly the buttons that do something now.
-func (c *Controller) lamps(s *view.Snapshot) hw.ButtonSet {
+func (c *Controller) lamps(cs state, s *view.Snapshot) hw.ButtonSet {
 	var l hw.ButtonSet
 	switch s.Mode {
 	case view.Tilt, view.Handpay:
 		return 0
 	case view.Audit:
 		l = l.With(hw.Spot).With(hw.Hit).With(hw.Stand).With(hw.Double).With(hw.Split)
-		if c.memErr != nil && c.switches[hw.ResetKey] {
+		if c.memErr != nil && cs.switches[hw.ResetKey] {
 			l = l.With(hw.Yes)
 		}
 		return l
@@ -114,13 +114,13 @@ func (c *Controller) lamps(s *view.Snapshot) hw.ButtonSet {
 		return l.With(hw.Help)
 	case view.Help:
 		l = l.With(hw.Help).With(hw.Spot).With(hw.BetPlus).With(hw.Game)
-		if c.m.Credits > 0 || c.open != nil {
+		if cs.m.Credits > 0 || cs.open != nil {
 			l = l.With(hw.Deal) // to the table (only with credits)
 		}
 		return l
 	case view.Menu:
 		l = l.With(hw.Spot).With(hw.BetPlus).With(hw.Deal).With(hw.Help)
-		if c.m.Credits > 0 {
+		if cs.m.Credits > 0 {
 			l = l.With(hw.CashOut)
 		}
 		return l
@@ -129,28 +129,28 @@ func (c *Controller) lamps(s *view.Snapshot) hw.ButtonSet {
 	if c.ui.game == game.Duel {
 		l = l.With(hw.Help)
 		var legal []game.ActionKind
-		if c.round != nil {
-			legal = c.round.Legal(c.m.Credits)
+		if cs.round != nil {
+			legal = cs.round.Legal(cs.m.Credits)
 			l = l.With(hw.BetPlus).With(hw.Spot).With(hw.Special)
 		} else {
-			if r, _, err := c.newDuel(c.m.NextRound, mustCarry(c)); err == nil {
-				legal = r.Legal(c.m.Credits)
+			if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil {
+				legal = r.Legal(cs.m.Credits)
 			}
 			l = l.With(hw.Game).With(hw.Spot).With(hw.Special)
-			if c.m.Credits > 0 {
+			if cs.m.Credits > 0 {
 				l = l.With(hw.CashOut)
 			}
 		}
 		return l | LampsFor(legal)
 	}
-	if c.round != nil {
-		return LampsFor(c.round.Legal(c.m.Credits)).With(hw.Help)
+	if cs.round != nil {
+		return LampsFor(cs.round.Legal(cs.m.Credits)).With(hw.Help)
 	}
 	l = l.With(hw.Spot).With(hw.Special).With(hw.Help).With(hw.Game)
-	if c.m.Credits > 0 {
+	if cs.m.Credits > 0 {
 		l = l.With(hw.CashOut)
 	}
-	if betTotal(c.ui.bets)+c.set.Chips[0] <= c.m.Credits {
+	if betTotal(c.ui.bets)+c.set.Chips[0] <= cs.m.Credits {
 		l = l.With(hw.BetPlus)
 	}
 	if len(c.ui.undo) > 0 {
@@ -263,7 +263,7 @@ func helpRules(r blackjack.Rules, set Settings) ([]view.KV, []view.PayLine) {
 // auditView reads the technician's pages from the store (committed state).
 func (c *Controller) auditView() *view.AuditView {
 	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest}
-	a.Meters = MeterLines(c.m)
+	a.Meters = MeterLines(c.cur.m)
 	if c.memErr != nil {
 		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.memErr.Error()})
 	}

@@ -38,9 +38,9 @@ func (c *Controller) canPlay() error {
 		return fmt.Errorf("%w: program digest mismatch", ErrNotNow)
 	case len(c.tilts()) > 0:
 		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.tilts())
-	case c.m.Handpay > 0:
+	case c.cur.m.Handpay > 0:
 		return fmt.Errorf("%w: handpay pending", ErrNotNow)
-	case c.switches[hw.AuditKey] || c.ui.mode == view.Operator:
+	case c.cur.switches[hw.AuditKey] || c.ui.mode == view.Operator:
 		return fmt.Errorf("%w: audit or operator screens open", ErrNotNow)
 	}
 	return nil
@@ -56,13 +56,13 @@ func (c *Controller) Play(a game.Action) error {
 		return err
 	}
 	err := c.play(a)
-	c.publish()
+	c.publish(c.cur)
 	return err
 }
 
 func (c *Controller) play(a game.Action) error {
-	a.Funds = c.m.Credits
-	starting := c.open == nil
+	a.Funds = c.cur.m.Credits
+	starting := c.cur.open == nil
 	var (
 		id    game.ID
 		no    uint64
@@ -76,7 +76,7 @@ func (c *Controller) play(a game.Action) error {
 		if a.Kind != game.Deal && a.Kind != game.Buy {
 			return game.Illegal(a.Kind, "no round in progress")
 		}
-		id, no = c.ui.game, c.m.NextRound
+		id, no = c.ui.game, c.cur.m.NextRound
 		carry, err := c.carry(id)
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ func (c *Controller) play(a game.Action) error {
 		if err != nil {
 			return err
 		}
-		open = recovery.OpenRound{Game: id, Round: no, Start: c.now(), Rules: rules, CreditsBefore: c.m.Credits}
+		open = recovery.OpenRound{Game: id, Round: no, Start: c.now(), Rules: rules, CreditsBefore: c.cur.m.Credits}
 		sr := &stepRand{rng: c.rng, round: no, step: 0}
 		var prev *card.Shoe
 		if id == game.FreeBet && carry != nil {
@@ -107,13 +107,13 @@ func (c *Controller) play(a game.Action) error {
 			shoe.Rand = sr.reader()
 		}
 	} else {
-		id, no = c.open.Game, c.open.Round
-		if r, err = decodeRound(id, c.open.State); err != nil {
+		id, no = c.cur.open.Game, c.cur.open.Round
+		if r, err = decodeRound(id, c.cur.open.State); err != nil {
 			return fmt.Errorf("%w: %w", ErrMemory, err)
 		}
-		open = *c.open
-		open.Steps = append([]meters.Step(nil), c.open.Steps...)
-		shoe = c.open.Shoe.Clone()
+		open = *c.cur.open
+		open.Steps = append([]meters.Step(nil), c.cur.open.Steps...)
+		shoe = c.cur.open.Shoe.Clone()
 		if c.lazy(id) {
 			shoe.Rand = (&stepRand{rng: c.rng, round: no, step: len(open.Steps)}).reader()
 		}
@@ -126,22 +126,21 @@ func (c *Controller) play(a game.Action) error {
 	evs = append(notes, evs...)
 	step := meters.Step{N: len(open.Steps), At: c.now(), Action: a, Events: evs}
 
-	var m recovery.Machine
-	err = c.st.Update(func(tx *recovery.Tx) error {
-		var err error
-		if m, err = tx.Machine(); err != nil {
-			return err
-		}
+	t := r.Table()
+	err = c.commit(fmt.Sprintf("commit round %d step %d", no, step.N), func(tx *recovery.Tx, s *state) error {
+		m := &s.m
 		if starting {
 			m.NextRound = no + 1
 			m.Meters.RoundStarted(id)
 		}
-		if step.Events, err = c.money(&m, id, step.Events); err != nil {
+		var err error
+		if step.Events, err = c.money(m, id, step.Events); err != nil {
 			return err
 		}
 		open.Steps = append(open.Steps, step)
 		open.State = mustJSON(r)
 		open.Shoe = shoe
+		_, s.win = roundMoney(open.Steps)
 		if r.Done() {
 			staked, paid := roundMoney(open.Steps)
 			m.Meters.RoundOver(id, staked, paid)
@@ -155,8 +154,12 @@ func (c *Controller) play(a game.Action) error {
 					return err
 				}
 			}
-		} else if err := tx.PutOpenRound(&open); err != nil {
-			return err
+			s.open, s.round, s.last, s.recovered = nil, nil, &t, false
+		} else {
+			if err := tx.PutOpenRound(&open); err != nil {
+				return err
+			}
+			s.open, s.round = &open, r
 		}
 		for _, e := range step.Events {
 			if e.Handpay {
@@ -165,22 +168,14 @@ func (c *Controller) play(a game.Action) error {
 				}
 			}
 		}
-		return tx.PutMachine(m)
+		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("cabinet: commit round %d step %d: %w", no, step.N, err)
+		return fmt.Errorf("cabinet: round %d step %d: %w", no, step.N, err)
 	}
 	// Committed: now, and only now, the cabinet moves.
-	c.m = m
 	if c.opt.OnCommit != nil {
 		c.opt.OnCommit(id, no, step.Events)
-	}
-	t := r.Table()
-	_, c.win = roundMoney(open.Steps)
-	if r.Done() {
-		c.open, c.round, c.last, c.recovered = nil, nil, &t, false
-	} else {
-		c.open, c.round = &open, r
 	}
 	return nil
 }

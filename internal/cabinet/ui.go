@@ -114,7 +114,7 @@ func (c *Controller) addChip() error {
 	if add <= 0 {
 		return fmt.Errorf("%w: %s on spot %d is at its limit %v", ErrNotNow, p.Kind, p.Spot+1, limit)
 	}
-	if betTotal(c.ui.bets)+add > c.m.Credits {
+	if betTotal(c.ui.bets)+add > c.cur.m.Credits {
 		return fmt.Errorf("%w: bets would exceed the credits", ErrNotNow)
 	}
 	b := game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}
@@ -149,18 +149,18 @@ func (c *Controller) betsValid(bets []game.Bet) bool {
 	if len(bets) == 0 || c.ui.game == game.Duel {
 		return false
 	}
-	r, _, err := c.newRound(c.ui.game, c.m.NextRound, nil)
+	r, _, err := c.newRound(c.ui.game, c.cur.m.NextRound, nil)
 	if err != nil {
 		return false
 	}
-	_, err = r.Apply(game.Action{Kind: game.Deal, Bets: bets, Funds: c.m.Credits}, card.NewStack())
+	_, err = r.Apply(game.Action{Kind: game.Deal, Bets: bets, Funds: c.cur.m.Credits}, card.NewStack())
 	return errors.Is(err, card.ErrEmpty)
 }
 
 // button handles a debounced button press in the current mode.
 func (c *Controller) button(b hw.Button) error {
 	switch {
-	case c.switches[hw.AuditKey]:
+	case c.cur.switches[hw.AuditKey]:
 		return c.auditButton(b)
 	case c.ui.mode == view.Operator:
 		if t := c.tilts(); len(t) > 0 { // the tilt screen is shown, every lamp off
@@ -185,7 +185,7 @@ func (c *Controller) button(b hw.Button) error {
 			// Back where help was opened from; DEAL goes to the table, but
 			// only with credits (without any, attract: platform.md §1).
 			c.ui.mode = c.idleMode()
-			if c.open != nil || b == hw.Deal && c.m.Credits > 0 {
+			if c.cur.open != nil || b == hw.Deal && c.cur.m.Credits > 0 {
 				c.ui.mode = view.Table
 			}
 		}
@@ -211,7 +211,7 @@ func (c *Controller) button(b hw.Button) error {
 		if c.ui.game == game.Duel {
 			return c.duelButton(b)
 		}
-		if c.open != nil {
+		if c.cur.open != nil {
 			return c.roundButton(b)
 		}
 		return c.bettingButton(b)
@@ -220,10 +220,10 @@ func (c *Controller) button(b hw.Button) error {
 }
 
 func (c *Controller) idleMode() view.Mode {
-	if c.open != nil {
+	if c.cur.open != nil {
 		return view.Table
 	}
-	if c.m.Credits > 0 {
+	if c.cur.m.Credits > 0 {
 		return view.Menu
 	}
 	return view.Attract
@@ -287,7 +287,7 @@ func (c *Controller) roundButton(b hw.Button) error {
 	case hw.CashOut:
 		return c.cashOut() // refused with ErrNotNow, as at every table
 	}
-	legal := c.round.Legal(c.m.Credits)
+	legal := c.cur.round.Legal(c.cur.m.Credits)
 	k, ok := ActionFor(b, legal)
 	if !ok {
 		return game.Illegal(game.ActionKind(b.String()), "button not lit")
