@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -45,11 +46,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth()})
-	if err != nil {
-		return err
+	// A damaged store does not stop the program: the cabinet runs in a
+	// memory-error tilt with the audit screens (platform.md §4). Any other
+	// failure to open (locked, permissions) is an error.
+	var store cabinet.Store
+	st, storeErr := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth()})
+	switch {
+	case storeErr == nil:
+		defer st.Close()
+		store = st
+	case errors.Is(storeErr, recovery.ErrCorrupt):
+		log.Error("store damaged: memory-error tilt", "store", path, "err", storeErr)
+	default:
+		return storeErr
 	}
-	defer st.Close()
 
 	backend := *backendF
 	if backend == "" {
@@ -61,7 +71,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer be.Close()
 
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg),
+	c, err := cabinet.New(cabinet.Options{Store: store, StoreErr: storeErr, HW: be, Settings: set, Overrides: overridesFunc(cfg),
 		Operator: operatorMenu(cfg), Figures: figures, Log: log, Digest: digest, WantDigest: cfg.ExpectedDigest()})
 	if err != nil {
 		return err
