@@ -115,7 +115,7 @@ func snapshotFromStore(path, cfgPath, screen string) (*view.Snapshot, error) {
 	be := sim.New()
 	defer be.Close()
 	digest, _ := programDigest()
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg),
+	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: cabinet.OverridesFrom(cfg),
 		Operator: operatorMenu(cfg), Figures: figures, Digest: digest})
 	if err != nil {
 		return nil, err

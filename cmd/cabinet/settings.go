@@ -76,7 +76,3 @@ func computedBetRTP(id game.ID, bet game.BetKind) string {
 	}
 	return ""
 }
-
-func overridesFunc(cfg *config.Config) func(cabinet.Settings, map[string]string) (cabinet.Settings, error) {
-	return cabinet.OverridesFrom(cfg)
-}

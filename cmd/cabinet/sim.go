@@ -135,7 +135,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer be.Close()
 	tally := betTally{}
 	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, RNG: cabinet.SeededRNG{Seed: *seed}, Settings: set,
-		Overrides: overridesFunc(cfg), OnCommit: tally.add})
+		Overrides: cabinet.OverridesFrom(cfg), OnCommit: tally.add})
 	if err != nil {
 		return err
 	}

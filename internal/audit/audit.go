@@ -144,7 +144,7 @@ type metersOut struct {
 	Meters      meters.Meters `json:"meters"`
 }
 
-// poolUnitsPerCent: the pool is kept in 1e-7 cent (sim-contract.md).
+// poolUnitsPerCent: the pool is kept in 1e-7 cent (games.md §1, "Progressive jackpot": fractional cents kept).
 const poolUnitsPerCent = 10_000_000
 
 func (o *options) meters(st *recovery.Store) error {

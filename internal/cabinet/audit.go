@@ -2,49 +2,19 @@ package cabinet
 
 import (
 	"fmt"
+	"strconv"
+	"time"
 
 	"cabinet/internal/game"
-	"cabinet/internal/hw"
+	"cabinet/internal/game/card"
 	"cabinet/internal/meters"
+	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
 
 // Audit pages, in the order SPOT cycles them.
 var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
-
-// auditButton navigates the technician's screens (audit key on). With a
-// memory error, reset key on and YES pressed, the store is cleared (the old
-// file kept aside by the store) and play re-enabled.
-func (c *Controller) auditButton(b hw.Button) error {
-	switch b {
-	case hw.Spot:
-		c.ui.auditPage = (c.ui.auditPage + 1) % len(auditPages)
-		c.ui.recallIdx, c.ui.recallStep = 0, -1
-	case hw.Hit: // older round
-		c.ui.recallIdx++
-		c.ui.recallStep = -1
-	case hw.Stand: // newer round
-		if c.ui.recallIdx > 0 {
-			c.ui.recallIdx--
-		}
-		c.ui.recallStep = -1
-	case hw.Double: // step forward (from the first step when showing the end)
-		c.ui.recallStep++
-	case hw.Split: // step back
-		if c.ui.recallStep > 0 {
-			c.ui.recallStep--
-		}
-	case hw.Yes:
-		if c.memErr != nil && c.cur.switches[hw.ResetKey] {
-			return c.memoryClear()
-		}
-		return fmt.Errorf("%w: memory clear needs a memory error and the reset key", ErrNotNow)
-	default:
-		return fmt.Errorf("%w: %s in audit", ErrNotNow, b)
-	}
-	return nil
-}
 
 // memoryClear is the full memory clear: the store keeps the old file aside,
 // resets, logs it; then the cabinet boots again on the empty store.
@@ -61,124 +31,96 @@ func (c *Controller) memoryClear() error {
 	return nil
 }
 
-// OperatorMenu is the operator's settings editor, supplied by the
-// configuration package (it knows keys, values and what is allowed).
-type OperatorMenu interface {
-	// Items lists the settings with their effective values.
-	Items(overrides map[string]string) []view.Setting
-	// Next returns the next allowed value after current for key.
-	Next(key, current string) (string, error)
-}
-
-func (u *ui) enterOperator() {
-	u.opPrev, u.mode, u.opCursor, u.opError = u.mode, view.Operator, 0, ""
-}
-
-func (u *ui) leaveOperator() {
-	u.mode = u.opPrev
-	if u.mode == "" || u.mode == view.Operator {
-		u.mode = u.c.idleMode()
+// auditView reads the technician's pages from the store (committed state).
+func (c *Controller) auditView(cs state) *view.AuditView {
+	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest}
+	a.Meters = MeterLines(cs.m)
+	if c.memErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.memErr.Error()})
 	}
-}
-
-func (c *Controller) overrides() map[string]string {
-	var o map[string]string
-	if err := c.st.View(func(tx *recovery.Tx) error {
-		var err error
-		o, err = tx.Overrides()
-		return err
-	}); err != nil {
-		c.log.Error("read overrides", "err", err)
+	if c.digestErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.digestErr.Error()})
 	}
-	return o
-}
-
-// operatorButton: HIT / STAND move the cursor, BET+ changes the selected
-// setting to its next allowed value (a draft, shown but not in force), YES
-// saves the draft (validated, stored as an override, logged old → new,
-// effective from the next round), NO drops it.
-func (c *Controller) operatorButton(b hw.Button) error {
-	if c.opt.Operator == nil {
-		return fmt.Errorf("%w: no operator menu configured", ErrNotNow)
-	}
-	items := c.operatorItems()
-	if len(items) == 0 {
-		return nil
-	}
-	cur := c.ui.opCursor % len(items)
-	it := items[cur]
-	switch b {
-	case hw.Hit, hw.Spot:
-		c.ui.opCursor, c.ui.opDraft, c.ui.opError = (cur+len(items)-1)%len(items), "", ""
-	case hw.Stand:
-		c.ui.opCursor, c.ui.opDraft, c.ui.opError = (cur+1)%len(items), "", ""
-	case hw.BetPlus:
-		next, err := c.opt.Operator.Next(it.Key, it.Value)
-		if err != nil {
-			c.ui.opError = err.Error()
+	switch a.Page {
+	case "events":
+		var evs []meters.Event
+		_ = c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			evs, err = tx.Events(40)
 			return err
+		})
+		for _, e := range evs {
+			a.Events = append(a.Events, view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text})
 		}
-		c.ui.opDraft, c.ui.opError = next, ""
-	case hw.Yes:
-		if c.ui.opDraft == "" {
-			return fmt.Errorf("%w: nothing changed", ErrNotNow)
-		}
-		old := c.opt.Operator.Items(c.overrides())[cur].Value
-		if err := c.setOverride(it.Key, old, c.ui.opDraft); err != nil {
+	case "recall":
+		var recs []meters.Recall
+		_ = c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			recs, err = tx.Recall(0)
 			return err
+		})
+		if len(recs) > 0 {
+			i := c.ui.recallIdx % len(recs)
+			rv, err := RecallPicture(recs[i], c.ui.recallStep)
+			if err != nil {
+				a.Checks = append(a.Checks, view.KV{Key: "recall", Value: err.Error()})
+			} else {
+				rv.Index, rv.Count = i, len(recs)
+				a.Recall = rv
+			}
 		}
-		c.ui.opDraft = ""
-	case hw.No:
-		c.ui.opDraft, c.ui.opError = "", ""
-	default:
-		return fmt.Errorf("%w: %s in the operator menu", ErrNotNow, b)
 	}
-	return nil
+	return a
 }
 
-// operatorItems are the settings with the draft shown on the selected one.
-func (c *Controller) operatorItems() []view.Setting {
-	items := c.opt.Operator.Items(c.overrides())
-	if c.ui.opDraft != "" && len(items) > 0 {
-		items[c.ui.opCursor%len(items)].Value = c.ui.opDraft
+// RecallPicture replays a recalled round up to step (all steps if step < 0)
+// and returns the table picture after it: the audit screen's redraw.
+func RecallPicture(rec meters.Recall, step int) (*view.RecallView, error) {
+	steps := rec.Steps
+	if step < 0 || step >= len(steps) {
+		step = len(steps) - 1
 	}
-	return items
-}
-
-// setOverride validates and stores one operator change.
-func (c *Controller) setOverride(key, old, value string) error {
-	o := c.overrides()
-	if o == nil {
-		o = map[string]string{}
-	}
-	o[key] = value
-	s, err := c.opt.Overrides(c.base, o)
+	r, err := fresh(rec.Game, rec.Rules, rec.Round)
 	if err != nil {
-		c.ui.opError = err.Error()
-		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
+		return nil, fmt.Errorf("recall round %d: %w", rec.Round, err)
 	}
-	err = c.commit("store override "+key, func(tx *recovery.Tx, _ *state) error {
-		if err := tx.PutOverride(key, value); err != nil {
-			return err
+	action := ""
+	for _, s := range steps[:step+1] {
+		if s.Action.Kind == "void" {
+			action = "void"
+			continue
 		}
-		return tx.Log(meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value))
-	})
-	if err != nil {
-		return fmt.Errorf("cabinet: store override %s: %w", key, err)
+		if _, err := r.Apply(s.Action, card.NewStack(game.Drawn(s.Events)...)); err != nil {
+			return nil, fmt.Errorf("recall round %d step %d: %w", rec.Round, s.N, err)
+		}
+		action = string(s.Action.Kind)
 	}
-	c.set = s // no round is open in the operator menu: effective from the next round
-	c.ui.opError = ""
-	if !containsGame(c.set.Games, c.ui.game) {
-		c.ui.game, c.ui.menu = c.set.Games[0], 0
-	}
-	return nil
+	return &view.RecallView{Round: rec.Round, Game: rec.Game, Start: rec.Start.Format(time.DateTime),
+		End: rec.End.Format(time.DateTime), Step: step, Steps: len(steps), Action: action, Table: r.Table(),
+		Before: rec.CreditsBefore, After: rec.CreditsAfter}, nil
 }
 
-func containsGame(gs []game.ID, id game.ID) bool {
-	for _, g := range gs {
-		if g == id {
-			return true
-		}
+// MeterLines are every meter for the audit screen, named as `cabinet audit
+// meters` names them (meters.Lines: "total_in", "bills.2000",
+// "games.royal.won", "games.freebet.side.anypair.wagered", …) after the
+// credit meter, the pending handpay and the progressive pool. Values are
+// language-neutral tokens the display formats: money as Cents.String
+// ("1234.50"), counts as integers.
+func MeterLines(m recovery.Machine) []view.KV {
+	kv := []view.KV{
+		{Key: "credits", Value: m.Credits.String()},
+		{Key: "handpay_pending", Value: m.Handpay.String()},
+		{Key: "progressive_pool", Value: money.Cents(m.PoolUnits / PoolUnitsPerCent).String()},
 	}
-	return false
+	for _, l := range m.Meters.Lines() {
+		v := strconv.FormatInt(l.Value, 10)
+		switch l.Unit {
+		case meters.UnitCents:
+			v = money.Cents(l.Value).String()
+		case meters.UnitPoolUnits:
+			v = money.Cents(l.Value / PoolUnitsPerCent).String()
+		}
+		kv = append(kv, view.KV{Key: l.Name, Value: v})
+	}
+	return kv
 }

@@ -17,28 +17,6 @@ const (
 	HandpayJackpot = "jackpot"
 )
 
-// Handle processes one hardware input: the single entry point of the cabinet.
-func (c *Controller) Handle(in hw.Input) error {
-	defer func() { c.publish(c.cur) }()
-	switch in.Kind {
-	case hw.SwitchChanged:
-		return c.switchChanged(in.Switch, in.On)
-	case hw.BillStacked:
-		return c.billStacked(in.Value)
-	case hw.BillJam:
-		return c.billJam(in.On, in.Err)
-	case hw.BillRefused, hw.BillError:
-		kind := meters.KindBillRefused
-		if in.Kind == hw.BillError {
-			kind = meters.KindBillError
-		}
-		return c.logOnly(kind, in.String())
-	case hw.ButtonPressed:
-		return c.button(in.Button)
-	}
-	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
-}
-
 // logOnly commits an event-log entry (no money). With a memory error nothing
 // is written: the store is evidence.
 func (c *Controller) logOnly(kind, text string) error {
@@ -283,9 +261,10 @@ func (c *Controller) outputs(cs state) {
 }
 
 // acceptance is the largest bill the acceptor may take now; 0 inhibits it
-// (tilt, handpay, audit, operator, credit limit reached).
+// (tilt, handpay, audit, operator, credit limit reached). The hardware
+// self-test is another command (cabinet hwtest), never a controller mode.
 func (c *Controller) acceptance(cs state) money.Cents {
-	if len(c.tiltsOf(cs)) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.ui.mode == view.Operator || c.ui.mode == view.HwTest {
+	if len(c.tiltsOf(cs)) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.ui.mode == view.Operator {
 		return 0
 	}
 	room := c.set.CreditLimit - cs.m.Credits

@@ -55,8 +55,8 @@ func (r refused) Unwrap() error { return r.err }
 //
 // An error from change is a refusal: nothing is written, nothing changes,
 // the error is returned as is. Any other failure (the store cannot read,
-// write or commit) is a memory-error tilt (issue 14: every store failure
-// tilts, never exits): nothing the player sees changes except the tilt.
+// write or commit) is a memory-error tilt (platform.md §4: play disabled,
+// the audit screens still work; a store failure never exits): nothing the player sees changes except the tilt.
 //
 // With a memory error already present the store is evidence and is not
 // written: change runs with a nil tx and only the hardware facts (switches,

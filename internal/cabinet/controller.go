@@ -235,6 +235,28 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 		c.now().Sub(open.Start).Round(time.Second), refund))
 }
 
+// Handle processes one hardware input: the single entry point of the cabinet.
+func (c *Controller) Handle(in hw.Input) error {
+	defer func() { c.publish(c.cur) }()
+	switch in.Kind {
+	case hw.SwitchChanged:
+		return c.switchChanged(in.Switch, in.On)
+	case hw.BillStacked:
+		return c.billStacked(in.Value)
+	case hw.BillJam:
+		return c.billJam(in.On, in.Err)
+	case hw.BillRefused, hw.BillError:
+		kind := meters.KindBillRefused
+		if in.Kind == hw.BillError {
+			kind = meters.KindBillError
+		}
+		return c.logOnly(kind, in.String())
+	case hw.ButtonPressed:
+		return c.button(in.Button)
+	}
+	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
+}
+
 // Run handles hardware inputs until ctx is done or the input channel closes.
 func (c *Controller) Run(ctx context.Context) error {
 	c.outputs(c.cur)

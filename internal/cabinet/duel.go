@@ -73,69 +73,55 @@ func duelShoe(r game.Round) *card.Shoe {
 	return &card.Shoe{Cards: card.Deck()}
 }
 
-// duelButton: Poker Duel at the table. Between deals DEAL buys a session
-// (SPOT picks the deck, SPECIAL the level) or deals; during a deal BET+ sets
-// the amount for YES (open/raise), SPOT moves the card cursor and SPECIAL
-// marks a card for the draw, DOUBLE confirms the draw.
-func (c *Controller) duelButton(b hw.Button) error {
+// duelPanel: Poker Duel at the table. Between deals DEAL buys a session
+// (SPOT picks the deck, SPECIAL the level) or deals, GAME leaves, CASH OUT;
+// during a deal BET+ sets the amount for YES (open/raise), SPOT moves the
+// card cursor and SPECIAL marks a card for the draw, DOUBLE confirms the
+// draw. The engine's legal actions light their buttons (ActionFor).
+func (c *Controller) duelPanel(cs state, p *panel) {
 	cfg := c.duelConfig()
-	switch b {
-	case hw.Help:
-		c.ui.mode = "help"
-		return nil
-	case hw.Game:
-		if c.cur.open != nil {
-			return fmt.Errorf("%w: finish the deal first", ErrNotNow)
-		}
-		c.ui.mode = c.idleMode()
-		if c.ui.mode == "table" {
-			c.ui.mode = "menu"
-		}
-		return nil
-	case hw.CashOut:
-		return c.cashOut()
-	case hw.BetPlus:
-		c.ui.duelAmount += cfg.Ante
-		if c.ui.duelAmount > cfg.MaxBet {
-			c.ui.duelAmount = cfg.Ante
-		}
-		return nil
-	case hw.Spot:
-		if c.cur.open == nil {
-			c.ui.duelDeck = (c.ui.duelDeck + 1) % max(1, len(cfg.Decks))
-		} else {
-			c.ui.duelCursor = (c.ui.duelCursor + 1) % 5
-		}
-		return nil
-	case hw.Special:
-		if c.cur.open == nil {
-			c.ui.duelLevel = (c.ui.duelLevel + 1) % max(1, len(cfg.Levels))
-		} else {
-			c.ui.duelMarks[c.ui.duelCursor] = !c.ui.duelMarks[c.ui.duelCursor]
-		}
-		return nil
-	}
+	u := &c.ui
+	p.set(hw.Help, c.openHelp)
 	var legal []game.ActionKind
-	if c.cur.round != nil {
-		legal = c.cur.round.Legal(c.cur.m.Credits)
+	if cs.round != nil {
+		legal = cs.round.Legal(cs.m.Credits)
+		p.set(hw.BetPlus, func() error {
+			u.duelAmount += cfg.Ante
+			if u.duelAmount > cfg.MaxBet {
+				u.duelAmount = cfg.Ante
+			}
+			return nil
+		})
+		p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
+		p.set(hw.Special, func() error { u.duelMarks[u.duelCursor] = !u.duelMarks[u.duelCursor]; return nil })
 	} else {
-		r, _, err := c.newDuel(c.cur.m.NextRound, mustCarry(c))
-		if err != nil {
-			return err
+		if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil {
+			legal = r.Legal(cs.m.Credits)
 		}
-		legal = r.Legal(c.cur.m.Credits)
+		p.set(hw.Game, c.toMenu)
+		p.set(hw.Spot, func() error { u.duelDeck = (u.duelDeck + 1) % max(1, len(cfg.Decks)); return nil })
+		p.set(hw.Special, func() error { u.duelLevel = (u.duelLevel + 1) % max(1, len(cfg.Levels)); return nil })
+		if cs.m.Credits > 0 {
+			p.set(hw.CashOut, c.cashOut)
+		}
 	}
-	k, ok := ActionFor(b, legal)
-	if !ok {
-		return game.Illegal(game.ActionKind(b.String()), "button not lit")
+	for b := range hw.NumButtons {
+		if k, ok := ActionFor(b, legal); ok {
+			p.set(b, func() error { return c.duelAction(cs, k) })
+		}
 	}
+}
+
+// duelAction plays a legal duel action with the player's choices.
+func (c *Controller) duelAction(cs state, k game.ActionKind) error {
+	cfg := c.duelConfig()
 	a := game.Action{Kind: k}
 	switch k {
 	case game.Buy:
 		a.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
 		a.Level = cfg.Levels[c.ui.duelLevel%len(cfg.Levels)]
 		var seed [8]byte
-		if _, err := c.rng.Step(c.cur.m.NextRound, -1).Read(seed[:]); err != nil {
+		if _, err := c.rng.Step(cs.m.NextRound, -1).Read(seed[:]); err != nil {
 			return fmt.Errorf("cabinet: duel seed: %w", err)
 		}
 		for _, x := range seed {

@@ -40,18 +40,6 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 	return s, s.Validate()
 }
 
-// overridesFunc applies operator overrides kept in the store to the file's
-// configuration (validated by the configuration package).
-func overridesFunc(cfg *config.Config) func(Settings, map[string]string) (Settings, error) {
-	return func(_ Settings, o map[string]string) (Settings, error) {
-		c2, err := cfg.With(o)
-		if err != nil {
-			return Settings{}, err
-		}
-		return SettingsFrom(c2)
-	}
-}
-
 // OverridesFrom applies operator overrides kept in the store to cfg (the
 // configuration package validates them and names a bad key).
 func OverridesFrom(cfg *config.Config) func(Settings, map[string]string) (Settings, error) {

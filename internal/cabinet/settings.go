@@ -73,11 +73,3 @@ func (s *Settings) voidAfter(id game.ID) time.Duration {
 	}
 	return 24 * time.Hour
 }
-
-func (s *Settings) maxBill() money.Cents {
-	var m money.Cents
-	for _, b := range s.Bills {
-		m = max(m, b)
-	}
-	return m
-}

@@ -1,19 +1,13 @@
 package cabinet
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strconv"
-	"time"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
-	"cabinet/internal/game/card"
-	"cabinet/internal/hw"
-	"cabinet/internal/meters"
 	"cabinet/internal/money"
-	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
 
@@ -68,19 +62,20 @@ func (c *Controller) publish(cs state) {
 	if c.ui.mode == view.Operator && c.opt.Operator != nil {
 		s.Operator = &view.OperatorView{Items: c.operatorItems(), Cursor: c.ui.opCursor, Error: c.ui.opError}
 	}
-	switch {
-	case cs.switches[hw.AuditKey]:
-		s.Under, s.Mode = s.Mode, view.Audit
-		s.Audit = c.auditView()
+	switch s.Mode = c.shown(cs); s.Mode {
+	case view.Audit:
+		s.Under = c.ui.mode
+		s.Audit = c.auditView(cs)
 		s.Tilts = c.tiltsOf(cs)
-	case len(c.tiltsOf(cs)) > 0:
-		s.Under, s.Mode = s.Mode, view.Tilt
+	case view.Tilt:
+		s.Under = c.ui.mode
 		s.Tilts = c.tiltsOf(cs)
-	case cs.m.Handpay > 0:
-		s.Under, s.Mode = s.Mode, view.Handpay
+	case view.Handpay:
+		s.Under = c.ui.mode
 		s.Handpay, s.HandpayKind = cs.m.Handpay, cs.m.HandpayKind
 	}
-	s.Lamps = c.lamps(cs, s)
+	p := c.panelFor(cs)
+	s.Lamps = p.lit()
 	if prev := c.snap.Load(); prev == nil || prev.Mode != s.Mode || prev.Under != s.Under || !slices.Equal(prev.Tilts, s.Tilts) {
 		// Every state transition goes to the program log (journald on the
 		// Pi); the durable event log holds the ones platform.md §4 lists
@@ -90,82 +85,6 @@ func (c *Controller) publish(cs state) {
 	}
 	c.snap.Store(s)
 	c.outputs(cs)
-}
-
-// lamps lights exactly the buttons that do something now.
-func (c *Controller) lamps(cs state, s *view.Snapshot) hw.ButtonSet {
-	var l hw.ButtonSet
-	switch s.Mode {
-	case view.Tilt, view.Handpay:
-		return 0
-	case view.Audit:
-		l = l.With(hw.Spot).With(hw.Hit).With(hw.Stand).With(hw.Double).With(hw.Split)
-		if c.memErr != nil && cs.switches[hw.ResetKey] {
-			l = l.With(hw.Yes)
-		}
-		return l
-	case view.Operator:
-		l = l.With(hw.Hit).With(hw.Stand).With(hw.BetPlus)
-		if c.ui.opDraft != "" {
-			l = l.With(hw.Yes).With(hw.No)
-		}
-		return l
-	case view.Attract:
-		return l.With(hw.Help)
-	case view.Help:
-		l = l.With(hw.Help).With(hw.Spot).With(hw.BetPlus).With(hw.Game)
-		if cs.m.Credits > 0 || cs.open != nil {
-			l = l.With(hw.Deal) // to the table (only with credits)
-		}
-		return l
-	case view.Menu:
-		l = l.With(hw.Spot).With(hw.BetPlus).With(hw.Deal).With(hw.Help)
-		if cs.m.Credits > 0 {
-			l = l.With(hw.CashOut)
-		}
-		return l
-	}
-	// Table.
-	if c.ui.game == game.Duel {
-		l = l.With(hw.Help)
-		var legal []game.ActionKind
-		if cs.round != nil {
-			legal = cs.round.Legal(cs.m.Credits)
-			l = l.With(hw.BetPlus).With(hw.Spot).With(hw.Special)
-		} else {
-			if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil {
-				legal = r.Legal(cs.m.Credits)
-			}
-			l = l.With(hw.Game).With(hw.Spot).With(hw.Special)
-			if cs.m.Credits > 0 {
-				l = l.With(hw.CashOut)
-			}
-		}
-		return l | LampsFor(legal)
-	}
-	if cs.round != nil {
-		return LampsFor(cs.round.Legal(cs.m.Credits)).With(hw.Help)
-	}
-	l = l.With(hw.Spot).With(hw.Special).With(hw.Help).With(hw.Game)
-	if cs.m.Credits > 0 {
-		l = l.With(hw.CashOut)
-	}
-	if betTotal(c.ui.bets)+c.set.Chips[0] <= cs.m.Credits {
-		l = l.With(hw.BetPlus)
-	}
-	if len(c.ui.undo) > 0 {
-		l = l.With(hw.Clear)
-	}
-	if prev := c.ui.lastBets[c.ui.game]; len(prev) > 0 && c.betsValid(prev) {
-		l = l.With(hw.Rebet)
-		if len(c.ui.bets) == 0 {
-			l = l.With(hw.Deal)
-		}
-	}
-	if c.betsValid(c.ui.bets) {
-		l = l.With(hw.Deal)
-	}
-	return l
 }
 
 func (c *Controller) helpView() *view.HelpView {
@@ -258,98 +177,4 @@ func helpRules(r blackjack.Rules, set Settings) ([]view.KV, []view.PayLine) {
 		}
 	}
 	return rules, pays
-}
-
-// auditView reads the technician's pages from the store (committed state).
-func (c *Controller) auditView() *view.AuditView {
-	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest}
-	a.Meters = MeterLines(c.cur.m)
-	if c.memErr != nil {
-		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.memErr.Error()})
-	}
-	if c.digestErr != nil {
-		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.digestErr.Error()})
-	}
-	switch a.Page {
-	case "events":
-		var evs []meters.Event
-		_ = c.st.View(func(tx *recovery.Tx) error {
-			var err error
-			evs, err = tx.Events(40)
-			return err
-		})
-		for _, e := range evs {
-			a.Events = append(a.Events, view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text})
-		}
-	case "recall":
-		var recs []meters.Recall
-		_ = c.st.View(func(tx *recovery.Tx) error {
-			var err error
-			recs, err = tx.Recall(0)
-			return err
-		})
-		if len(recs) > 0 {
-			i := c.ui.recallIdx % len(recs)
-			rv, err := RecallPicture(recs[i], c.ui.recallStep)
-			if err != nil {
-				a.Checks = append(a.Checks, view.KV{Key: "recall", Value: err.Error()})
-			} else {
-				rv.Index, rv.Count = i, len(recs)
-				a.Recall = rv
-			}
-		}
-	}
-	return a
-}
-
-// RecallPicture replays a recalled round up to step (all steps if step < 0)
-// and returns the table picture after it: the audit screen's redraw.
-func RecallPicture(rec meters.Recall, step int) (*view.RecallView, error) {
-	steps := rec.Steps
-	if step < 0 || step >= len(steps) {
-		step = len(steps) - 1
-	}
-	r, err := fresh(rec.Game, rec.Rules, rec.Round)
-	if err != nil {
-		return nil, fmt.Errorf("recall round %d: %w", rec.Round, err)
-	}
-	action := ""
-	for _, s := range steps[:step+1] {
-		if s.Action.Kind == "void" {
-			action = "void"
-			continue
-		}
-		if _, err := r.Apply(s.Action, card.NewStack(game.Drawn(s.Events)...)); err != nil {
-			return nil, fmt.Errorf("recall round %d step %d: %w", rec.Round, s.N, err)
-		}
-		action = string(s.Action.Kind)
-	}
-	return &view.RecallView{Round: rec.Round, Game: rec.Game, Start: rec.Start.Format(time.DateTime),
-		End: rec.End.Format(time.DateTime), Step: step, Steps: len(steps), Action: action, Table: r.Table(),
-		Before: rec.CreditsBefore, After: rec.CreditsAfter}, nil
-}
-
-// MeterLines are every meter for the audit screen, named as `cabinet audit
-// meters` names them (meters.Lines: "total_in", "bills.2000",
-// "games.royal.won", "games.freebet.side.anypair.wagered", …) after the
-// credit meter, the pending handpay and the progressive pool. Values are
-// language-neutral tokens the display formats: money as Cents.String
-// ("1234.50"), counts as integers.
-func MeterLines(m recovery.Machine) []view.KV {
-	kv := []view.KV{
-		{Key: "credits", Value: m.Credits.String()},
-		{Key: "handpay_pending", Value: m.Handpay.String()},
-		{Key: "progressive_pool", Value: money.Cents(m.PoolUnits / PoolUnitsPerCent).String()},
-	}
-	for _, l := range m.Meters.Lines() {
-		v := strconv.FormatInt(l.Value, 10)
-		switch l.Unit {
-		case meters.UnitCents:
-			v = money.Cents(l.Value).String()
-		case meters.UnitPoolUnits:
-			v = money.Cents(l.Value / PoolUnitsPerCent).String()
-		}
-		kv = append(kv, view.KV{Key: l.Name, Value: v})
-	}
-	return kv
 }

@@ -43,12 +43,14 @@ func TestTransitions(t *testing.T) {
 			func(t *testing.T, r *rig, b recoveryView) { wantCredits(t, r, 500) }},
 		{"attract → help: help", stAttract, func(r *rig) { r.pressLit(hw.Help) }, view.Help, nil},
 		{"help → attract: game", stAttractHelp, func(r *rig) { r.pressLit(hw.Game) }, view.Attract, nil},
-		{"help without credits: deal unlit, back to attract", stAttractHelp, func(r *rig) {
+		{"help without credits: deal unlit and refused", stAttractHelp, func(r *rig) {
 			if r.be.Lamps().Has(hw.Deal) {
 				r.t.Fatal("DEAL lit on the help screen with no credits")
 			}
-			mustOK(r, r.panel(hw.Deal))
-		}, view.Attract, nil},
+			if err := r.panel(hw.Deal); !errors.Is(err, ErrNotNow) {
+				r.t.Fatalf("unlit DEAL on help = %v, want ErrNotNow", err)
+			}
+		}, view.Help, nil},
 		{"help → menu: game", stHelp, func(r *rig) { r.pressLit(hw.Game) }, view.Menu, nil},
 		{"menu → menu: spot picks the next game", stMenu, func(r *rig) { r.pressLit(hw.Spot) }, view.Menu,
 			func(t *testing.T, r *rig, b recoveryView) {

@@ -86,12 +86,13 @@ func betTotal(bs []game.Bet) money.Cents {
 	return t
 }
 
-// addChip adds the selected chip to the selected position, within its limit
-// and the credits; a Royal Poker side bet is its fixed stake.
-func (c *Controller) addChip() error {
+// nextChip is the chip BET+ would add now: the selected chip on the
+// selected position, within its limit and the credits; a Royal Poker side
+// bet is its fixed stake. An error says why none can be added.
+func (c *Controller) nextChip(cs state) (game.Bet, error) {
 	ps := c.positions(c.ui.game)
 	if len(ps) == 0 {
-		return fmt.Errorf("%w: no betting position", ErrNotNow)
+		return game.Bet{}, fmt.Errorf("%w: no betting position", ErrNotNow)
 	}
 	p := ps[c.ui.pos%len(ps)]
 	rules := c.set.Rules[c.ui.game]
@@ -112,15 +113,12 @@ func (c *Controller) addChip() error {
 		add = rules.RoyalStake - cur
 	}
 	if add <= 0 {
-		return fmt.Errorf("%w: %s on spot %d is at its limit %v", ErrNotNow, p.Kind, p.Spot+1, limit)
+		return game.Bet{}, fmt.Errorf("%w: %s on spot %d is at its limit %v", ErrNotNow, p.Kind, p.Spot+1, limit)
 	}
-	if betTotal(c.ui.bets)+add > c.cur.m.Credits {
-		return fmt.Errorf("%w: bets would exceed the credits", ErrNotNow)
+	if betTotal(c.ui.bets)+add > cs.m.Credits {
+		return game.Bet{}, fmt.Errorf("%w: bets would exceed the credits", ErrNotNow)
 	}
-	b := game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}
-	c.ui.undo = append(c.ui.undo, b)
-	c.ui.bets = mergeBets(c.ui.undo)
-	return nil
+	return game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}, nil
 }
 
 // mergeBets sums chips per (spot, kind) in a stable order.
@@ -145,78 +143,16 @@ func mergeBets(chips []game.Bet) []game.Bet {
 // engine's deal validation (limits, spots, side-bet conditions, credits).
 // It runs the engine on a scratch round with an empty source: the engine
 // validates before drawing, so "shoe is empty" means the bets are good.
-func (c *Controller) betsValid(bets []game.Bet) bool {
+func (c *Controller) betsValid(cs state, bets []game.Bet) bool {
 	if len(bets) == 0 || c.ui.game == game.Duel {
 		return false
 	}
-	r, _, err := c.newRound(c.ui.game, c.cur.m.NextRound, nil)
+	r, _, err := c.newRound(c.ui.game, cs.m.NextRound, nil)
 	if err != nil {
 		return false
 	}
-	_, err = r.Apply(game.Action{Kind: game.Deal, Bets: bets, Funds: c.cur.m.Credits}, card.NewStack())
+	_, err = r.Apply(game.Action{Kind: game.Deal, Bets: bets, Funds: cs.m.Credits}, card.NewStack())
 	return errors.Is(err, card.ErrEmpty)
-}
-
-// button handles a debounced button press in the current mode.
-func (c *Controller) button(b hw.Button) error {
-	switch {
-	case c.cur.switches[hw.AuditKey]:
-		return c.auditButton(b)
-	case c.ui.mode == view.Operator:
-		if t := c.tilts(); len(t) > 0 { // the tilt screen is shown, every lamp off
-			return fmt.Errorf("%w: tilted (%v)", ErrNotNow, t)
-		}
-		return c.operatorButton(b)
-	case c.canPlay() != nil:
-		return c.canPlay()
-	}
-	switch c.ui.mode {
-	case view.Attract:
-		if b == hw.Help {
-			c.ui.mode, c.ui.helpPage = view.Help, 0
-			return nil
-		}
-		return fmt.Errorf("%w: insert a bill", ErrNotNow)
-	case view.Help:
-		switch b {
-		case hw.Spot, hw.BetPlus:
-			c.ui.helpPage++
-		default:
-			// Back where help was opened from; DEAL goes to the table, but
-			// only with credits (without any, attract: platform.md §1).
-			c.ui.mode = c.idleMode()
-			if c.cur.open != nil || b == hw.Deal && c.cur.m.Credits > 0 {
-				c.ui.mode = view.Table
-			}
-		}
-		return nil
-	case view.Menu:
-		switch b {
-		case hw.Spot, hw.BetPlus:
-			c.ui.menu = (c.ui.menu + 1) % len(c.set.Games)
-			c.ui.game = c.set.Games[c.ui.menu]
-		case hw.Deal:
-			c.ui.mode = view.Table
-			c.ui.pos, c.ui.duelAmount = 0, 0
-			c.ui.clearBets()
-		case hw.Help:
-			c.ui.mode, c.ui.helpPage = view.Help, 0
-		case hw.CashOut:
-			return c.cashOut()
-		default:
-			return fmt.Errorf("%w: %s on the menu", ErrNotNow, b)
-		}
-		return nil
-	case view.Table:
-		if c.ui.game == game.Duel {
-			return c.duelButton(b)
-		}
-		if c.cur.open != nil {
-			return c.roundButton(b)
-		}
-		return c.bettingButton(b)
-	}
-	return fmt.Errorf("%w: %s in %s", ErrNotNow, b, c.ui.mode)
 }
 
 func (c *Controller) idleMode() view.Mode {
@@ -227,72 +163,6 @@ func (c *Controller) idleMode() view.Mode {
 		return view.Menu
 	}
 	return view.Attract
-}
-
-// bettingButton: the table between rounds.
-func (c *Controller) bettingButton(b hw.Button) error {
-	switch b {
-	case hw.BetPlus:
-		return c.addChip()
-	case hw.Spot:
-		if n := len(c.positions(c.ui.game)); n > 0 {
-			c.ui.pos = (c.ui.pos + 1) % n
-		}
-	case hw.Special:
-		c.ui.chip = (c.ui.chip + 1) % len(c.set.Chips)
-	case hw.Clear:
-		if n := len(c.ui.undo); n > 0 {
-			c.ui.undo = c.ui.undo[:n-1]
-			c.ui.bets = mergeBets(c.ui.undo)
-		}
-	case hw.Rebet:
-		prev := c.ui.lastBets[c.ui.game]
-		if len(prev) == 0 || !c.betsValid(prev) {
-			return fmt.Errorf("%w: no previous bets to place again", ErrNotNow)
-		}
-		c.ui.undo = append([]game.Bet(nil), prev...)
-		c.ui.bets = mergeBets(c.ui.undo)
-	case hw.Deal:
-		bets := c.ui.bets
-		if len(bets) == 0 {
-			bets = c.ui.lastBets[c.ui.game]
-		}
-		if err := c.play(game.Action{Kind: game.Deal, Bets: bets}); err != nil {
-			return err
-		}
-		c.ui.lastBets[c.ui.game] = append([]game.Bet(nil), bets...)
-		c.ui.clearBets()
-	case hw.Game:
-		c.ui.clearBets()
-		c.ui.mode = c.idleMode()
-		if c.ui.mode == view.Table {
-			c.ui.mode = view.Menu
-		}
-	case hw.Help:
-		c.ui.mode, c.ui.helpPage = view.Help, 0
-	case hw.CashOut:
-		return c.cashOut()
-	default:
-		return fmt.Errorf("%w: %s between rounds", ErrNotNow, b)
-	}
-	return nil
-}
-
-// roundButton maps a button to the engine action it stands for now.
-func (c *Controller) roundButton(b hw.Button) error {
-	switch b {
-	case hw.Help:
-		c.ui.mode, c.ui.helpPage = view.Help, 0
-		return nil
-	case hw.CashOut:
-		return c.cashOut() // refused with ErrNotNow, as at every table
-	}
-	legal := c.cur.round.Legal(c.cur.m.Credits)
-	k, ok := ActionFor(b, legal)
-	if !ok {
-		return game.Illegal(game.ActionKind(b.String()), "button not lit")
-	}
-	return c.play(game.Action{Kind: k})
 }
 
 // blackjackButtons maps buttons to blackjack actions; a button stands for the

@@ -180,7 +180,7 @@ func (c Config) killRun(ctx context.Context, path, ref string, refTime time.Dura
 // startup measures how long a child takes to boot (its first commit, the
 // power-up event) by running the sim again on a copy of the finished
 // reference and watching the file. It also checks that rerunning a
-// finished sim changes nothing but the power-up count (sim-contract.md).
+// finished sim changes nothing but the power-up count (platform.md §4: a finished sim left no open round).
 func (c Config) startup(ctx context.Context, ref string, want *State) (time.Duration, error) {
 	path := ref + ".rerun"
 	data, err := os.ReadFile(ref)

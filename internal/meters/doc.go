@@ -20,7 +20,7 @@
 // cash-out handpay takes the credits to zero when the attendant clears it and
 // adds them to HandpayCancelled. No other meter enters the invariant.
 //
-// ProgressiveContrib is in pool units (1e-7 cent, sim-contract.md); it does
+// ProgressiveContrib is in pool units (1e-7 cent, games.md §1 "Progressive jackpot"); it does
 // not enter the invariant either: the contribution is part of the stake
 // (already in TotalIn) and a progressive win is a payout (in TotalWon, or in
 // JackpotHandpay when paid by hand). ProgressivePaid counts the progressive

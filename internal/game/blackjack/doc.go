@@ -36,8 +36,8 @@
 //   - Royal Poker doubles on a best total of 10 or 11 (these are always hard).
 //   - Royal Poker side bet: Pays are multiples of the stake paid "for one"
 //     (500 on a 1.00 stake credits 500.00, the stake not returned on top;
-//     this is sim-contract.md's prize × stake / 100 with the prize in cents
-//     per 1.00). Royal and straight flush emit JackpotWin{Spot, Percent 100
+//     games.md §1 "Royal Poker side bet": the prize × stake / 100 with
+//     the prize in cents per 1.00). Royal and straight flush emit JackpotWin{Spot, Percent 100
 //     or 10} and no Payout: the controller resolves the pool. The bet is
 //     placed once per round, on either spot, when both spots carry a main bet.
 //     The Free Bet side bets pay "to one": stake × (Pays + 1).
