@@ -37,6 +37,15 @@ type Options struct {
 	WantDigest string
 	// Operator is the operator menu (nil: none).
 	Operator OperatorMenu
+	// RTP computes a game's return with settings s in force, in basis
+	// points of a percent (the operator menu shows it live while a draft
+	// changes the game and refuses a draft at 100 % or more or below
+	// MinRTP). nil: not shown, nothing refused on that ground; the rules
+	// engineer's computation is wired by cmd/cabinet.
+	RTP func(s Settings, id game.ID) (int64, error)
+	// MinRTP is the lowest return an operator change may leave a game
+	// with, basis points (0: none).
+	MinRTP int64
 	// Figures gives the help screens' RTP figures (nil: none shown).
 	Figures func(id game.ID) []view.RTPLine
 	// OnCommit, if set, sees the events of every committed round step, as
@@ -88,6 +97,9 @@ func New(opt Options) (*Controller, error) {
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if opt.RTP == nil && opt.Figures != nil {
+		opt.RTP = figuresRTP(opt.Figures)
 	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
@@ -302,4 +314,20 @@ func mustJSON(v any) json.RawMessage {
 		panic(fmt.Sprintf("BUG: encode %T: %v", v, err))
 	}
 	return b
+}
+
+// figuresRTP is the default Options.RTP: the analyser's published main-bet
+// figure of the game (Options.Figures). It does not follow the draft: until
+// cmd/cabinet wires the rules engineer's computation, the operator sees the
+// game's figure as analysed, and only a figure already out of bounds is
+// refused.
+func figuresRTP(figs func(game.ID) []view.RTPLine) func(Settings, game.ID) (int64, error) {
+	return func(_ Settings, id game.ID) (int64, error) {
+		for _, f := range figs(id) {
+			if f.Bet == game.Main {
+				return f.RTPBP, nil
+			}
+		}
+		return 0, fmt.Errorf("cabinet: no RTP figure for %s", id)
+	}
 }

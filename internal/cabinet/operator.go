@@ -2,6 +2,8 @@ package cabinet
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
@@ -21,6 +23,7 @@ type OperatorMenu interface {
 
 func (u *ui) enterOperator() {
 	u.opPrev, u.mode, u.opCursor, u.opError = u.mode, view.Operator, 0, ""
+	u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, "", nil
 }
 
 func (u *ui) leaveOperator() {
@@ -42,10 +45,58 @@ func (c *Controller) overrides() map[string]string {
 	return o
 }
 
-// operatorButton: HIT / STAND move the cursor, BET+ changes the selected
-// setting to its next allowed value (a draft, shown but not in force), YES
-// saves the draft (validated, stored as an override, logged old → new,
-// effective from the next round), NO drops it.
+// operatorPageSize is how many settings an operator page shows.
+const operatorPageSize = 8
+
+// settingGroup is the group a setting key belongs to: bills, the cabinet,
+// the jackpot, each game ("games.<id>"; the duel's keys are its game's).
+func settingGroup(key string) string {
+	switch {
+	case strings.HasPrefix(key, "cabinet.bill"):
+		return "bills"
+	case strings.HasPrefix(key, "games."):
+		parts := strings.SplitN(key, ".", 3)
+		return parts[0] + "." + parts[1]
+	case strings.HasPrefix(key, "duel."):
+		return "games." + string(game.Duel)
+	}
+	g, _, _ := strings.Cut(key, ".")
+	return g
+}
+
+// gameOfKey is the game a setting changes, "" if none in particular.
+func gameOfKey(key string) game.ID {
+	if g := settingGroup(key); strings.HasPrefix(g, "games.") {
+		return game.ID(strings.TrimPrefix(g, "games."))
+	}
+	return ""
+}
+
+// operatorPage places the cursor: its group's bounds [lo, hi) in all, the
+// page shown [plo, phi), the page number and count.
+func operatorPage(all []view.Setting, cursor int) (lo, hi, plo, phi, page, pages int) {
+	g := all[cursor].Group
+	lo, hi = cursor, cursor+1
+	for lo > 0 && all[lo-1].Group == g {
+		lo--
+	}
+	for hi < len(all) && all[hi].Group == g {
+		hi++
+	}
+	page = (cursor - lo) / operatorPageSize
+	pages = (hi - lo + operatorPageSize - 1) / operatorPageSize
+	plo = lo + page*operatorPageSize
+	phi = min(plo+operatorPageSize, hi)
+	return lo, hi, plo, phi, page, pages
+}
+
+// operatorButton: HIT / STAND move the cursor (across pages and groups),
+// SPOT goes to the next group, BET+ drafts the selected setting's next
+// allowed value (marked as a draft, not in force; the return of the game it
+// changes shown live and a return of 100 % or more, or below MinRTP,
+// refused on screen), YES asks to confirm, YES again saves (validated,
+// stored as an override, logged old → new, effective from the next round)
+// and says so, NO drops the draft.
 func (c *Controller) operatorButton(b hw.Button) error {
 	if c.opt.Operator == nil {
 		return fmt.Errorf("%w: no operator menu configured", ErrNotNow)
@@ -54,44 +105,118 @@ func (c *Controller) operatorButton(b hw.Button) error {
 	if len(items) == 0 {
 		return nil
 	}
-	cur := c.ui.opCursor % len(items)
+	u := &c.ui
+	cur := u.opCursor % len(items)
 	it := items[cur]
+	move := func(to int) {
+		u.opCursor, u.opDraft, u.opError, u.opConfirm, u.opSaved, u.opRTP = to, "", "", false, "", nil
+	}
 	switch b {
 	case hw.Hit:
-		c.ui.opCursor, c.ui.opDraft, c.ui.opError = (cur+len(items)-1)%len(items), "", ""
+		move((cur + len(items) - 1) % len(items))
 	case hw.Stand:
-		c.ui.opCursor, c.ui.opDraft, c.ui.opError = (cur+1)%len(items), "", ""
+		move((cur + 1) % len(items))
+	case hw.Spot:
+		_, hi, _, _, _, _ := operatorPage(items, cur)
+		move(hi % len(items))
 	case hw.BetPlus:
-		next, err := c.opt.Operator.Next(it.Key, it.Value)
+		from := it.Value // the draft when there is one: BET+ steps on
+		next, err := c.opt.Operator.Next(it.Key, from)
 		if err != nil {
-			c.ui.opError = err.Error()
+			u.opError = err.Error()
 			return err
 		}
-		c.ui.opDraft, c.ui.opError = next, ""
+		u.opDraft, u.opError, u.opConfirm, u.opSaved = next, "", false, ""
+		u.opRTP = c.draftRTP(it.Key, next)
 	case hw.Yes:
-		if c.ui.opDraft == "" {
+		if u.opDraft == "" {
 			return fmt.Errorf("%w: nothing changed", ErrNotNow)
 		}
-		old := c.opt.Operator.Items(c.overrides())[cur].Value
-		if err := c.setOverride(it.Key, old, c.ui.opDraft); err != nil {
+		if u.opRTP != nil && u.opRTP.Refused {
+			return fmt.Errorf("%w: %s = %s gives a return of %d bp", ErrNotNow, it.Key, u.opDraft, u.opRTP.RTP)
+		}
+		if !u.opConfirm {
+			u.opConfirm = true
+			return nil
+		}
+		old := ""
+		for _, x := range c.opt.Operator.Items(c.overrides()) {
+			if x.Key == it.Key {
+				old = x.Value
+			}
+		}
+		if err := c.setOverride(it.Key, old, u.opDraft); err != nil {
 			return err
 		}
-		c.ui.opDraft = ""
+		u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, it.Key, nil
 	case hw.No:
-		c.ui.opDraft, c.ui.opError = "", ""
+		u.opDraft, u.opError, u.opConfirm, u.opRTP = "", "", false, nil
 	default:
 		return fmt.Errorf("%w: %s in the operator menu", ErrNotNow, b)
 	}
 	return nil
 }
 
-// operatorItems are the settings with the draft shown on the selected one.
+// draftRTP is the return of the game key changes with value in force (nil
+// when no RTP computation is wired, the key changes no game, or the draft
+// is not valid: YES then reports the validation error).
+func (c *Controller) draftRTP(key, value string) *view.OperatorRTP {
+	id := gameOfKey(key)
+	if c.opt.RTP == nil || id == "" || c.opt.Overrides == nil {
+		return nil
+	}
+	o := map[string]string{}
+	for k, v := range c.overrides() {
+		o[k] = v
+	}
+	o[key] = value
+	s, err := c.opt.Overrides(c.base, o)
+	if err != nil {
+		return nil
+	}
+	bp, err := c.opt.RTP(s, id)
+	if err != nil {
+		c.log.Warn("operator: return not computed", "game", id, "err", err)
+		return nil
+	}
+	r := &view.OperatorRTP{Game: id, RTP: bp, MinRTP: c.opt.MinRTP}
+	r.Refused = bp >= 10000 || (c.opt.MinRTP > 0 && bp < c.opt.MinRTP)
+	return r
+}
+
+// operatorItems are every setting (grouped), with the draft on the selected
+// one marked as a draft.
 func (c *Controller) operatorItems() []view.Setting {
 	items := c.opt.Operator.Items(c.overrides())
+	for i := range items {
+		items[i].Group = settingGroup(items[i].Key)
+	}
+	// Stable by group, in the order the groups first appear.
+	order := map[string]int{}
+	for _, it := range items {
+		if _, ok := order[it.Group]; !ok {
+			order[it.Group] = len(order)
+		}
+	}
+	slices.SortStableFunc(items, func(a, b view.Setting) int { return order[a.Group] - order[b.Group] })
 	if c.ui.opDraft != "" && len(items) > 0 {
-		items[c.ui.opCursor%len(items)].Value = c.ui.opDraft
+		it := &items[c.ui.opCursor%len(items)]
+		it.Value, it.Draft = c.ui.opDraft, true
 	}
 	return items
+}
+
+// operatorView is the page of the operator menu the cursor is on.
+func (c *Controller) operatorView() *view.OperatorView {
+	items := c.operatorItems()
+	v := &view.OperatorView{Error: c.ui.opError, Confirm: c.ui.opConfirm, Saved: c.ui.opSaved, RTP: c.ui.opRTP}
+	if len(items) == 0 {
+		return v
+	}
+	cur := c.ui.opCursor % len(items)
+	_, _, plo, phi, page, pages := operatorPage(items, cur)
+	v.Items, v.Cursor, v.Group, v.Page, v.Pages = items[plo:phi], cur-plo, items[cur].Group, page, pages
+	return v
 }
 
 // setOverride validates and stores one operator change.

@@ -53,27 +53,36 @@ func TestOperatorMenu(t *testing.T) {
 	if s.Mode != view.Operator || s.Operator == nil || len(s.Operator.Items) == 0 {
 		t.Fatalf("operator key: mode %s view %+v", s.Mode, s.Operator)
 	}
-	// Find the Zappit cap setting.
-	idx := -1
-	for i, it := range s.Operator.Items {
-		if strings.Contains(it.Key, "zappit") && strings.Contains(it.Key, "cap") {
-			idx = i
+	// Find the Zappit cap setting: SPOT to the group, STAND through it.
+	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
+	for i := 0; r.c.Snapshot().Operator.Group != "games.zappit"; i++ {
+		if i > 20 {
+			t.Fatalf("no games.zappit group (at %q)", r.c.Snapshot().Operator.Group)
 		}
+		r.mustPress(hw.Spot)
 	}
-	if idx < 0 {
-		t.Fatalf("no zappit cap in %+v", s.Operator.Items)
-	}
-	for r.c.Snapshot().Operator.Cursor != idx {
+	for i := 0; !strings.Contains(cur().Key, "cap"); i++ {
+		if i > 20 || r.c.Snapshot().Operator.Group != "games.zappit" {
+			t.Fatalf("no zappit cap in its group (at %q)", cur().Key)
+		}
 		r.mustPress(hw.Stand)
 	}
+	idx := r.c.Snapshot().Operator.Cursor
 	old := r.c.Snapshot().Operator.Items[idx].Value
 	oldCap := r.c.set.Rules[game.Zappit].WinCap
 	r.mustPress(hw.BetPlus)
 	draft := r.c.Snapshot().Operator.Items[idx].Value
-	if draft == old || r.c.set.Rules[game.Zappit].WinCap != oldCap {
-		t.Fatalf("draft %q (old %q) or the cap already changed", draft, old)
+	if draft == old || !r.c.Snapshot().Operator.Items[idx].Draft || r.c.set.Rules[game.Zappit].WinCap != oldCap {
+		t.Fatalf("draft %q (old %q, marked %v) or the cap already changed", draft, old, r.c.Snapshot().Operator.Items[idx].Draft)
+	}
+	r.mustPress(hw.Yes) // asks to confirm: nothing saved yet
+	if op := r.c.Snapshot().Operator; !op.Confirm || r.c.set.Rules[game.Zappit].WinCap != oldCap {
+		t.Fatalf("first YES: confirm %v, cap %v (want the question, cap unchanged)", op.Confirm, r.c.set.Rules[game.Zappit].WinCap)
 	}
 	r.mustPress(hw.Yes)
+	if op := r.c.Snapshot().Operator; op.Saved != cur().Key || op.Confirm || op.Items[idx].Draft {
+		t.Fatalf("second YES: saved %q confirm %v draft %v", op.Saved, op.Confirm, op.Items[idx].Draft)
+	}
 	newCap := r.c.set.Rules[game.Zappit].WinCap
 	if newCap == oldCap {
 		t.Fatalf("cap still %v after YES", newCap)
@@ -198,5 +207,79 @@ func TestMemoryError(t *testing.T) {
 	r.bill(1000)
 	if c.Credits() != 1000 {
 		t.Fatal("play not re-enabled after the memory clear")
+	}
+}
+
+// TestOperatorRTPLive: a draft that changes a game shows the game's return
+// with the draft in force; a return of 100 % or more, or below the floor, is
+// refused on screen (YES unlit and refused) with the figure; a change that
+// stays inside is saved.
+func TestOperatorRTPLive(t *testing.T) {
+	cfg, err := config.Load("../../configs/cabinet.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := SettingsFrom(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, 11)
+	// A stand-in return that follows the setting: Zappit's return rises
+	// with its win cap (the real figure is the rules engineer's).
+	rtp := func(s Settings, id game.ID) (int64, error) {
+		if id != game.Zappit {
+			return 9950, nil
+		}
+		return 9700 + int64(s.Rules[game.Zappit].WinCap)/100, nil
+	}
+	r.c, err = New(Options{Store: r.st, HW: r.be, RNG: SeededRNG{Seed: 11}, Settings: set,
+		Overrides: OverridesFrom(cfg), Operator: cfg, RTP: rtp, MinRTP: 9000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.set(hw.OperatorKey, true)
+	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
+	for i := 0; r.c.Snapshot().Operator.Group != "games.zappit"; i++ {
+		if i > 20 {
+			t.Fatal("no games.zappit group")
+		}
+		r.mustPress(hw.Spot)
+	}
+	for i := 0; !strings.Contains(cur().Key, "cap"); i++ {
+		if i > 20 {
+			t.Fatal("no zappit cap")
+		}
+		r.mustPress(hw.Stand)
+	}
+	var saw, refused bool
+	for i := 0; i < 40 && !refused; i++ {
+		r.mustPress(hw.BetPlus)
+		op := r.c.Snapshot().Operator
+		if op.RTP == nil || op.RTP.Game != game.Zappit {
+			t.Fatalf("draft %q: no live return shown (%+v)", cur().Value, op.RTP)
+		}
+		s, err := OverridesFrom(cfg)(set, map[string]string{cur().Key: cur().Value})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := rtp(s, game.Zappit)
+		if op.RTP.RTP != want {
+			t.Fatalf("draft %q: return %d shown, want %d", cur().Value, op.RTP.RTP, want)
+		}
+		lit := r.be.Lamps().Has(hw.Yes)
+		if op.RTP.Refused != (want >= 10000) || lit == op.RTP.Refused {
+			t.Fatalf("draft %q return %d: refused %v, YES lit %v", cur().Value, want, op.RTP.Refused, lit)
+		}
+		if op.RTP.Refused {
+			refused = true
+			if err := r.press(hw.Yes); !errors.Is(err, ErrNotNow) {
+				t.Fatalf("YES on a refused draft: %v", err)
+			}
+		} else {
+			saw = true
+		}
+	}
+	if !saw || !refused {
+		t.Fatalf("the cap's values never crossed 100 %% (seen inside %v, refused %v)", saw, refused)
 	}
 }

@@ -121,11 +121,13 @@ func (c *Controller) operatorPanel(p *panel) {
 	if c.opt.Operator == nil {
 		return
 	}
-	for _, b := range []hw.Button{hw.Hit, hw.Stand, hw.BetPlus} {
+	for _, b := range []hw.Button{hw.Hit, hw.Stand, hw.Spot, hw.BetPlus} {
 		p.set(b, func() error { return c.operatorButton(b) })
 	}
 	if c.ui.opDraft != "" {
-		p.set(hw.Yes, func() error { return c.operatorButton(hw.Yes) })
+		if c.ui.opRTP == nil || !c.ui.opRTP.Refused {
+			p.set(hw.Yes, func() error { return c.operatorButton(hw.Yes) })
+		}
 		p.set(hw.No, func() error { return c.operatorButton(hw.No) })
 	}
 }

@@ -60,7 +60,7 @@ func (c *Controller) publish(cs state) {
 		s.Help = c.helpView()
 	}
 	if c.ui.mode == view.Operator && c.opt.Operator != nil {
-		s.Operator = &view.OperatorView{Items: c.operatorItems(), Cursor: c.ui.opCursor, Error: c.ui.opError}
+		s.Operator = c.operatorView()
 	}
 	switch s.Mode = c.shown(cs); s.Mode {
 	case view.Audit:

@@ -30,10 +30,13 @@ type ui struct {
 	recallIdx  int
 	recallStep int
 
-	opCursor int
-	opPrev   view.Mode
-	opError  string
-	opDraft  string
+	opCursor  int
+	opPrev    view.Mode
+	opError   string
+	opDraft   string
+	opConfirm bool
+	opSaved   string
+	opRTP     *view.OperatorRTP
 
 	duelDeck   int
 	duelLevel  int

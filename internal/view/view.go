@@ -170,9 +170,32 @@ type EventLine struct {
 
 // OperatorView is the operator menu.
 type OperatorView struct {
-	Items  []Setting `json:"items"`
-	Cursor int       `json:"cursor"`
+	Items  []Setting `json:"items"`  // the settings of the page shown
+	Cursor int       `json:"cursor"` // index in Items
 	Error  string    `json:"error,omitempty"`
+
+	// Group is the group of the page shown ("cabinet", "bills",
+	// "jackpot", "games.<id>"); Page and Pages count its pages (0-based
+	// Page). SPOT goes to the next group.
+	Group string `json:"group,omitempty"`
+	Page  int    `json:"page"`
+	Pages int    `json:"pages"`
+	// Confirm: YES was pressed on a draft; YES again saves it, NO drops it.
+	Confirm bool `json:"confirm,omitempty"`
+	// Saved is the key of the setting just saved ("operator.saved").
+	Saved string `json:"saved,omitempty"`
+	// RTP is the return of the game being edited with the draft in force,
+	// when it can be computed; Refused says the draft cannot be saved
+	// because that return is 100 % or more or below MinRTP.
+	RTP *OperatorRTP `json:"rtp,omitempty"`
+}
+
+// OperatorRTP is the live return of the game a draft changes.
+type OperatorRTP struct {
+	Game    game.ID `json:"game"`
+	RTP     int64   `json:"rtp"`     // basis points of a percent (99.54 % = 9954)
+	MinRTP  int64   `json:"min_rtp"` // the floor, basis points (0: none)
+	Refused bool    `json:"refused,omitempty"`
 }
 
 // Setting is one operator setting.
@@ -180,6 +203,9 @@ type Setting struct {
 	Key     string `json:"key"`
 	Value   string `json:"value"`
 	Allowed string `json:"allowed"`
+	Group   string `json:"group,omitempty"`
+	// Draft: Value is a draft (changed, not saved, not in force).
+	Draft bool `json:"draft,omitempty"`
 }
 
 // HwTestView is the self-test screen.
