@@ -13,6 +13,9 @@ import (
 	"cabinet/internal/view"
 )
 
+// eventPageSize is how many events an event-log page shows.
+const eventPageSize = 20
+
 // Audit pages, in the order SPOT cycles them.
 var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
 
@@ -33,8 +36,17 @@ func (c *Controller) memoryClear() error {
 
 // auditView reads the technician's pages from the store (committed state).
 func (c *Controller) auditView(cs state) *view.AuditView {
-	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest}
-	a.Meters = MeterLines(cs.m)
+	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest, Version: c.opt.Version}
+	// Every configured bill denomination has its line, at zero too.
+	shown := cs.m
+	shown.Meters.Bills = make(map[string]int64, len(c.set.Bills))
+	for _, b := range c.set.Bills {
+		shown.Meters.Bills[strconv.FormatInt(int64(b), 10)] = 0
+	}
+	for d, n := range cs.m.Meters.Bills {
+		shown.Meters.Bills[d] = n
+	}
+	a.Meters = MeterLines(shown)
 	if c.memErr != nil {
 		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.memErr.Error()})
 	}
@@ -46,9 +58,12 @@ func (c *Controller) auditView(cs state) *view.AuditView {
 		var evs []meters.Event
 		_ = c.st.View(func(tx *recovery.Tx) error {
 			var err error
-			evs, err = tx.Events(40)
+			evs, err = tx.Events(0) // the whole ring, newest first
 			return err
 		})
+		a.EventPages = max(1, (len(evs)+eventPageSize-1)/eventPageSize)
+		a.EventPage = min(c.ui.eventPage, a.EventPages-1)
+		evs = evs[min(len(evs), a.EventPage*eventPageSize):min(len(evs), (a.EventPage+1)*eventPageSize)]
 		for _, e := range evs {
 			a.Events = append(a.Events, view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text})
 		}
@@ -97,7 +112,7 @@ func RecallPicture(rec meters.Recall, step int) (*view.RecallView, error) {
 	}
 	return &view.RecallView{Round: rec.Round, Game: rec.Game, Start: rec.Start.Format(time.DateTime),
 		End: rec.End.Format(time.DateTime), Step: step, Steps: len(steps), Action: action, Table: r.Table(),
-		Before: rec.CreditsBefore, After: rec.CreditsAfter}, nil
+		Before: rec.CreditsBefore, After: rec.CreditsAfter, Recovered: rec.Recovered, Voided: rec.Voided}, nil
 }
 
 // MeterLines are every meter for the audit screen, named as `cabinet audit

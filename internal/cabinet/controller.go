@@ -33,6 +33,7 @@ type Options struct {
 	Now       func() time.Time
 	Log       *slog.Logger
 	Digest    string // program SHA-256 (hex)
+	Version   string // program version, shown beside the digest
 	// WantDigest, if set, must equal Digest or the cabinet tilts at boot.
 	WantDigest string
 	// Operator is the operator menu (nil: none).
@@ -239,7 +240,7 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 	m.Meters.Voided++
 	open.Steps = append(open.Steps, step)
 	rec := meters.Recall{Round: open.Round, Game: open.Game, Start: open.Start, End: c.now(), Rules: open.Rules,
-		Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Voided: true}
+		Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Voided: true, Recovered: true}
 	if err := tx.CloseRound(rec); err != nil {
 		return err
 	}

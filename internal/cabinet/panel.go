@@ -92,17 +92,23 @@ func (c *Controller) auditPanel(cs state, p *panel) {
 	u := &c.ui
 	p.set(hw.Spot, func() error {
 		u.auditPage = (u.auditPage + 1) % len(auditPages)
-		u.recallIdx, u.recallStep = 0, -1
+		u.recallIdx, u.recallStep, u.eventPage = 0, -1, 0
 		return nil
 	})
-	p.set(hw.Hit, func() error { u.recallIdx++; u.recallStep = -1; return nil })
-	p.set(hw.Stand, func() error {
-		if u.recallIdx > 0 {
-			u.recallIdx--
-		}
-		u.recallStep = -1
-		return nil
-	})
+	if auditPages[u.auditPage%len(auditPages)] == "events" {
+		// HIT older page, STAND newer (the view clamps to the last page).
+		p.set(hw.Hit, func() error { u.eventPage++; return nil })
+		p.set(hw.Stand, func() error { u.eventPage = max(0, u.eventPage-1); return nil })
+	} else {
+		p.set(hw.Hit, func() error { u.recallIdx++; u.recallStep = -1; return nil })
+		p.set(hw.Stand, func() error {
+			if u.recallIdx > 0 {
+				u.recallIdx--
+			}
+			u.recallStep = -1
+			return nil
+		})
+	}
 	p.set(hw.Double, func() error { u.recallStep++; return nil })
 	p.set(hw.Split, func() error {
 		if u.recallStep > 0 {

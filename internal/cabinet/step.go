@@ -145,7 +145,7 @@ func (c *Controller) play(a game.Action) error {
 			staked, paid := roundMoney(open.Steps)
 			m.Meters.RoundOver(id, staked, paid)
 			rec := meters.Recall{Round: no, Game: id, Start: open.Start, End: step.At, Rules: open.Rules,
-				Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits}
+				Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Recovered: open.Recovered}
 			if err := tx.CloseRound(rec); err != nil {
 				return err
 			}

@@ -29,6 +29,7 @@ type ui struct {
 	auditPage  int
 	recallIdx  int
 	recallStep int
+	eventPage  int
 
 	opCursor  int
 	opPrev    view.Mode

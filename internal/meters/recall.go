@@ -31,6 +31,8 @@ type Recall struct {
 	CreditsBefore money.Cents     `json:"credits_before"`
 	CreditsAfter  money.Cents     `json:"credits_after"`
 	Voided        bool            `json:"voided,omitempty"`
+	// Recovered: the round was resumed after a power cut (platform.md §4).
+	Recovered bool `json:"recovered,omitempty"`
 }
 
 // Money sums the round's stakes and payouts (handpaid wins included).

@@ -142,6 +142,13 @@ type AuditView struct {
 	Events []EventLine `json:"events,omitempty"`
 	Digest string      `json:"digest"` // program SHA-256 hex
 	Checks []KV        `json:"checks,omitempty"`
+
+	// Version is the program's version, shown beside Digest.
+	Version string `json:"version,omitempty"`
+	// EventPage and EventPages page through the whole event log (0 =
+	// newest events; HIT older, STAND newer).
+	EventPage  int `json:"event_page"`
+	EventPages int `json:"event_pages"`
 }
 
 // RecallView is one recalled round redrawn step by step.
@@ -158,6 +165,10 @@ type RecallView struct {
 	Table  game.Table  `json:"table"` // picture after Step
 	Before money.Cents `json:"before"`
 	After  money.Cents `json:"after"`
+	// Recovered: the round was resumed after a power cut; Voided: it was
+	// voided and refunded (left unfinished beyond its game's limit).
+	Recovered bool `json:"recovered,omitempty"`
+	Voided    bool `json:"voided,omitempty"`
 }
 
 // EventLine is one event-log entry.
