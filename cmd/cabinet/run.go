@@ -72,7 +72,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer be.Close()
 
 	c, err := cabinet.New(cabinet.Options{Store: store, StoreErr: storeErr, HW: be, Settings: set, Overrides: cabinet.OverridesFrom(cfg),
-		Operator: operatorMenu(cfg), Figures: figures, Log: log, Digest: digest, WantDigest: cfg.ExpectedDigest()})
+		Operator: operatorMenu(cfg), Figures: figures, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()})
 	if err != nil {
 		return err
 	}
