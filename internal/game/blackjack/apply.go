@@ -68,11 +68,7 @@ func (s *step) do(a game.Action) error {
 			return err
 		}
 	case game.Surrender:
-		i := r.Active
-		h := &r.Hands[i]
-		h.Done, h.Settled, h.Outcome = true, true, game.Surrendered
-		s.pay(game.Main, i, h.Stake.Mul(1, 2), "")
-		s.result(i, game.Surrendered)
+		s.surrender(r.Active)
 	case game.Zap:
 		if err := s.zap(); err != nil {
 			return err
@@ -394,10 +390,6 @@ func (s *step) double() error {
 	s.autoStand(i)
 	return nil
 }
-
-// doubleFaceDown: Classic with American dealing deals a doubled hand's card
-// face down until the dealer's hand is revealed (games.md §4).
-func (r *Round) doubleFaceDown() bool { return r.Rules.Game == game.Classic && r.Rules.Peek != NoHole }
 
 func (s *step) split() error {
 	r := s.r

@@ -48,6 +48,10 @@ type Hand struct {
 	FromSplit bool `json:"split,omitempty"`
 	SplitHand bool `json:"split_hand,omitempty"`
 	SplitAces bool `json:"split_aces,omitempty"`
+	// SurrenderHeld: the hand surrendered under European dealing (no hole
+	// card); it is settled once the dealer's hand is complete (games.md §4):
+	// half returned, or the whole bet lost to a dealer blackjack.
+	SurrenderHeld bool `json:"surrender_held,omitempty"`
 	// Zapped holds the two cards a Zappit exchange discarded.
 	Zapped []card.Card `json:"zapped,omitempty"`
 	// Hidden: the last card is face down (Classic American double) until the
@@ -155,9 +159,6 @@ func (r *Round) DealerUp() (card.Card, bool) {
 	}
 	return r.Dealer[0], true
 }
-
-// HandCount is the number of player hands (split hands included).
-func (r *Round) HandCount() int { return len(r.Hands) }
 
 // DoubleIsFree reports whether a Double now would be a Free Bet free double.
 func (r *Round) DoubleIsFree() bool {

@@ -101,17 +101,6 @@ func (r Rules) SideRule(kind game.BetKind) (SideRule, bool) {
 	return SideRule{}, false
 }
 
-// Classic is games.md §4 with its defaults: American dealing.
-func Classic() Rules {
-	return Rules{
-		Game: game.Classic, Decks: 6, FreshShuffle: true,
-		HitSoft17: false, Peek: PeekAceTen,
-		MaxSpots: 3, MinBet: 100, MaxBet: 100000,
-		Double: DoubleAny, DoubleAfterSplit: true, MaxHands: 3,
-		Insurance: true, Surrender: true,
-	}
-}
-
 // Royal is games.md §1.
 func Royal() Rules {
 	return Rules{

@@ -41,7 +41,7 @@ func (s *step) dealerTurn() error {
 			continue
 		}
 		waiting = true
-		if !h.natural() {
+		if !h.natural() && !h.SurrenderHeld {
 			live = true
 		}
 	}
@@ -88,6 +88,7 @@ func (r *Round) bustItLive() bool {
 
 // settleHands settles every hand not yet settled against the dealer's hand.
 //
+//   - A held European surrender: see settleSurrender.
 //   - A busted hand loses.
 //   - A blackjack pushes against a dealer blackjack and is paid 3:2 against
 //     anything else (a dealer 22 included).
@@ -109,6 +110,8 @@ func (s *step) settleHands() {
 		h.Settled = true
 		pt, _ := Total(h.Cards)
 		switch {
+		case h.SurrenderHeld:
+			s.settleSurrender(i, bj)
 		case pt > 21:
 			s.result(i, game.Bust)
 		case h.natural() && bj:
