@@ -85,7 +85,7 @@ func replay(id game.ID, rules json.RawMessage, no uint64, steps []meters.Step) (
 		return nil, err
 	}
 	for _, s := range steps {
-		if s.Action.Kind == "void" {
+		if s.Action.Kind == game.Void {
 			continue
 		}
 		if _, err := r.Apply(s.Action, card.NewStack(game.Drawn(s.Events)...)); err != nil {

@@ -62,6 +62,11 @@ const (
 	Surrender ActionKind = "surrender" // Classic: give up half (SPECIAL)
 	Zap       ActionKind = "zap"       // Zappit: exchange a hard 15–18 (SPECIAL)
 
+	// Void is not a player action and no engine accepts it: the controller
+	// records it as the last step of an abandoned round that it voided and
+	// refunded on resume (platform.md), so recall and replay can tell it apart.
+	Void ActionKind = "void"
+
 	// Poker Duel (amounts in chips in Action.Amount).
 	Buy    ActionKind = "buy"    // buy a session (credits), Action.Deck and Action.Level
 	Ante   ActionKind = "ante"   // start the next deal
