@@ -35,15 +35,8 @@ func NewStrategy(r blackjack.Rules) (*Strategy, error) {
 	return &Strategy{b: newBJ(r)}, nil
 }
 
-func value(c card.Card) int {
-	switch {
-	case c.Rank == card.Ace:
-		return 1
-	case c.Rank >= card.Ten:
-		return 10
-	}
-	return int(c.Rank)
-}
+// value is the one blackjack card value (card.HardValue: ace = 1).
+func value(c card.Card) int { return c.HardValue() }
 
 func handOfCards(cs []card.Card) hand {
 	var h hand

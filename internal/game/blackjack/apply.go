@@ -266,7 +266,7 @@ func (r *Round) dealerNatural() bool {
 	if len(r.Dealer) != 2 {
 		return false
 	}
-	t, _ := Total(r.Dealer)
+	t, _ := card.BlackjackTotal(r.Dealer)
 	return t == 21
 }
 
@@ -324,7 +324,7 @@ func (s *step) advance(i int) error {
 func (s *step) autoStand(i int) {
 	r := s.r
 	h := &r.Hands[i]
-	t, soft := Total(h.Cards)
+	t, soft := card.BlackjackTotal(h.Cards)
 	switch {
 	case t > 21:
 		h.Done = true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/card"
 	"cabinet/internal/money"
 )
 
@@ -109,7 +110,7 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 			})
 		case r.Rules.Double == Double10or11 && !total10or11(h):
 			return refuse(explain, func() error {
-				return game.Illegal(k, "hand %d totals %d: double on 10 or 11 only", i, first(Total(h.Cards)))
+				return game.Illegal(k, "hand %d totals %d: double on 10 or 11 only", i, first(card.BlackjackTotal(h.Cards)))
 			})
 		}
 		if r.freeDouble(h) {
@@ -127,7 +128,7 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 			return refuse(explain, func() error {
 				return game.Illegal(k, "hand %d holds %d cards, splitting needs the first two", i, len(h.Cards))
 			})
-		case Value(h.Cards[0]) != Value(h.Cards[1]):
+		case h.Cards[0].HardValue() != h.Cards[1].HardValue():
 			return refuse(explain, func() error {
 				return game.Illegal(k, "hand %d: %v and %v are not of the same value", i, h.Cards[0], h.Cards[1])
 			})
@@ -162,7 +163,7 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 		}
 		return nil
 	case game.Zap:
-		t, soft := Total(h.Cards)
+		t, soft := card.BlackjackTotal(h.Cards)
 		switch {
 		case !r.Rules.Zap:
 			return refuse(explain, func() error {
@@ -205,7 +206,7 @@ func softWord(soft bool) string {
 }
 
 func total10or11(h *Hand) bool {
-	t, _ := Total(h.Cards)
+	t, _ := card.BlackjackTotal(h.Cards)
 	return t == 10 || t == 11
 }
 
@@ -214,7 +215,7 @@ func (r *Round) freeDouble(h *Hand) bool {
 	if !r.Rules.FreeBets || len(h.Cards) != 2 {
 		return false
 	}
-	t, soft := Total(h.Cards)
+	t, soft := card.BlackjackTotal(h.Cards)
 	return !soft && t >= 9 && t <= 11
 }
 

@@ -181,12 +181,12 @@ func (h *Hand) natural() bool {
 	if h.FromSplit || h.Zapped != nil || len(h.Cards) != 2 {
 		return false
 	}
-	t, _ := Total(h.Cards)
+	t, _ := card.BlackjackTotal(h.Cards)
 	return t == 21
 }
 
 func (h *Hand) busted() bool {
-	t, _ := Total(h.Cards)
+	t, _ := card.BlackjackTotal(h.Cards)
 	return t > 21
 }
 

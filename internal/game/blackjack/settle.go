@@ -73,7 +73,7 @@ func (s *step) dealerTurn() error {
 
 // dealerDraws: below 17, or soft 17 under H17.
 func (r *Round) dealerDraws() bool {
-	t, soft := Total(r.Dealer)
+	t, soft := card.BlackjackTotal(r.Dealer)
 	return t < 17 || (t == 17 && soft && r.Rules.HitSoft17)
 }
 
@@ -100,7 +100,7 @@ func (r *Round) bustItLive() bool {
 //   - Otherwise a dealer bust or a higher total wins 1:1, equal totals push.
 func (s *step) settleHands() {
 	r := s.r
-	dt, _ := Total(r.Dealer)
+	dt, _ := card.BlackjackTotal(r.Dealer)
 	bj := r.dealerNatural()
 	for i := range r.Hands {
 		h := &r.Hands[i]
@@ -108,7 +108,7 @@ func (s *step) settleHands() {
 			continue
 		}
 		h.Settled = true
-		pt, _ := Total(h.Cards)
+		pt, _ := card.BlackjackTotal(h.Cards)
 		switch {
 		case h.SurrenderHeld:
 			s.settleSurrender(i, bj)

@@ -55,6 +55,6 @@ func (r *Round) Table() game.Table {
 }
 
 func view(spot int, cards []card.Card, hidden int) game.HandView {
-	total, soft := Total(cards)
+	total, soft := card.BlackjackTotal(cards)
 	return game.HandView{Spot: spot, Cards: slices.Clone(cards), Hidden: hidden, Total: total, Soft: soft}
 }
