@@ -19,13 +19,17 @@ var candidates = [...]game.ActionKind{
 // a paid double, split or insurance only if funds cover its stake; free ones
 // always. In the bet phase Deal is listed when funds cover the minimum bet.
 func (r *Round) Legal(funds money.Cents) []game.ActionKind {
-	var out []game.ActionKind
+	return r.AppendLegal(nil, funds)
+}
+
+// AppendLegal appends Legal's list to buf (loops reuse one buffer).
+func (r *Round) AppendLegal(buf []game.ActionKind, funds money.Cents) []game.ActionKind {
 	for _, k := range candidates {
 		if r.check(k, funds, false) == nil {
-			out = append(out, k)
+			buf = append(buf, k)
 		}
 	}
-	return out
+	return buf
 }
 
 // check says whether action k is accepted now with funds: nil, an

@@ -113,6 +113,9 @@ type Round struct {
 	// Staked and Paid: money taken and returned so far this round.
 	Staked money.Cents `json:"staked"`
 	Paid   money.Cents `json:"paid"`
+
+	// mem: storage reused by AppendApply and Renew (never encoded).
+	mem *mem
 }
 
 var _ game.Round = (*Round)(nil)

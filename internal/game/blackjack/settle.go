@@ -249,7 +249,7 @@ func (s *step) finish() error {
 				s.emitPay(p)
 			}
 		}
-		r.Pending = nil
+		r.Pending = r.Pending[:0] // empty: encoded as absent, as nil is
 	}
 	r.Phase, r.Active = PhaseDone, -1
 	s.evs = append(s.evs, game.Event{Kind: game.Over, Hand: game.Dealer})

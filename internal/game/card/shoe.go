@@ -50,6 +50,9 @@ type Shoe struct {
 	Pos   int       `json:"pos"`
 	Cut   int       `json:"cut,omitempty"` // position of the cut card; 0 = none
 	Rand  io.Reader `json:"-"`
+	// word is DrawRandom's read buffer: a local one would escape to the heap
+	// through the io.Reader call, one allocation per card.
+	word [8]byte
 }
 
 // NewShoe returns an unshuffled shoe of n fresh decks.
@@ -90,7 +93,7 @@ func (s *Shoe) DrawRandom(r io.Reader) (Card, error) {
 	if n <= 0 {
 		return Card{}, ErrEmpty
 	}
-	j, err := Uniform(r, uint64(n))
+	j, err := uniform(r, uint64(n), &s.word)
 	if err != nil {
 		return Card{}, fmt.Errorf("card: draw: %w", err)
 	}
@@ -115,8 +118,9 @@ func (s *Shoe) Clone() *Shoe {
 
 // Shuffle permutes cs uniformly at random (Fisher–Yates with rejection sampling).
 func Shuffle(cs []Card, r io.Reader) error {
+	var buf [8]byte
 	for i := len(cs) - 1; i > 0; i-- {
-		j, err := Uniform(r, uint64(i+1))
+		j, err := uniform(r, uint64(i+1), &buf)
 		if err != nil {
 			return fmt.Errorf("card: shuffle: %w", err)
 		}
@@ -129,12 +133,17 @@ func Shuffle(cs []Card, r io.Reader) error {
 // words from r, rejecting words from the incomplete last block so that no
 // value is favoured (no modulo bias). n must be > 0.
 func Uniform(r io.Reader, n uint64) (uint64, error) {
+	var buf [8]byte
+	return uniform(r, n, &buf)
+}
+
+// uniform is Uniform reading into buf.
+func uniform(r io.Reader, n uint64, buf *[8]byte) (uint64, error) {
 	if n == 0 {
 		panic("BUG: card.Uniform(0)")
 	}
 	// limit is the largest multiple of n that fits in 2^64; words >= limit are rejected.
 	limit := -(-n % n) // == 2^64 - (2^64 mod n), computed in uint64 arithmetic (0 means 2^64)
-	var buf [8]byte
 	for {
 		if _, err := io.ReadFull(r, buf[:]); err != nil {
 			return 0, fmt.Errorf("random source: %w", err)
