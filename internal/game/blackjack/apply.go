@@ -464,7 +464,11 @@ func (s *step) zap() error {
 	r := s.r
 	i := r.Active
 	h := &r.Hands[i]
-	h.Zapped, h.Cards, h.Note = h.Cards, nil, "zapped"
+	var spare []card.Card
+	if s.mem != nil {
+		spare = s.mem.cards.get()
+	}
+	h.Zapped, h.Cards, h.Note = h.Cards, spare[:0], "zapped" // spare[:0] of nil is nil
 	s.evs = append(s.evs, game.Event{Kind: game.Discarded, Hand: i, Spot: h.Spot})
 	for range 2 {
 		if err := s.draw(i, false); err != nil {

@@ -17,11 +17,47 @@ type mem struct {
 	// (Apply is all or nothing) and the round's old storage becomes the next
 	// work copy.
 	work Round
-	// Spare storage for the slices that are nil before the deal (nil and
-	// empty encode differently: the spare is taken by the deal).
-	dealer []card.Card
-	hands  []Hand // Cards buffers kept in the slots up to cap
-	sides  []Side
+	// Storage of slices that are nil in the round being copied (nil and
+	// empty encode differently, so a nil slice stays nil and its storage
+	// waits here for the deal).
+	cards   pool[card.Card] // dealer hands, zapped cards
+	hands   pool[Hand] // each array keeps its slots' Cards buffers
+	sides   pool[Side]
+	pending pool[Pay]
+}
+
+// pool is a short free list of slice storage.
+type pool[T any] struct{ free [][]T }
+
+func (p *pool[T]) put(s []T) {
+	if cap(s) > 0 && len(p.free) < 4 {
+		p.free = append(p.free, s[:0])
+	}
+}
+
+func (p *pool[T]) get() []T {
+	n := len(p.free)
+	if n == 0 {
+		return nil
+	}
+	s := p.free[n-1]
+	p.free[n-1] = nil
+	p.free = p.free[:n-1]
+	return s
+}
+
+// copyInto copies src into buf's storage (or pooled storage); a nil src
+// stays nil and buf's storage goes to the pool.
+func copyInto[T any](p *pool[T], buf, src []T) []T {
+	if src == nil {
+		p.put(buf)
+		return nil
+	}
+	if cap(buf) < len(src) {
+		p.put(buf)
+		buf = p.get()
+	}
+	return append(buf[:0], src...)
 }
 
 // working returns the work copy of r: a deep copy that reuses the storage of
@@ -35,9 +71,9 @@ func (r *Round) working() *Round {
 	dealer, hands, sides, pending := w.Dealer, w.Hands, w.Sides, w.Pending
 	*w = *r
 	w.mem = nil
-	w.Dealer = m.keepCards(dealer, r.Dealer)
-	w.Sides = copyOrKeep(&m.sides, sides, r.Sides)
-	w.Pending = copyOrKeep(nil, pending, r.Pending)
+	w.Dealer = copyInto(&m.cards, dealer, r.Dealer)
+	w.Sides = copyInto(&m.sides, sides, r.Sides)
+	w.Pending = copyInto(&m.pending, pending, r.Pending)
 	w.Hands = m.copyHands(hands, r.Hands)
 	return w
 }
@@ -53,35 +89,15 @@ func (r *Round) commit() {
 	m.work = old
 }
 
-// keepCards copies src into buf's storage; a nil src stays nil (buf is kept
-// as the spare dealer storage).
-func (m *mem) keepCards(buf, src []card.Card) []card.Card {
-	if src == nil {
-		if cap(buf) > cap(m.dealer) {
-			m.dealer = buf[:0]
-		}
-		return nil
-	}
-	return append(buf[:0], src...)
-}
-
-func copyOrKeep[T any](spare *[]T, buf, src []T) []T {
-	if src == nil {
-		if spare != nil && cap(buf) > cap(*spare) {
-			*spare = buf[:0]
-		}
-		return nil
-	}
-	return append(buf[:0], src...)
-}
-
 // copyHands deep-copies src into buf's slots, each slot's Cards buffer reused.
 func (m *mem) copyHands(buf, src []Hand) []Hand {
 	if src == nil {
-		if cap(buf) > cap(m.hands) {
-			m.hands = buf[:0]
-		}
+		m.hands.put(buf)
 		return nil
+	}
+	if cap(buf) < len(src) {
+		m.hands.put(buf)
+		buf = m.hands.get()
 	}
 	if cap(buf) < len(src) {
 		nb := make([]Hand, len(src), max(len(src), 2*cap(buf), 4))
@@ -93,6 +109,10 @@ func (m *mem) copyHands(buf, src []Hand) []Hand {
 	buf = buf[:len(src)]
 	for i := range src {
 		cards, zapped := buf[i].Cards, buf[i].Zapped
+		if src[i].Zapped == nil {
+			m.cards.put(zapped)
+			zapped = nil
+		}
 		buf[i] = src[i]
 		buf[i].Cards = cloneInto(cards, src[i].Cards)
 		buf[i].Zapped = cloneInto(zapped, src[i].Zapped)
@@ -109,20 +129,20 @@ func cloneInto(buf, src []card.Card) []card.Card {
 	return append(buf[:0], src...)
 }
 
-// takeSpare gives the work copy w the spare storage for the slices the deal
+// takeSpare gives the work copy w pooled storage for the slices the deal
 // fills (they are nil before it).
 func (m *mem) takeSpare(w *Round) {
 	if m == nil {
 		return
 	}
-	if w.Dealer == nil && m.dealer != nil {
-		w.Dealer, m.dealer = m.dealer[:0], nil
+	if w.Dealer == nil {
+		w.Dealer = m.cards.get()
 	}
-	if w.Hands == nil && m.hands != nil {
-		w.Hands, m.hands = m.hands[:0], nil
+	if w.Hands == nil {
+		w.Hands = m.hands.get()
 	}
-	if w.Sides == nil && m.sides != nil {
-		w.Sides, m.sides = m.sides[:0], nil
+	if w.Sides == nil {
+		w.Sides = m.sides.get()
 	}
 }
 
@@ -152,15 +172,10 @@ func (r *Round) Renew(n uint64) {
 	if m == nil {
 		m = new(mem)
 	}
-	if cap(r.Dealer) > cap(m.dealer) {
-		m.dealer = r.Dealer[:0]
-	}
-	if cap(r.Hands) > cap(m.hands) {
-		m.hands = r.Hands[:0]
-	}
-	if cap(r.Sides) > cap(m.sides) {
-		m.sides = r.Sides[:0]
-	}
+	m.cards.put(r.Dealer)
+	m.hands.put(r.Hands)
+	m.sides.put(r.Sides)
+	m.pending.put(r.Pending)
 	*r = Round{V: Version, Rules: r.Rules, Number: n, Phase: PhaseBet, Active: -1, mem: m}
 }
 
