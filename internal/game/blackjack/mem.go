@@ -21,7 +21,7 @@ type mem struct {
 	// empty encode differently, so a nil slice stays nil and its storage
 	// waits here for the deal).
 	cards   pool[card.Card] // dealer hands, zapped cards
-	hands   pool[Hand] // each array keeps its slots' Cards buffers
+	hands   pool[Hand]      // each array keeps its slots' Cards buffers
 	sides   pool[Side]
 	pending pool[Pay]
 }
