@@ -391,11 +391,6 @@ func (s *step) payPush(i int) {
 	s.pay(game.DoubleBet, i, h.Double, "")
 }
 
-func (s *step) token(bet game.BetKind, i int, amount money.Cents) {
-	h := &s.r.Hands[i]
-	s.evs = append(s.evs, game.Event{Kind: game.Token, Bet: bet, Spot: h.Spot, Hand: i, Amount: amount})
-}
-
 func (s *step) double() error {
 	r := s.r
 	i := r.Active
@@ -457,24 +452,5 @@ func (s *step) split() error {
 		}
 		s.autoStand(i + 1)
 	}
-	return nil
-}
-
-func (s *step) zap() error {
-	r := s.r
-	i := r.Active
-	h := &r.Hands[i]
-	var spare []card.Card
-	if s.mem != nil {
-		spare = s.mem.cards.get()
-	}
-	h.Zapped, h.Cards, h.Note = h.Cards, spare[:0], "zapped" // spare[:0] of nil is nil
-	s.evs = append(s.evs, game.Event{Kind: game.Discarded, Hand: i, Spot: h.Spot})
-	for range 2 {
-		if err := s.draw(i, false); err != nil {
-			return err
-		}
-	}
-	s.autoStand(i)
 	return nil
 }

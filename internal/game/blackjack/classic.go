@@ -49,3 +49,20 @@ func (s *step) settleSurrender(i int, dealerBJ bool) {
 	s.pay(game.Main, i, h.Stake.Mul(1, 2), "")
 	s.result(i, game.Surrendered)
 }
+
+// checkSurrender: surrender is the first decision on the original two cards.
+func (r *Round) checkSurrender(k game.ActionKind, i int, explain bool) error {
+	h := &r.Hands[i]
+	two := len(h.Cards) == 2
+	switch {
+	case !r.Rules.Surrender:
+		return refuse(explain, func() error {
+			return game.Illegal(k, "surrender is not offered")
+		})
+	case !two || h.FromSplit || h.Zapped != nil:
+		return refuse(explain, func() error {
+			return game.Illegal(k, "hand %d: surrender only as the first decision on the original two cards", i)
+		})
+	}
+	return nil
+}

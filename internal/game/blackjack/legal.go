@@ -155,34 +155,9 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 		}
 		return nil
 	case game.Surrender:
-		switch {
-		case !r.Rules.Surrender:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "surrender is not offered")
-			})
-		case !two || h.FromSplit || h.Zapped != nil:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "hand %d: surrender only as the first decision on the original two cards", i)
-			})
-		}
-		return nil
+		return r.checkSurrender(k, i, explain)
 	case game.Zap:
-		t, soft := card.BlackjackTotal(h.Cards)
-		switch {
-		case !r.Rules.Zap:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "zap is not offered")
-			})
-		case !two || h.FromSplit || h.Zapped != nil:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "hand %d: zap only as the first action on an original two-card hand", i)
-			})
-		case soft || t < 15 || t > 18:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "hand %d: zap needs a hard 15 to 18, not %s%d", i, softWord(soft), t)
-			})
-		}
-		return nil
+		return r.checkZap(k, i, explain)
 	}
 	return refuse(explain, func() error {
 		return game.Illegal(k, "not a play action (hand %d is playing)", i)
@@ -213,24 +188,6 @@ func total10or11(h *Hand) bool {
 	t, _ := card.BlackjackTotal(h.Cards)
 	return t == 10 || t == 11
 }
-
-// freeDouble: Free Bet doubles a two-card hard 9, 10 or 11 for free.
-func (r *Round) freeDouble(h *Hand) bool {
-	if !r.Rules.FreeBets || len(h.Cards) != 2 {
-		return false
-	}
-	t, soft := card.BlackjackTotal(h.Cards)
-	return !soft && t >= 9 && t <= 11
-}
-
-// freeSplit: Free Bet splits every pair but ten-values for free.
-func (r *Round) freeSplit(h *Hand) bool {
-	return r.Rules.FreeBets && len(h.Cards) == 2 && !IsTen(h.Cards[0])
-}
-
-// evenMoneyOffered: Royal Poker offers even money, not insurance, to a
-// blackjack against an ace.
-func (r *Round) evenMoneyOffered(h *Hand) bool { return r.Rules.EvenMoney && h.natural() }
 
 func (r *Round) spotHands(spot int) int {
 	n := 0

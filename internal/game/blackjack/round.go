@@ -163,22 +163,6 @@ func (r *Round) DealerUp() (card.Card, bool) {
 	return r.Dealer[0], true
 }
 
-// DoubleIsFree reports whether a Double now would be a Free Bet free double.
-func (r *Round) DoubleIsFree() bool {
-	if r.Phase != PhasePlay || r.Active < 0 {
-		return false
-	}
-	return r.freeDouble(&r.Hands[r.Active])
-}
-
-// SplitIsFree reports whether a Split now would be a Free Bet free split.
-func (r *Round) SplitIsFree() bool {
-	if r.Phase != PhasePlay || r.Active < 0 {
-		return false
-	}
-	return r.freeSplit(&r.Hands[r.Active])
-}
-
 // natural: an original hand's first two cards total 21.
 func (h *Hand) natural() bool {
 	if h.FromSplit || h.Zapped != nil || len(h.Cards) != 2 {

@@ -122,10 +122,7 @@ func (s *step) settleHands() {
 			s.result(i, game.Blackjack)
 		case bj:
 			if r.Rules.Peek == PeekAceOnly {
-				if h.SplitHand {
-					s.pay(game.SplitBet, i, h.Stake, "")
-				}
-				s.pay(game.DoubleBet, i, h.Double, "")
+				s.returnAddedMoney(i)
 			}
 			s.result(i, game.Lose)
 		case dt == 22 && r.Rules.Dealer22Push:
@@ -211,18 +208,7 @@ func (s *step) sideResult(j int) {
 }
 
 // finish settles Bust It on the dealer's final hand, pays what a capped
-// round held back, and ends the round.
-//
-// Win cap (Zappit, Rules.WinCap > 0): the round's net win is the money paid
-// back minus the money staked over the whole round (main, split, double and
-// insurance stakes and their payouts; a returned stake is not a win). If it
-// exceeds WinCap, the payouts are reduced by the excess so that the net win
-// equals WinCap exactly: the reduction takes the payouts from the last one
-// decided backwards, each down to zero if needed, and a Note event "wincap"
-// carries the amount withheld. To apply the cap to the round as a whole,
-// every payout of a capped round is held (Round.Pending) and paid here; the
-// outcomes (a zap 21 winning at once, insurance) are still decided and shown
-// when they happen.
+// round held back (payCapped, zappit.go), and ends the round.
 func (s *step) finish() error {
 	r := s.r
 	for j := range r.Sides {
@@ -232,24 +218,7 @@ func (s *step) finish() error {
 		}
 	}
 	if r.Rules.WinCap > 0 {
-		var total = r.Paid
-		for _, p := range r.Pending {
-			total += p.Amount
-		}
-		if excess := total - r.Staked - r.Rules.WinCap; excess > 0 {
-			s.evs = append(s.evs, game.Event{Kind: game.Note, Hand: game.Dealer, Text: "wincap", Amount: excess})
-			for k := len(r.Pending) - 1; k >= 0 && excess > 0; k-- {
-				cut := min(excess, r.Pending[k].Amount)
-				r.Pending[k].Amount -= cut
-				excess -= cut
-			}
-		}
-		for _, p := range r.Pending {
-			if p.Amount > 0 {
-				s.emitPay(p)
-			}
-		}
-		r.Pending = r.Pending[:0] // empty: encoded as absent, as nil is
+		s.payCapped()
 	}
 	r.Phase, r.Active = PhaseDone, -1
 	s.evs = append(s.evs, game.Event{Kind: game.Over, Hand: game.Dealer})
