@@ -21,9 +21,12 @@
 //     accepted), settle.go (dealer play, settlement, side bets), table.go
 //     (what may be shown), check.go (invariants of a stored round), mem.go
 //     (storage reuse for AppendApply). Card values and hand totals are
-//     card.HardValue and card.BlackjackTotal (one of each in the tree). New(rules, number) returns a Round that
-// waits for a Deal action; Apply moves it one decision at a time and returns
-// the events of the step; the round progresses by itself between decisions
+//     card.HardValue and card.BlackjackTotal (one of each in the tree).
+//
+// New(rules, number) returns a Round that waits for a Deal action; Apply
+// moves it one decision at a time and returns the events of the step
+// (AppendApply, AppendLegal and Renew do the same without allocating, for
+// the simulator); the round progresses by itself between decisions
 // (peek, a dealer blackjack ending the round, automatic stands, split aces,
 // the card cap, Charlie, dealer play, settlement). A Round is a plain value
 // that round-trips through encoding/json, its rules included.
@@ -54,8 +57,8 @@
 //   - Royal Poker doubles on a best total of 10 or 11 (these are always hard).
 //   - Royal Poker side bet: Pays are multiples of the stake paid "for one"
 //     (500 on a 1.00 stake credits 500.00, the stake not returned on top;
-//     games.md §1: a prize per 1.00 stake, scaled linearly with the stake;
-//     1.00). Royal and straight flush emit JackpotWin{Spot, Percent 100
+//     games.md §1: a prize per 1.00 stake, scaled linearly with the
+//     stake). Royal and straight flush emit JackpotWin{Spot, Percent 100
 //     or 10} and no Payout: the controller resolves the pool. The bet is
 //     placed once per round, on either spot, when both spots carry a main bet.
 //     The Free Bet side bets pay "to one": stake × (Pays + 1).
