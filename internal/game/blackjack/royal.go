@@ -2,13 +2,15 @@ package blackjack
 
 import (
 	"cabinet/internal/game"
+	"cabinet/internal/game/sidebet"
 	"cabinet/internal/money"
 )
 
 // Royal Poker blackjack, games.md §1: the preset, even money instead of
 // insurance for a blackjack, the automatic stand on a hard 21 only
 // (Rules.AutoStandHardOnly, in autoStand), the double on 10 or 11
-// (Rules.Double), the Royal Poker side bet (settleSide) and its progressive
+// (Rules.Double), the Royal Poker side bet (its jackpots here, its paytable in
+// settleSide) and its progressive
 // pool arithmetic (PoolContribution, PoolWin; the pool itself is kept by the
 // controller in the machine record).
 
@@ -31,6 +33,26 @@ func Royal() Rules {
 // evenMoneyOffered: Royal Poker offers even money, not insurance, to a
 // blackjack against an ace.
 func (r *Round) evenMoneyOffered(h *Hand) bool { return r.Rules.EvenMoney && h.natural() }
+
+// royalJackpot settles Royal Poker side bet j on a royal flush (100 % of
+// the progressive) or a straight flush (10 %) with a JackpotWin event and no
+// Payout: the controller resolves the amount from the pool (PoolWin). It
+// reports false for any other hand, paid from the paytable by settleSide.
+func (s *step) royalJackpot(j, hand int, name string) bool {
+	sd := &s.r.Sides[j]
+	switch name {
+	case sidebet.RoyalFlush:
+		sd.Jackpot = 100
+	case sidebet.StraightFlush:
+		sd.Jackpot = 10
+	default:
+		return false
+	}
+	sd.Outcome = game.Win
+	s.evs = append(s.evs, game.Event{Kind: game.JackpotWin, Spot: sd.Spot, Hand: hand, Bet: sd.Kind, Percent: sd.Jackpot, Text: name})
+	s.sideResult(j)
+	return true
+}
 
 // PoolUnitsPerCent is the progressive pool's resolution: the pool is kept in
 // units of 1e-7 cent, so that a contribution rate below a cent per stake is

@@ -180,13 +180,7 @@ func (s *step) settleSide(j int, name string) {
 	sd := &r.Sides[j]
 	sd.Settled, sd.Hand, sd.Outcome = true, name, game.Lose
 	hand := r.spotHand(sd.Spot)
-	if sd.Kind == game.RoyalSide && (name == sidebet.RoyalFlush || name == sidebet.StraightFlush) {
-		sd.Outcome, sd.Jackpot = game.Win, 10
-		if name == sidebet.RoyalFlush {
-			sd.Jackpot = 100
-		}
-		s.evs = append(s.evs, game.Event{Kind: game.JackpotWin, Spot: sd.Spot, Hand: hand, Bet: sd.Kind, Percent: sd.Jackpot, Text: name})
-		s.sideResult(j)
+	if sd.Kind == game.RoyalSide && s.royalJackpot(j, hand, name) {
 		return
 	}
 	rule, _ := r.Rules.SideRule(sd.Kind)
