@@ -276,7 +276,7 @@ func (s *step) afterInsurance() error {
 	r := s.r
 	r.Phase, r.Active = PhasePlay, -1
 	up := r.Dealer[0]
-	peek := r.Rules.Peek != NoHole && (isAce(up) || (IsTen(up) && r.Rules.Peek == PeekAceTen))
+	peek := r.Rules.Peek != NoHole && (isAce(up) || (isTen(up) && r.Rules.Peek == PeekAceTen))
 	if peek {
 		if r.dealerNatural() {
 			s.revealDealer()

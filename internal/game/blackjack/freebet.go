@@ -62,7 +62,7 @@ func (r *Round) freeDouble(h *Hand) bool {
 
 // freeSplit: Free Bet splits every pair but ten-values for free.
 func (r *Round) freeSplit(h *Hand) bool {
-	return r.Rules.FreeBets && len(h.Cards) == 2 && !IsTen(h.Cards[0])
+	return r.Rules.FreeBets && len(h.Cards) == 2 && !isTen(h.Cards[0])
 }
 
 // token records a Free Bet token of amount backing hand i (not money).

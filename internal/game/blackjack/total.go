@@ -2,6 +2,6 @@ package blackjack
 
 import "cabinet/internal/game/card"
 
-// IsTen reports whether c is a ten-value card (10, J, Q, K). Card values and
+// isTen reports whether c is a ten-value card (10, J, Q, K). Card values and
 // hand totals are card.HardValue and card.BlackjackTotal (one of each).
-func IsTen(c card.Card) bool { return c.Rank >= card.Ten && c.Rank <= card.King }
+func isTen(c card.Card) bool { return c.Rank >= card.Ten && c.Rank <= card.King }
