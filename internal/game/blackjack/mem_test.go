@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -106,5 +107,20 @@ func TestAppendApplyMatchesApply(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCommitSwapsEveryStateField: commit swaps the fields a step can change
+// by name; a field added to Round must be added there (or here, if a step
+// never changes it).
+func TestCommitSwapsEveryStateField(t *testing.T) {
+	want := []string{"V", "Rules", "Number", "Phase", "Dealer", "HoleDown", "Hands", "Active", "Sides", "Pending", "Staked", "Paid", "mem"}
+	var got []string
+	rt := reflect.TypeFor[Round]()
+	for i := range rt.NumField() {
+		got = append(got, rt.Field(i).Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Round fields = %v, want %v: update commit (mem.go) and this list", got, want)
 	}
 }
