@@ -65,9 +65,9 @@ func BenchmarkRoyalRound(b *testing.B)           { benchRounds(b, "royal") }
 func BenchmarkFreeBetRound(b *testing.B)         { benchRounds(b, "freebet") }
 func BenchmarkZappitRound(b *testing.B)          { benchRounds(b, "zappit") }
 
-// BenchmarkRound plays the same rounds the way the controller does: New for
+// BenchmarkApplyRound plays the same rounds the way the controller does: New for
 // every round, Apply (a fresh copy per step) and Legal. ns/op is one round.
-func BenchmarkRound(b *testing.B) {
+func BenchmarkApplyRound(b *testing.B) {
 	for _, name := range []string{"classic", "classic-european", "royal", "freebet", "zappit"} {
 		rules := variants()[name]
 		b.Run(name, func(b *testing.B) {
