@@ -309,6 +309,9 @@ func TestEuropeanSurrender(t *testing.T) {
 		if err := r.Check(); err != nil {
 			t.Errorf("Check = %v", err)
 		}
+		if v := r.Table().Hands[0]; v.Note != "surrender" || v.Outcome != "" {
+			t.Errorf("Table hand 0: note %q outcome %q, want note \"surrender\" and no outcome yet", v.Note, v.Outcome)
+		}
 	}
 	tests := []ruleCase{
 		{name: "no dealer blackjack: half returned", rules: european(), cards: "10S 9H 6D 8C", acts: acts(surr),

@@ -43,6 +43,9 @@ func (r *Round) Table() game.Table {
 		if v.Note == "" && h.FromSplit {
 			v.Note = "split"
 		}
+		if h.SurrenderHeld && !h.Settled {
+			v.Note = "surrender" // European: settled when the dealer's hand is complete
+		}
 		t.Hands = append(t.Hands, v)
 	}
 	for _, sd := range r.Sides {
