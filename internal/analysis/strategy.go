@@ -32,7 +32,7 @@ func NewStrategy(r blackjack.Rules) (*Strategy, error) {
 	if err := r.Validate(); err != nil {
 		return nil, fmt.Errorf("analysis: new strategy for %s: %w", r.Game, err)
 	}
-	return &Strategy{b: newBJ(r)}, nil
+	return &Strategy{b: newBJ(r, 0)}, nil
 }
 
 func value(c card.Card) int {
@@ -136,7 +136,7 @@ func (s *Strategy) options(u *upEval, t game.Table, hv game.HandView, legal []ga
 			return []option{{aSplit, val{ev: 1e9}}} // resplits are always taken (as analysed)
 		}
 		p := value(hv.Cards[0])
-		k := u.base()
+		k := u.splitKind()
 		if pos > 0 {
 			k = u.secondSplitKind(p)
 		}
