@@ -21,10 +21,6 @@ func cmdCrashtest(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return crashtest.Run(ctx, args, stdout, stderr)
 }
 
-func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return analysis.ParCommand(ctx, args, stdout, stderr)
-}
-
 func cmdRNG(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return analysis.RNGCommand(ctx, args, stdout, stderr)
 }

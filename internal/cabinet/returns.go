@@ -107,3 +107,7 @@ func (c *Controller) PreviewReturns(id game.ID, key, value string) ([]view.RTPLi
 	}
 	return c.opt.Returns.Lines(s, id), nil
 }
+
+// ReturnFigures are the figures of game id under the settings in force, as
+// help shows them (cabinet sim's "computed" column).
+func (c *Controller) ReturnFigures(id game.ID) []view.RTPLine { return c.helpFigures(id) }

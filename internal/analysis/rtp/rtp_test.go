@@ -153,4 +153,3 @@ func TestZappitCapRefused(t *testing.T) {
 		t.Errorf("Check(zappit without cap) = %+v, %v; want 98.95 %% at any bet", figs[game.Zappit], err)
 	}
 }
-
