@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/par"
 	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/config"
 	"cabinet/internal/game"
@@ -37,7 +37,7 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if *storeF != "" {
 			return usageError{"par: --store needs --config (the overrides apply to a configuration file)"}
 		}
-		return analysis.ParCommand(ctx, args, stdout, stderr)
+		return par.Command(ctx, args, stdout, stderr)
 	}
 	cfg, err := parConfig(*cfgF, *storeF)
 	if err != nil {
@@ -58,8 +58,8 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		ids = []game.ID{id}
 	}
-	opt := analysis.ParOptions{Games: ids, Rules: in.Rules, Progressive: in.Progressive, JSON: *asJSON, Quiet: *quiet}
-	if err := analysis.Par(ctx, opt, stdout, stderr); err != nil {
+	opt := par.Options{Games: ids, Rules: in.Rules, Progressive: in.Progressive, JSON: *asJSON, Quiet: *quiet}
+	if err := par.Par(ctx, opt, stdout, stderr); err != nil {
 		return err
 	}
 	if *asJSON {

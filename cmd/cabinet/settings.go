@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/par"
 	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
@@ -30,9 +30,9 @@ func operatorMenu(cfg *config.Config) cabinet.OperatorMenu { return cfg }
 // blackjack game (so simulated and computed RTP compare), the reference
 // player for Poker Duel.
 func chooser(s cabinet.Settings) cabinet.Chooser {
-	strat := map[game.ID]*analysis.Strategy{}
+	strat := map[game.ID]*par.Strategy{}
 	for id, r := range s.Rules {
-		if st, err := analysis.NewStrategy(r); err == nil {
+		if st, err := par.NewStrategy(r); err == nil {
 			strat[id] = st
 		}
 	}

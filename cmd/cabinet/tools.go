@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/rngtest"
 	duelanalysis "cabinet/internal/analysis/duel"
 	"cabinet/internal/audit"
 	"cabinet/internal/crashtest"
@@ -22,7 +22,7 @@ func cmdCrashtest(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 func cmdRNG(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return analysis.RNGCommand(ctx, args, stdout, stderr)
+	return rngtest.Command(ctx, args, stdout, stderr)
 }
 
 func cmdDuelEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/par"
 	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/game"
 	"cabinet/internal/view"
@@ -29,7 +29,7 @@ type Returns struct {
 // Input is the analyser's view of s.
 func (r *Returns) Input(s Settings) rtp.Input {
 	return rtp.Input{Games: s.Games, Rules: s.Rules, MinRTP: r.MinRTP,
-		Progressive: analysis.Progressive{Reset: s.JackpotReset, RateE7: s.JackpotRateE7}}
+		Progressive: par.Progressive{Reset: s.JackpotReset, RateE7: s.JackpotRateE7}}
 }
 
 // Check computes every wager of s and refuses a forbidden one.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/par"
 	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/config"
 	"cabinet/internal/game"
@@ -56,7 +56,7 @@ func helpMain(t *testing.T, r *rig, id game.ID) view.RTPLine {
 // computed without the guard's cache.
 func directMain(t *testing.T, s Settings, id game.ID) int64 {
 	t.Helper()
-	rep, err := analysis.Analyse(context.Background(), s.Rules[id], analysis.Progressive{Reset: s.JackpotReset, RateE7: s.JackpotRateE7}, nil)
+	rep, err := par.Analyse(context.Background(), s.Rules[id], par.Progressive{Reset: s.JackpotReset, RateE7: s.JackpotRateE7}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

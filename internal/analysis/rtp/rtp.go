@@ -11,7 +11,7 @@ import (
 	"slices"
 	"sync"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/par"
 	"cabinet/internal/config"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
@@ -56,7 +56,7 @@ type Figures map[game.ID][]Figure
 type Input struct {
 	Games       []game.ID // enabled games; Poker Duel (no money paid) is skipped
 	Rules       map[game.ID]blackjack.Rules
-	Progressive analysis.Progressive
+	Progressive par.Progressive
 	MinRTP      int64 // hundredths of a percent
 }
 
@@ -64,7 +64,7 @@ type Input struct {
 // applied by config.With when there are any).
 func FromConfig(cfg *config.Config) (Input, error) {
 	in := Input{Games: cfg.Enabled(), Rules: map[game.ID]blackjack.Rules{},
-		Progressive: analysis.Progressive{Reset: cfg.Jackpot.Reset, RateE7: cfg.Jackpot.RateE7}, MinRTP: cfg.MinRTP()}
+		Progressive: par.Progressive{Reset: cfg.Jackpot.Reset, RateE7: cfg.Jackpot.RateE7}, MinRTP: cfg.MinRTP()}
 	for _, id := range in.Games {
 		if id == game.Duel {
 			continue
@@ -132,7 +132,7 @@ func Check(ctxt context.Context, cfg *config.Config) (Figures, error) {
 
 // Game returns the figures of one blackjack game under r (the progressive
 // counts for Royal Poker only), from the cache or computed.
-func (g *Guard) Game(ctxt context.Context, r blackjack.Rules, pr analysis.Progressive) ([]Figure, error) {
+func (g *Guard) Game(ctxt context.Context, r blackjack.Rules, pr par.Progressive) ([]Figure, error) {
 	key := Key(r, pr)
 	g.mu.Lock()
 	fs, ok := g.cache[key]
@@ -140,7 +140,7 @@ func (g *Guard) Game(ctxt context.Context, r blackjack.Rules, pr analysis.Progre
 	if ok {
 		return slices.Clone(fs), nil
 	}
-	rep, err := analysis.Analyse(ctxt, r, pr, nil)
+	rep, err := par.Analyse(ctxt, r, pr, nil)
 	if err != nil {
 		return nil, fmt.Errorf("rtp: %s: %w", r.Game, err)
 	}
@@ -153,13 +153,13 @@ func (g *Guard) Game(ctxt context.Context, r blackjack.Rules, pr analysis.Progre
 
 // Key identifies what a game's figures depend on: its rules and, for
 // Royal Poker's side bet, the progressive.
-func Key(r blackjack.Rules, pr analysis.Progressive) string {
+func Key(r blackjack.Rules, pr par.Progressive) string {
 	if _, ok := r.SideRule(game.RoyalSide); !ok {
-		pr = analysis.Progressive{}
+		pr = par.Progressive{}
 	}
 	b, err := json.Marshal(struct {
 		R  blackjack.Rules      `json:"r"`
-		PR analysis.Progressive `json:"pr"`
+		PR par.Progressive `json:"pr"`
 	}{r, pr})
 	if err != nil {
 		panic("BUG: rules do not encode: " + err.Error())
@@ -174,9 +174,9 @@ func floorBP(x float64) int64 { return int64(math.Floor(x*10000 + 1e-9)) }
 
 // FromReport lists a PAR sheet's figures: the main bet, the side bets (Royal
 // Poker first), insurance.
-func FromReport(rep analysis.Report) []Figure {
+func FromReport(rep par.Report) []Figure {
 	m := rep.Main
-	method := "computed, composition-dependent strategy"
+	method := fmt.Sprintf("computed, composition-dependent strategy; per money staked (%s per initial bet)", Percent(floorBP(m.RTPBet)))
 	if m.WorstBet > 0 {
 		method += fmt.Sprintf("; at the worst bet, %d spot(s) at %v (lower bound)", m.WorstSpots, m.WorstBet)
 	}

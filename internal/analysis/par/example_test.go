@@ -1,9 +1,9 @@
-package analysis_test
+package par_test
 
 import (
 	"fmt"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/par"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
@@ -13,7 +13,7 @@ import (
 // Zappit zaps.
 func ExampleNewStrategy() {
 	for _, r := range []blackjack.Rules{blackjack.Classic(), blackjack.Zappit()} {
-		s, err := analysis.NewStrategy(r)
+		s, err := par.NewStrategy(r)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -30,9 +30,4 @@ func ExampleNewStrategy() {
 	// Output:
 	// classic surrender
 	// zappit zap
-}
-
-func ExampleChiSquareSF() {
-	fmt.Printf("%.4f\n", analysis.ChiSquareSF(3.841459, 1))
-	// Output: 0.0500
 }

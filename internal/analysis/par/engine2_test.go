@@ -1,6 +1,7 @@
-package analysis
+package par
 
 import (
+	"cabinet/internal/analysis/rngtest"
 	"context"
 	"fmt"
 	"math"
@@ -113,7 +114,7 @@ func TestDealerDistributionAgainstEngine(t *testing.T) {
 				chi += (got[o] - e) * (got[o] - e) / e
 				t.Logf("%-5s analyser %.5f engine %.5f", outcomeName(o), want[o], got[o]/float64(n))
 			}
-			p := ChiSquareSF(chi, nOutcomes-1)
+			p := rngtest.ChiSquareSF(chi, nOutcomes-1)
 			t.Logf("seed %d: %d rounds, chi-square %.2f df %d p = %.4f", seed, n, chi, nOutcomes-1, p)
 			if p < 1e-4 {
 				t.Errorf("seed %d: dealer distribution of the engine differs from the analyser: chi-square %.2f, p = %.2g", seed, chi, p)

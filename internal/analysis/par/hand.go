@@ -1,4 +1,4 @@
-package analysis
+package par
 
 // hand is a player hand as a multiset of values 1..10 (ace = 1).
 type hand struct {

@@ -1,4 +1,4 @@
-package analysis
+package par
 
 import (
 	"context"
@@ -88,11 +88,11 @@ func analyseSidesProgress(ctxt context.Context, r blackjack.Rules, pr Progressiv
 // blackjackGames are the games `cabinet par` covers, in menu order.
 var blackjackGames = []game.ID{game.Royal, game.FreeBet, game.Zappit, game.Classic}
 
-// ParCommand implements `cabinet par --game royal|freebet|zappit|classic|all [--json]`:
+// Command implements `cabinet par --game royal|freebet|zappit|classic|all [--json]`:
 // the PAR sheet of each game under its default rules (the engine's presets).
 // Progress goes to stderr. cmd/cabinet adds --config and --store (the rules
 // in force) and calls Par.
-func ParCommand(ctxt context.Context, args []string, stdout, stderr io.Writer) error {
+func Command(ctxt context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("par", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	gameFlag := fs.String("game", "all", "royal|freebet|zappit|classic|all")
@@ -115,11 +115,11 @@ func ParCommand(ctxt context.Context, args []string, stdout, stderr io.Writer) e
 	for _, id := range ids {
 		rules[id], _ = blackjack.Preset(id)
 	}
-	return Par(ctxt, ParOptions{Games: ids, Rules: rules, Progressive: DefaultProgressive(), JSON: *asJSON, Quiet: *quiet}, stdout, stderr)
+	return Par(ctxt, Options{Games: ids, Rules: rules, Progressive: DefaultProgressive(), JSON: *asJSON, Quiet: *quiet}, stdout, stderr)
 }
 
-// ParOptions is what `cabinet par` analyses and how it prints.
-type ParOptions struct {
+// Options is what `cabinet par` analyses and how it prints.
+type Options struct {
 	Games       []game.ID // in this order; a game missing from Rules is skipped
 	Rules       map[game.ID]blackjack.Rules
 	Progressive Progressive
@@ -128,7 +128,7 @@ type ParOptions struct {
 }
 
 // Par prints the PAR sheet of every game of opt.
-func Par(ctxt context.Context, opt ParOptions, stdout, stderr io.Writer) error {
+func Par(ctxt context.Context, opt Options, stdout, stderr io.Writer) error {
 	start := time.Now()
 	progress := func(s string) {
 		if !opt.Quiet {
