@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
-	"cabinet/internal/analysis/rngtest"
 	duelanalysis "cabinet/internal/analysis/duel"
+	"cabinet/internal/analysis/rngtest"
 	"cabinet/internal/audit"
 	"cabinet/internal/crashtest"
 )

@@ -158,7 +158,7 @@ func Key(r blackjack.Rules, pr par.Progressive) string {
 		pr = par.Progressive{}
 	}
 	b, err := json.Marshal(struct {
-		R  blackjack.Rules      `json:"r"`
+		R  blackjack.Rules `json:"r"`
 		PR par.Progressive `json:"pr"`
 	}{r, pr})
 	if err != nil {
