@@ -1,12 +1,12 @@
 package par
 
 import (
-	"cabinet/internal/analysis/rngtest"
 	"context"
 	"fmt"
 	"math"
 	"testing"
 
+	"cabinet/internal/analysis/rngtest"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
@@ -15,12 +15,19 @@ import (
 // TestGameRTPAgainstEngine plays whole random rounds of each game with the
 // analyser's strategy on the real engine (one spot, fresh full shoe every
 // round as analysed) and compares the mean net result per initial bet with
-// the analyser's expected value.
+// the analyser's expected value. Classic with European dealing and
+// surrender checks games.md §4's ruling: the surrender is settled when the
+// dealer's hand is complete and loses the whole bet to a dealer blackjack.
 func TestGameRTPAgainstEngine(t *testing.T) {
 	rounds := rounds(30000, 2000000)
-	for i, id := range []game.ID{game.Classic, game.Royal, game.FreeBet, game.Zappit} {
-		t.Run(string(id), func(t *testing.T) {
-			r, _ := blackjack.Preset(id)
+	european := blackjack.Classic()
+	european.Peek, european.Surrender = blackjack.NoHole, true
+	for i, r := range []blackjack.Rules{blackjack.Classic(), blackjack.Royal(), blackjack.FreeBet(), blackjack.Zappit(), european} {
+		name := string(r.Game)
+		if r.Peek == blackjack.NoHole {
+			name += "-european-surrender"
+		}
+		t.Run(name, func(t *testing.T) {
 			st, res := strategyFor(t, r)
 			seed := uint64(1000 + i)
 			src := newStackedShoe(r.Decks, card.NewSeeded(seed))
