@@ -177,7 +177,10 @@ func WriteReport(w io.Writer, rep Report) {
 	if r.DoubleAfterSplit {
 		extra = append(extra, "DAS")
 	}
-	if r.Surrender {
+	switch {
+	case r.Surrender && r.Peek == blackjack.NoHole:
+		extra = append(extra, "surrender settled when the dealer's hand is complete")
+	case r.Surrender:
 		extra = append(extra, "late surrender")
 	}
 	if r.FreeBets {
