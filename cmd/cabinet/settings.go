@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"cabinet/internal/analysis/par"
 	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/player"
 )
 
 // loadSettings reads the configuration file and turns it into the
@@ -26,13 +26,13 @@ func loadSettings(path string) (cabinet.Settings, *config.Config, error) {
 // operatorMenu is the configuration's operator menu.
 func operatorMenu(cfg *config.Config) cabinet.OperatorMenu { return cfg }
 
-// chooser is autoplay's strategy: the analyser's computed strategy for each
+// chooser is autoplay's player: player.Optimal (the analyser's valuation) for each
 // blackjack game (so simulated and computed RTP compare), the reference
 // player for Poker Duel.
 func chooser(s cabinet.Settings) cabinet.Chooser {
-	strat := map[game.ID]*par.Strategy{}
+	strat := map[game.ID]*player.Optimal{}
 	for id, r := range s.Rules {
-		if st, err := par.NewStrategy(r); err == nil {
+		if st, err := player.NewOptimal(r); err == nil {
 			strat[id] = st
 		}
 	}

@@ -13,7 +13,7 @@
 //   - this package: the figures of the shipped configuration
 //     (figures.json), generated from the analyser, for samples and docs.
 //
-// The players that play by these figures (the analyser's computed strategy)
-// live in internal/player. Floating point is allowed in analysis output
+// The player that plays by these figures (player.Optimal, on par.Values)
+// lives in internal/player. Floating point is allowed in analysis output
 // only; money paid by the cabinet never passes through these packages.
 package analysis

@@ -1,7 +1,9 @@
 // Package par is the PAR analyser (issue 9): the return to player of every
 // blackjack game's main bet and side bets computed from blackjack.Rules (the
-// one source of truth shared with the engine), the analyser's strategy the
-// autoplay uses, and the `cabinet par` command (Command, Par).
+// one source of truth shared with the engine), the valuation of every
+// decision (Values) that internal/player.Optimal plays by, and the `cabinet
+// par` command (Command, Par). Test support shared with the players' engine
+// comparisons is in partest.
 //
 // Main game: the expected value of every decision is computed by recursion
 // over the shoe composition (composition-dependent: each decision uses the

@@ -1,5 +1,5 @@
 //go:build !race
 
-package par
+package partest
 
 const raceEnabled = false
