@@ -15,13 +15,14 @@
 // dealer blackjack found after play takes everything staked on a
 // non-blackjack hand, a surrendered hand's whole bet included.
 //
-// What is not exact is printed with every sheet: split hands are played
-// from one fixed composition (the shoe less the up card and the pair) and a
-// third pair card is always resplit; Free Bet's shoe is analysed full (the
-// cut card's depletion is not modelled); a win cap (Zappit) is applied at
-// the worst bet — the maximum bet on every spot — as a bound on each hand's
-// share of the cap, so the figure is a lower bound of the capped return
-// (WorstBet).
+// What the figures assume is printed with every sheet. Each split hand is
+// played on its own cards, the up card and the pair — exact for that player
+// (see splitValue) — and a third pair card is always resplit, with the
+// resplit pair cards' removal not followed (Classic's three hands only).
+// Free Bet's shoe is analysed full (the cut card's depletion is not
+// modelled). A win cap (Zappit) is applied at the worst bet — the maximum
+// bet on every spot — as a bound on each hand's share of the cap, so the
+// figure is a lower bound of the capped return (WorstBet).
 //
 // Side bets are exact enumerations over the shoe composition (Any Pair, 21+3,
 // Hot 3, Royal Poker over all five-card hands of the deck) or by dealer

@@ -178,10 +178,16 @@ func (u *upEval) splitHand(p int, k kind, noP bool) val {
 }
 
 // splitValue is the value of splitting a pair of value p (both hands), with
-// its extra money staked. Hands are played from one fixed composition (the
-// shoe less the up card and the pair): the removal effect of one split hand
-// on the other is ignored, as most published analysers do. With three hands
-// allowed a drawn third card of the pair is always resplit.
+// its extra money staked. Each split hand is valued on the shoe less the up
+// card and the pair, the other hand's drawn cards unseen: the player plays
+// each hand on its own cards (as player.Optimal does). For that player the
+// value is exact, not an approximation: cards are exchangeable and the other
+// hand's cards are taken at a stopping time the hand does not look at, so
+// what this hand and the dealer draw has the law of draws from the shoe
+// without them (predictable sampling). With three hands allowed a drawn
+// third card of the pair is always resplit, each further pair card drawn
+// with the fixed composition's probability: the removal of the resplit
+// pair cards is not followed (the one approximation left in splits).
 func (u *upEval) splitValue(p int) val {
 	if v, ok := u.sv[p]; ok {
 		return v
@@ -465,11 +471,11 @@ func (b *bj) analyse(ctxt context.Context, evals *[11]*upEval, progress func(str
 func mainNotes(r blackjack.Rules) []string {
 	notes := []string{
 		"composition-dependent strategy: each decision uses the hand's own cards and the up card, exact removal",
-		"split hands are played from one fixed composition (shoe less the up card and the pair)",
+		"split hands: each played on its own cards, the up card and the pair (exact for that player)",
 		"one spot, off the top of a full shoe",
 	}
 	if r.MaxHands > 2 {
-		notes = append(notes, "resplits: a third pair card is always resplit when splitting")
+		notes = append(notes, "resplits: a third pair card is always resplit; its probability is taken from the shoe less the up card and the pair (the resplit pair cards' removal is not followed)")
 	}
 	if !r.FreshShuffle {
 		notes = append(notes, "shoe depletion (cut card) not modelled: figures are for a full shoe")
