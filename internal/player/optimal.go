@@ -83,7 +83,7 @@ func (o *Optimal) Choose(t game.Table, legal []game.ActionKind) game.ActionKind 
 	if n > 1 && slices.Contains(legal, game.Split) {
 		return game.Split // resplits are always taken (as analysed)
 	}
-	d := par.Decision{Up: value(t.Dealer.Cards[0]), Cards: values(hv.Cards), Split: n > 1, Second: pos > 0, Zapped: hv.Note == "zapped"}
+	d := par.Decision{Up: value(t.Dealer.Cards[0]), Cards: values(hv.Cards), Split: n > 1, Second: pos > 0, Hands: n, Zapped: hv.Note == "zapped"}
 	var best *par.Option
 	opts := o.v.Options(d)
 	for i := range opts {

@@ -16,9 +16,9 @@
 // non-blackjack hand, a surrendered hand's whole bet included.
 //
 // What the figures assume is printed with every sheet. Each split hand is
-// played on its own cards, the up card and the pair — exact for that player
-// (see splitValue) — and a third pair card is always resplit, with the
-// resplit pair cards' removal not followed (Classic's three hands only).
+// played on its own cards, the up card and the spot's pair cards — exact for
+// that player (see splitValue) — and a pair card drawn to a split hand is
+// always resplit while the rules allow.
 // Free Bet's shoe is analysed full (the cut card's depletion is not
 // modelled). A win cap (Zappit) is applied at the worst bet — the maximum
 // bet on every spot — as a bound on each hand's share of the cap, so the

@@ -71,7 +71,7 @@ type upEval struct {
 	b     *bj
 	up    int
 	main  *ctx
-	split map[int]*ctx
+	split map[[2]int]*ctx // by pair value and hands on the spot
 	zap   map[[2]int]*ctx
 	sv    map[int]val
 	dc    map[uint64][nOutcomes]float64
@@ -81,7 +81,7 @@ type upEval struct {
 func (b *bj) upEval(up int) *upEval {
 	dc := map[uint64][nOutcomes]float64{}
 	return &upEval{b: b, up: up, main: newCtx(&b.r, b.graphs[up], b.full, dc, up),
-		split: map[int]*ctx{}, zap: map[[2]int]*ctx{}, sv: map[int]val{}, dc: dc, orig: map[[2]int][]option{}}
+		split: map[[2]int]*ctx{}, zap: map[[2]int]*ctx{}, sv: map[int]val{}, dc: dc, orig: map[[2]int][]option{}}
 }
 
 // base is the kind of an original hand.
@@ -112,11 +112,19 @@ func (u *upEval) secondSplitKind(p int) kind {
 	return kind{win: 1, loss: 1, late: 1, stake: 1, cap: c}
 }
 
-func (u *upEval) splitCtx(p int) *ctx {
-	c, ok := u.split[p]
+// splitCtx is the context of a split hand of pair value p when the spot
+// holds t hands: the hand's own pair card is in the hand, the other t−1
+// pair cards are out of the shoe.
+func (u *upEval) splitCtx(p, t int) *ctx {
+	t = max(2, t)
+	c, ok := u.split[[2]int{p, t}]
 	if !ok {
-		c = newCtx(&u.b.r, u.b.graphs[u.up], u.b.full, u.dc, u.up, p)
-		u.split[p] = c
+		out := make([]int, t-1)
+		for i := range out {
+			out[i] = p
+		}
+		c = newCtx(&u.b.r, u.b.graphs[u.up], u.b.full, u.dc, u.up, out...)
+		u.split[[2]int{p, t}] = c
 	}
 	return c
 }
@@ -131,16 +139,17 @@ func (u *upEval) zapCtx(a, b int) *ctx {
 	return c
 }
 
-// splitHandOptions lists the actions on a hand that came from a split
-// (hand holds its own cards; the other split card is out of the shoe).
-func (u *upEval) splitHandOptions(p int, h hand, k kind) []option {
-	c := u.splitCtx(p)
+// splitHandOptions lists the actions on a hand that came from a split of
+// pair value p, the spot holding t hands (h holds the hand's own cards; the
+// other pair cards are out of the shoe).
+func (u *upEval) splitHandOptions(p, t int, h hand, k kind) []option {
+	c := u.splitCtx(p, t)
 	if v, ok := c.settled(h, k); ok {
 		return []option{{aStand, val{ev: v}}}
 	}
-	t, _ := h.total()
+	tot, _ := h.total()
 	opts := []option{{aStand, val{ev: c.stand(h, k)}}}
-	if p == 1 || t == 21 || (u.b.r.MaxCards > 0 && h.n >= u.b.r.MaxCards) {
+	if p == 1 || tot == 21 || (u.b.r.MaxCards > 0 && h.n >= u.b.r.MaxCards) {
 		return opts // split aces take one card; 21 stands
 	}
 	opts = append(opts, option{aHit, c.hitHand(h, k)})
@@ -152,8 +161,8 @@ func (u *upEval) splitHandOptions(p int, h hand, k kind) []option {
 
 // splitHand is the value of one split hand of value p before its second
 // card, excluding (noP) or including a second card of value p.
-func (u *upEval) splitHand(p int, k kind, noP bool) val {
-	c := u.splitCtx(p)
+func (u *upEval) splitHand(p, t int, k kind, noP bool) val {
+	c := u.splitCtx(p, t)
 	h0 := handOf(p)
 	w := c.noBJ(h0)
 	var out val
@@ -167,7 +176,7 @@ func (u *upEval) splitHand(p int, k kind, noP bool) val {
 			continue
 		}
 		mass += pr
-		out = out.add(bestOf(u.splitHandOptions(p, h0.add(v), k)).v.scale(pr))
+		out = out.add(bestOf(u.splitHandOptions(p, t, h0.add(v), k)).v.scale(pr))
 	}
 	if mass == 0 {
 		return val{}
@@ -179,29 +188,32 @@ func (u *upEval) splitHand(p int, k kind, noP bool) val {
 
 // splitValue is the value of splitting a pair of value p (both hands), with
 // its extra money staked. Each split hand is valued on the shoe less the up
-// card and the pair, the other hand's drawn cards unseen: the player plays
-// each hand on its own cards (as player.Optimal does). For that player the
-// value is exact, not an approximation: cards are exchangeable and the other
-// hand's cards are taken at a stopping time the hand does not look at, so
-// what this hand and the dealer draw has the law of draws from the shoe
-// without them (predictable sampling). With three hands allowed a drawn
-// third card of the pair is always resplit, each further pair card drawn
-// with the fixed composition's probability: the removal of the resplit
-// pair cards is not followed (the one approximation left in splits).
+// card and the spot's pair cards, the other hands' drawn cards unseen: the
+// player plays each hand on its own cards and the pair cards on the spot
+// (as player.Optimal does). For that player the value is exact, not an
+// approximation: cards are exchangeable and the other hands' cards are
+// taken at stopping times the hand does not look at, so what this hand and
+// the dealer draw has the law of draws from the shoe without them
+// (predictable sampling). With three hands allowed a pair card drawn as a
+// split hand's second card is always resplit; the probability of drawing
+// one and the hands' values follow the pair cards on the spot.
 func (u *upEval) splitValue(p int) val {
 	if v, ok := u.sv[p]; ok {
 		return v
 	}
 	r := &u.b.r
-	c := u.splitCtx(p)
-	w := c.noBJ(handOf(p))
+	w := u.splitCtx(p, 2).noBJ(handOf(p))
 	k1, k2 := u.splitKind(), u.secondSplitKind(p)
 	var out val
 	if r.MaxHands <= 2 || p == 1 {
-		out = u.splitHand(p, k1, false).add(u.splitHand(p, k2, false))
+		out = u.splitHand(p, 2, k1, false).add(u.splitHand(p, 2, k2, false))
 	} else {
-		anyV, npV := u.splitHand(p, k1, false), u.splitHand(p, k1, true)
-		pp := c.p(handOf(p), p)
+		// With t hands on the spot every hand knows the t pair cards: a
+		// hand's second card is a pair card with probability pp(t), and
+		// is then resplit while t < MaxHands.
+		anyV := func(t int) val { return u.splitHand(p, t, k1, false) }
+		npV := func(t int) val { return u.splitHand(p, t, k1, true) }
+		pp := func(t int) float64 { return u.splitCtx(p, t).p(handOf(p), p) }
 		memo := map[[2]int]val{}
 		var f func(k, t int) val
 		f = func(k, t int) val {
@@ -213,9 +225,9 @@ func (u *upEval) splitValue(p int) val {
 			}
 			var v val
 			if t < r.MaxHands {
-				v = f(k+1, t+1).scale(pp).add(npV.add(f(k-1, t)).scale(1 - pp))
+				v = f(k+1, t+1).scale(pp(t)).add(npV(t).add(f(k-1, t)).scale(1 - pp(t)))
 			} else {
-				v = anyV.add(f(k-1, t))
+				v = anyV(t).add(f(k-1, t))
 			}
 			memo[[2]int{k, t}] = v
 			return v
@@ -475,7 +487,7 @@ func mainNotes(r blackjack.Rules) []string {
 		"one spot, off the top of a full shoe",
 	}
 	if r.MaxHands > 2 {
-		notes = append(notes, "resplits: a third pair card is always resplit; its probability is taken from the shoe less the up card and the pair (the resplit pair cards' removal is not followed)")
+		notes = append(notes, "resplits: a pair card drawn to a split hand is always resplit, its probability and the hands' values following the pair cards on the spot")
 	}
 	if !r.FreshShuffle {
 		notes = append(notes, "shoe depletion (cut card) not modelled: figures are for a full shoe")

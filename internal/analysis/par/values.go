@@ -63,8 +63,10 @@ type Decision struct {
 	Up    int   // the dealer's up card
 	Cards []int // the hand's cards
 	// Split: the hand comes from a split of a pair of Cards[0]; Second: it
-	// is not the first hand of its spot.
+	// is not the first hand of its spot; Hands: the spot's hands (2 or 3),
+	// each holding one pair card the hand knows of.
 	Split, Second bool
+	Hands         int
 	// Zapped: the hand's cards replaced a zapped hand (Zappit).
 	Zapped bool
 }
@@ -88,7 +90,7 @@ func (v *Values) Options(d Decision) []Option {
 		if d.Second {
 			k = u.secondSplitKind(p)
 		}
-		opts = u.splitHandOptions(p, h, k)
+		opts = u.splitHandOptions(p, d.Hands, h, k)
 	case d.Zapped:
 		opts = u.zappedOptionsIn(u.main, h)
 	case h.n == 2:
