@@ -1,4 +1,4 @@
-package analysis
+package rngtest
 
 import (
 	"bytes"
@@ -11,11 +11,11 @@ import (
 
 func TestRNGBytes(t *testing.T) {
 	var out bytes.Buffer
-	if err := RNGCommand(context.Background(), []string{"--bytes", "100000"}, &out, io.Discard); err != nil {
+	if err := Command(context.Background(), []string{"--bytes", "100000"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if out.Len() != 100000 {
-		t.Fatalf("RNGCommand(--bytes 100000) wrote %d bytes, want 100000", out.Len())
+		t.Fatalf("Command(--bytes 100000) wrote %d bytes, want 100000", out.Len())
 	}
 	// A crude sanity check that cannot be passed by a constant stream:
 	// every byte value appears, none wildly often (expected 390.6 each).
@@ -28,8 +28,8 @@ func TestRNGBytes(t *testing.T) {
 			t.Errorf("byte %d appears %d times in 100000, want about 391", v, c)
 		}
 	}
-	if err := RNGCommand(context.Background(), []string{"--bytes", "-1"}, io.Discard, io.Discard); err == nil {
-		t.Errorf("RNGCommand(--bytes -1) succeeded, want a usage error")
+	if err := Command(context.Background(), []string{"--bytes", "-1"}, io.Discard, io.Discard); err == nil {
+		t.Errorf("Command(--bytes -1) succeeded, want a usage error")
 	}
 }
 

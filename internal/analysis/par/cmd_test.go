@@ -1,4 +1,4 @@
-package analysis
+package par
 
 import (
 	"context"
@@ -10,7 +10,7 @@ func TestParCommandAll(t *testing.T) {
 	if os.Getenv("PAR_PRINT") == "" {
 		t.Skip("set PAR_PRINT=1 to print `cabinet par --game all`")
 	}
-	if err := ParCommand(context.Background(), []string{"--game", "all"}, os.Stdout, os.Stderr); err != nil {
+	if err := Command(context.Background(), []string{"--game", "all"}, os.Stdout, os.Stderr); err != nil {
 		t.Fatal(err)
 	}
 }

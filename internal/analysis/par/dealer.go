@@ -1,4 +1,4 @@
-package analysis
+package par
 
 // Dealer outcomes, the index into a dealer distribution.
 const (

@@ -1,13 +1,11 @@
-package analysis
+package par
 
 import (
 	"context"
 	"math"
 	"testing"
 
-	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
-	"cabinet/internal/game/card"
 	"cabinet/internal/game/sidebet"
 )
 
@@ -71,41 +69,6 @@ func TestRoyalFromPublishedCounts(t *testing.T) {
 	}
 	if _, err := royal(blackjack.Classic(), pr); err == nil {
 		t.Errorf("royal(Classic) succeeded, want ErrNoSideBet")
-	}
-}
-
-// TestRoyalFixedPrizesAgainstEngine plays Royal Poker rounds with both spots
-// and the side bet on the real engine and compares the fixed prizes' mean
-// return (jackpot wins are resolved by the controller, counted apart).
-func TestRoyalFixedPrizesAgainstEngine(t *testing.T) {
-	n := rounds(30000, 1000000)
-	r := blackjack.Royal()
-	res, err := royal(r, DefaultProgressive())
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, _ := strategyFor(t, r)
-	const seed = 99
-	src := newStackedShoe(r.Decks, card.NewSeeded(seed))
-	bets := []game.Bet{{Spot: 0, Kind: game.Main, Amount: unit}, {Spot: 1, Kind: game.Main, Amount: unit},
-		{Spot: 0, Kind: game.RoyalSide, Amount: r.RoyalStake}}
-	var a acc
-	jackpots := 0
-	for k := range n {
-		src.reset(nil)
-		_, evs := play(t, r, uint64(k+1), st, src, bets, "")
-		_, side := net(evs)
-		a.add(1 + side[game.RoyalSide]*float64(unit)/float64(r.RoyalStake))
-		for _, e := range evs {
-			if e.Kind == game.JackpotWin {
-				jackpots++
-			}
-		}
-	}
-	t.Logf("seed %d: fixed prizes engine %.4f ± %.4f over %d rounds, exact %.4f; %d jackpot wins (expected %.2f)",
-		seed, a.mean(), a.se(), a.n, res.Fixed, jackpots, float64(n)*40/2598960)
-	if d := math.Abs(a.mean() - res.Fixed); d > 4*a.se() {
-		t.Errorf("seed %d: fixed prizes: engine %.4f, exact %.4f: differ by %.4f > 4 SE %.4f", seed, a.mean(), res.Fixed, d, 4*a.se())
 	}
 }
 

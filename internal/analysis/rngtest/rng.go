@@ -1,4 +1,4 @@
-package analysis
+package rngtest
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 	"cabinet/internal/game/card"
 )
 
-// RNGCommand implements
+// Command implements
 //
 //	cabinet rng --bytes N
 //	cabinet rng shuffle-test --decks D --shuffles N [--seed S]
@@ -24,7 +24,7 @@ import (
 // shuffle) and prints chi-square tests of card-position uniformity and of
 // pair adjacency with p-values; --seed uses the deterministic seeded source
 // instead of crypto/rand.
-func RNGCommand(ctxt context.Context, args []string, stdout, stderr io.Writer) error {
+func Command(ctxt context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "shuffle-test" {
 		return shuffleTestCommand(ctxt, args[1:], stdout, stderr)
 	}

@@ -1,19 +1,19 @@
-package analysis_test
+package player_test
 
 import (
 	"fmt"
 
-	"cabinet/internal/analysis"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
+	"cabinet/internal/player"
 )
 
-// The analyser's strategy at a hard 16 against a ten: Classic surrenders,
+// The analyser's player at a hard 16 against a ten: Classic surrenders,
 // Zappit zaps.
-func ExampleNewStrategy() {
+func ExampleOptimal() {
 	for _, r := range []blackjack.Rules{blackjack.Classic(), blackjack.Zappit()} {
-		s, err := analysis.NewStrategy(r)
+		p, err := player.NewOptimal(r)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -25,14 +25,9 @@ func ExampleNewStrategy() {
 			Active: 0,
 		}
 		legal := []game.ActionKind{game.Hit, game.Stand, game.Double, game.Surrender, game.Zap}
-		fmt.Println(r.Game, s.Choose(t, legal))
+		fmt.Println(r.Game, p.Choose(t, legal))
 	}
 	// Output:
 	// classic surrender
 	// zappit zap
-}
-
-func ExampleChiSquareSF() {
-	fmt.Printf("%.4f\n", analysis.ChiSquareSF(3.841459, 1))
-	// Output: 0.0500
 }

@@ -1,4 +1,4 @@
-package analysis
+package par
 
 // hand is a player hand as a multiset of values 1..10 (ace = 1).
 type hand struct {
@@ -28,9 +28,19 @@ func handOf(vs ...int) hand {
 
 // kind is how a hand is paid: net win, net loss, what it loses to a dealer
 // blackjack found after play (European dealing, Free Bet ten up), and the
-// money staked on it (tokens are not money).
+// money staked on it (tokens are not money). cap, when above zero, bounds
+// the hand's net win (Zappit's win cap at the worst bet: see bj.capUnits).
 type kind struct {
 	win, loss, late, stake float64
+	cap                    float64
+}
+
+// pay is the hand's net win when it wins: win, bounded by the cap.
+func (k kind) pay() float64 {
+	if k.cap > 0 && k.win > k.cap {
+		return k.cap
+	}
+	return k.win
 }
 
 // val is an expected value and the expected money staked beyond the

@@ -1,4 +1,4 @@
-package analysis
+package par
 
 import (
 	"context"
@@ -88,9 +88,11 @@ func analyseSidesProgress(ctxt context.Context, r blackjack.Rules, pr Progressiv
 // blackjackGames are the games `cabinet par` covers, in menu order.
 var blackjackGames = []game.ID{game.Royal, game.FreeBet, game.Zappit, game.Classic}
 
-// ParCommand implements `cabinet par --game royal|freebet|zappit|classic|all [--json]`:
-// the PAR sheet of each game under its default rules. Progress goes to stderr.
-func ParCommand(ctxt context.Context, args []string, stdout, stderr io.Writer) error {
+// Command implements `cabinet par --game royal|freebet|zappit|classic|all [--json]`:
+// the PAR sheet of each game under its default rules (the engine's presets).
+// Progress goes to stderr. cmd/cabinet adds --config and --store (the rules
+// in force) and calls Par.
+func Command(ctxt context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("par", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	gameFlag := fs.String("game", "all", "royal|freebet|zappit|classic|all")
@@ -109,25 +111,46 @@ func ParCommand(ctxt context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		ids = []game.ID{id}
 	}
+	rules := map[game.ID]blackjack.Rules{}
+	for _, id := range ids {
+		rules[id], _ = blackjack.Preset(id)
+	}
+	return Par(ctxt, Options{Games: ids, Rules: rules, Progressive: DefaultProgressive(), JSON: *asJSON, Quiet: *quiet}, stdout, stderr)
+}
+
+// Options is what `cabinet par` analyses and how it prints.
+type Options struct {
+	Games       []game.ID // in this order; a game missing from Rules is skipped
+	Rules       map[game.ID]blackjack.Rules
+	Progressive Progressive
+	JSON        bool // one JSON object instead of text
+	Quiet       bool // no progress on stderr
+}
+
+// Par prints the PAR sheet of every game of opt.
+func Par(ctxt context.Context, opt Options, stdout, stderr io.Writer) error {
 	start := time.Now()
 	progress := func(s string) {
-		if !*quiet {
+		if !opt.Quiet {
 			fmt.Fprintf(stderr, "[%5.1fs] %s\n", time.Since(start).Seconds(), s)
 		}
 	}
 	var reps []Report
-	for _, id := range ids {
-		r, _ := blackjack.Preset(id)
-		rep, err := Analyse(ctxt, r, DefaultProgressive(), progress)
+	for _, id := range opt.Games {
+		r, ok := opt.Rules[id]
+		if !ok {
+			continue
+		}
+		rep, err := Analyse(ctxt, r, opt.Progressive, progress)
 		if err != nil {
 			return fmt.Errorf("par: %w", err)
 		}
 		reps = append(reps, rep)
-		if !*asJSON {
+		if !opt.JSON {
 			WriteReport(stdout, rep)
 		}
 	}
-	if *asJSON {
+	if opt.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		out := struct {
@@ -154,7 +177,10 @@ func WriteReport(w io.Writer, rep Report) {
 	if r.DoubleAfterSplit {
 		extra = append(extra, "DAS")
 	}
-	if r.Surrender {
+	switch {
+	case r.Surrender && r.Peek == blackjack.NoHole:
+		extra = append(extra, "surrender settled when the dealer's hand is complete")
+	case r.Surrender:
 		extra = append(extra, "late surrender")
 	}
 	if r.FreeBets {
@@ -178,6 +204,9 @@ func WriteReport(w io.Writer, rep Report) {
 	fmt.Fprintf(w, "\n")
 	m := rep.Main
 	fmt.Fprintf(w, "main game (computed, composition-dependent strategy):\n")
+	if m.WorstBet > 0 {
+		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (a lower bound; smaller bets return more)\n", m.WorstSpots, m.WorstBet, r.WinCap)
+	}
 	fmt.Fprintf(w, "  return per initial bet   %s  (house edge %s)\n", pct(m.RTPBet), pct(-m.EV))
 	fmt.Fprintf(w, "  return per money staked  %s  (%.4f staked per round with doubles and paid splits)\n", pct(m.RTP), m.Staked)
 	fmt.Fprintf(w, "  player blackjack %.5f", m.Blackjack)

@@ -1,4 +1,4 @@
-package analysis
+package par
 
 import (
 	"cabinet/internal/game/blackjack"
@@ -121,7 +121,7 @@ func (c *ctx) stand(h hand, k kind) float64 {
 	for o := o17; o <= o21; o++ {
 		switch dt := 17 + o; {
 		case t > dt:
-			ev += k.win * d[o]
+			ev += k.pay() * d[o]
 		case t < dt:
 			ev -= k.loss * d[o]
 		}
@@ -130,9 +130,9 @@ func (c *ctx) stand(h hand, k kind) float64 {
 		ev -= k.late * d[oBJ]
 	}
 	if !c.r.Dealer22Push {
-		ev += k.win * d[o22]
+		ev += k.pay() * d[o22]
 	}
-	ev += k.win * d[oBust]
+	ev += k.pay() * d[oBust]
 	return ev
 }
 
@@ -143,7 +143,7 @@ func (c *ctx) settled(h hand, k kind) (float64, bool) {
 		return -k.loss * c.noBJ(h), true
 	}
 	if c.r.CharlieCards > 0 && h.n >= c.r.CharlieCards {
-		return k.win * c.noBJ(h), true
+		return k.pay() * c.noBJ(h), true
 	}
 	return 0, false
 }
@@ -186,13 +186,13 @@ func (c *ctx) hitHand(h hand, k kind) val {
 // doubled returns the kind of a hand after doubling (free or paid).
 func (c *ctx) doubled(h hand, k kind) kind {
 	if c.freeDouble(h) {
-		return kind{win: 2 * k.win, loss: k.loss, late: k.late, stake: k.stake}
+		return kind{win: 2 * k.win, loss: k.loss, late: k.late, stake: k.stake, cap: k.cap}
 	}
 	late := k.late
 	if c.r.Peek == blackjack.NoHole {
 		late *= 2
 	}
-	return kind{win: 2 * k.win, loss: 2 * k.loss, late: late, stake: 2 * k.stake}
+	return kind{win: 2 * k.win, loss: 2 * k.loss, late: late, stake: 2 * k.stake, cap: k.cap}
 }
 
 func (c *ctx) freeDouble(h hand) bool {

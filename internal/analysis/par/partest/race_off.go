@@ -1,5 +1,5 @@
 //go:build !race
 
-package analysis
+package partest
 
 const raceEnabled = false
