@@ -1,6 +1,9 @@
 package card
 
-import "testing"
+import (
+	"io"
+	"testing"
+)
 
 func TestHardValue(t *testing.T) {
 	tests := []struct {
@@ -41,6 +44,27 @@ func TestBlackjackTotal(t *testing.T) {
 		total, soft := BlackjackTotal(MustParse(tc.cards))
 		if total != tc.total || soft != tc.soft {
 			t.Errorf("BlackjackTotal(%s) = %d soft %v, want %d soft %v", tc.cards, total, soft, tc.total, tc.soft)
+		}
+	}
+}
+
+// TestSeededFastPathSameDraws: Uniform reads the seeded source (*ChaCha8)
+// through its concrete Read (no allocation); the draws must be those of the
+// same source read through io.Reader, interleaved sizes included.
+func TestSeededFastPathSameDraws(t *testing.T) {
+	direct := NewSeeded(5)
+	hidden := struct{ io.Reader }{NewSeeded(5)} // not a *rand.ChaCha8: the generic path
+	for i := range 2000 {
+		n := uint64(i%97 + 1)
+		if i%500 == 499 { // a read of odd size in between, on both
+			var a, b [3]byte
+			direct.Read(a[:])
+			hidden.Read(b[:])
+		}
+		x, errX := Uniform(direct, n)
+		y, errY := Uniform(hidden, n)
+		if x != y || errX != nil || errY != nil {
+			t.Fatalf("draw %d: Uniform = %d, %v by the fast path, %d, %v through io.Reader", i, x, errX, y, errY)
 		}
 	}
 }

@@ -50,9 +50,6 @@ type Shoe struct {
 	Pos   int       `json:"pos"`
 	Cut   int       `json:"cut,omitempty"` // position of the cut card; 0 = none
 	Rand  io.Reader `json:"-"`
-	// word is DrawRandom's read buffer: a local one would escape to the heap
-	// through the io.Reader call, one allocation per card.
-	word [8]byte
 }
 
 // NewShoe returns an unshuffled shoe of n fresh decks.
@@ -93,7 +90,7 @@ func (s *Shoe) DrawRandom(r io.Reader) (Card, error) {
 	if n <= 0 {
 		return Card{}, ErrEmpty
 	}
-	j, err := uniform(r, uint64(n), &s.word)
+	j, err := Uniform(r, uint64(n))
 	if err != nil {
 		return Card{}, fmt.Errorf("card: draw: %w", err)
 	}
@@ -118,9 +115,8 @@ func (s *Shoe) Clone() *Shoe {
 
 // Shuffle permutes cs uniformly at random (Fisher–Yates with rejection sampling).
 func Shuffle(cs []Card, r io.Reader) error {
-	var buf [8]byte
 	for i := len(cs) - 1; i > 0; i-- {
-		j, err := uniform(r, uint64(i+1), &buf)
+		j, err := Uniform(r, uint64(i+1))
 		if err != nil {
 			return fmt.Errorf("card: shuffle: %w", err)
 		}
@@ -133,26 +129,37 @@ func Shuffle(cs []Card, r io.Reader) error {
 // words from r, rejecting words from the incomplete last block so that no
 // value is favoured (no modulo bias). n must be > 0.
 func Uniform(r io.Reader, n uint64) (uint64, error) {
-	var buf [8]byte
-	return uniform(r, n, &buf)
-}
-
-// uniform is Uniform reading into buf.
-func uniform(r io.Reader, n uint64, buf *[8]byte) (uint64, error) {
 	if n == 0 {
 		panic("BUG: card.Uniform(0)")
 	}
 	// limit is the largest multiple of n that fits in 2^64; words >= limit are rejected.
 	limit := -(-n % n) // == 2^64 - (2^64 mod n), computed in uint64 arithmetic (0 means 2^64)
 	for {
-		if _, err := io.ReadFull(r, buf[:]); err != nil {
+		v, err := word(r)
+		if err != nil {
 			return 0, fmt.Errorf("random source: %w", err)
 		}
-		v := binary.LittleEndian.Uint64(buf[:])
 		if limit == 0 || v < limit {
 			return v % n, nil
 		}
 	}
+}
+
+// word reads the next 8 bytes of r as a little-endian word. The seeded
+// source (*rand.ChaCha8, NewSeeded) is read through its concrete Read, the
+// same bytes, with the buffer on the stack: through io.Reader the buffer
+// escapes to the heap, one allocation per card in the simulator's loop.
+func word(r io.Reader) (uint64, error) {
+	if c, ok := r.(*rand.ChaCha8); ok {
+		var buf [8]byte
+		c.Read(buf[:]) // always fills buf, never fails (math/rand/v2)
+		return binary.LittleEndian.Uint64(buf[:]), nil
+	}
+	var buf [8]byte
+	if _, err := io.ReadFull(r, buf[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(buf[:]), nil
 }
 
 // NewSeeded returns a deterministic byte stream (ChaCha8) for tests and the
