@@ -91,7 +91,8 @@ type Pay struct {
 }
 
 // Round is one blackjack round of any variant; its Rules decide the variant.
-// It is a plain value: its exported fields are its whole state, and it
+// It is a plain value: its exported fields are its whole state (the
+// unexported mem is reusable storage of AppendApply, never state), and it
 // round-trips through encoding/json exactly (the rules it started with
 // included, so a resumed round keeps them).
 type Round struct {
