@@ -32,6 +32,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	ret, err := checkReturns(ctx, *cfgF, cfg)
+	if err != nil {
+		return err
+	}
 	path := *storeF
 	if path == "" {
 		path = cfg.StorePath()
@@ -71,8 +75,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer be.Close()
 
-	c, err := cabinet.New(cabinet.Options{Store: store, StoreErr: storeErr, HW: be, Settings: set, Overrides: cabinet.OverridesFrom(cfg),
-		Operator: operatorMenu(cfg), Figures: figures, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()})
+	c, err := cabinet.New(cabinet.Options{Store: store, StoreErr: storeErr, HW: be, Settings: set, Overrides: overridesFunc(cfg, ret),
+		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()})
 	if err != nil {
 		return err
 	}

@@ -41,14 +41,18 @@ type Options struct {
 	// RTP computes a game's return with settings s in force, in basis
 	// points of a percent (the operator menu shows it live while a draft
 	// changes the game and refuses a draft at 100 % or more or below
-	// MinRTP). nil: not shown, nothing refused on that ground; the rules
-	// engineer's computation is wired by cmd/cabinet.
+	// MinRTP). Returns, when set, takes precedence (PreviewReturns). nil
+	// and no Returns: the published figure (Figures), which does not
+	// follow the draft.
 	RTP func(s Settings, id game.ID) (int64, error)
 	// MinRTP is the lowest return an operator change may leave a game
 	// with, basis points (0: none).
 	MinRTP int64
 	// Figures gives the help screens' RTP figures (nil: none shown).
 	Figures func(id game.ID) []view.RTPLine
+	// Returns, if set, computes the help figures from the rules in force
+	// and takes precedence over Figures (returns.go).
+	Returns *Returns
 	// OnCommit, if set, sees the events of every committed round step, as
 	// recorded (the simulator's per-bet figures). It runs after the commit
 	// and must not call back into the controller.
@@ -230,7 +234,7 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 		paid += pd
 	}
 	refund := staked - paid
-	step := meters.Step{N: len(open.Steps), At: c.now(), Action: game.Action{Kind: "void"}}
+	step := meters.Step{N: len(open.Steps), At: c.now(), Action: game.Action{Kind: game.Void}}
 	if refund > 0 {
 		ev := game.Event{Kind: game.Payout, Bet: game.Main, Amount: refund, Text: "void refund"}
 		step.Events = []game.Event{ev}

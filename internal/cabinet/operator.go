@@ -1,10 +1,12 @@
 package cabinet
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/meters"
@@ -157,12 +159,34 @@ func (c *Controller) operatorButton(b hw.Button) error {
 	return nil
 }
 
-// draftRTP is the return of the game key changes with value in force (nil
-// when no RTP computation is wired, the key changes no game, or the draft
-// is not valid: YES then reports the validation error).
+// draftRTP is the return of the game key changes with value in force. With
+// Options.Returns wired (the analyser's computation of the rules in force)
+// it is PreviewReturns' main-bet figure, or the refused figure; else
+// Options.RTP (default: the published figure). nil when nothing can be
+// computed, the key changes no game, or the draft is not valid (YES then
+// reports the validation error).
 func (c *Controller) draftRTP(key, value string) *view.OperatorRTP {
 	id := gameOfKey(key)
-	if c.opt.RTP == nil || id == "" || c.opt.Overrides == nil {
+	if id == "" || c.opt.Overrides == nil {
+		return nil
+	}
+	if c.opt.Returns != nil {
+		lines, err := c.PreviewReturns(id, key, value)
+		var ref *rtp.RefusedError
+		switch {
+		case errors.As(err, &ref):
+			return &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
+		case err != nil:
+			return nil
+		}
+		for _, l := range lines {
+			if l.Bet == game.Main {
+				return &view.OperatorRTP{Game: id, RTP: l.RTPBP, MinRTP: c.opt.Returns.MinRTP}
+			}
+		}
+		return nil
+	}
+	if c.opt.RTP == nil {
 		return nil
 	}
 	o := map[string]string{}
