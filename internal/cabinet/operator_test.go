@@ -283,3 +283,42 @@ func TestOperatorRTPLive(t *testing.T) {
 		t.Fatalf("the cap's values never crossed 100 %% (seen inside %v, refused %v)", saw, refused)
 	}
 }
+
+// TestOperatorReturnsLive: with the analyser's return check wired (as
+// cmd/cabinet wires it), the menu shows the return of a Classic draft live
+// and refuses American dealing on screen (the player would have the
+// advantage): YES unlit and refused, nothing stored.
+func TestOperatorReturnsLive(t *testing.T) {
+	cfg, err := config.Parse([]byte("[cabinet]\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := returnsRig(t, cfg)
+	r.set(hw.OperatorKey, true)
+	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
+	for i := 0; cur().Key != "games.classic.dealing"; i++ {
+		if i > 100 {
+			t.Fatal("no games.classic.dealing in the menu")
+		}
+		r.mustPress(hw.Stand)
+	}
+	r.mustPress(hw.BetPlus)
+	op := r.c.Snapshot().Operator
+	if cur().Value != "american" || op.RTP == nil || !op.RTP.Refused || op.RTP.RTP < 10000 || op.RTP.Game != game.Classic {
+		t.Fatalf("draft %q: return shown %+v, want classic refused at 100 %% or more", cur().Value, op.RTP)
+	}
+	if r.be.Lamps().Has(hw.Yes) {
+		t.Fatal("YES lit on a refused draft")
+	}
+	if err := r.press(hw.Yes); !errors.Is(err, ErrNotNow) {
+		t.Fatalf("YES on a refused draft: %v", err)
+	}
+	r.mustPress(hw.BetPlus) // back to european
+	op = r.c.Snapshot().Operator
+	if cur().Value != "european" || op.RTP == nil || op.RTP.Refused || op.RTP.RTP >= 10000 || op.RTP.RTP < 9900 {
+		t.Fatalf("draft %q: return shown %+v, want an allowed figure in [99.00, 100.00)", cur().Value, op.RTP)
+	}
+	if o := r.c.overrides(); len(o) != 0 {
+		t.Fatalf("overrides stored: %v", o)
+	}
+}
