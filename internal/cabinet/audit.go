@@ -16,6 +16,17 @@ import (
 // eventPageSize is how many events an event-log page shows.
 const eventPageSize = 20
 
+// eventPages is how many pages the whole event log fills (at least one).
+func (c *Controller) eventPages() int {
+	n := 0
+	_ = c.st.View(func(tx *recovery.Tx) error {
+		evs, err := tx.Events(0)
+		n = len(evs)
+		return err
+	})
+	return max(1, (n+eventPageSize-1)/eventPageSize)
+}
+
 // Audit pages, in the order SPOT cycles them.
 var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
 

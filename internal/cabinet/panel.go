@@ -96,9 +96,13 @@ func (c *Controller) auditPanel(cs state, p *panel) {
 		return nil
 	})
 	if auditPages[u.auditPage%len(auditPages)] == "events" {
-		// HIT older page, STAND newer (the view clamps to the last page).
-		p.set(hw.Hit, func() error { u.eventPage++; return nil })
-		p.set(hw.Stand, func() error { u.eventPage = max(0, u.eventPage-1); return nil })
+		// HIT older page, STAND newer: each lit only if there is one.
+		if u.eventPage+1 < c.eventPages() {
+			p.set(hw.Hit, func() error { u.eventPage++; return nil })
+		}
+		if u.eventPage > 0 {
+			p.set(hw.Stand, func() error { u.eventPage--; return nil })
+		}
 	} else {
 		p.set(hw.Hit, func() error { u.recallIdx++; u.recallStep = -1; return nil })
 		p.set(hw.Stand, func() error {

@@ -74,6 +74,9 @@ func TestTechnicianScreens(t *testing.T) {
 	if a.EventPage != a.EventPages-1 || last.Kind != "memory_clear" || last.Seq >= newest {
 		t.Fatalf("last page %d/%d ends with %+v, want the store's initialisation", a.EventPage, a.EventPages, last)
 	}
+	if r.be.Lamps().Has(hw.Hit) {
+		t.Fatal("HIT lit on the oldest page")
+	}
 	r.mustPress(hw.Stand)
 	if p := r.c.Snapshot().Audit.EventPage; p != a.EventPages-2 {
 		t.Fatalf("STAND: page %d, want %d", p, a.EventPages-2)
