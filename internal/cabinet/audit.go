@@ -76,7 +76,11 @@ func (c *Controller) auditView(cs state) *view.AuditView {
 		a.EventPage = min(c.ui.eventPage, a.EventPages-1)
 		evs = evs[min(len(evs), a.EventPage*eventPageSize):min(len(evs), (a.EventPage+1)*eventPageSize)]
 		for _, e := range evs {
-			a.Events = append(a.Events, view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text})
+			l := view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text, Detail: e.Detail}
+			for _, x := range e.Args {
+				l.Args = append(l.Args, view.EventArg{Type: x.Type, Value: x.Value})
+			}
+			a.Events = append(a.Events, l)
 		}
 	case "recall":
 		var recs []meters.Recall

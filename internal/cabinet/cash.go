@@ -42,11 +42,12 @@ func (c *Controller) billStacked(v money.Cents) error {
 			m.Meters.Bills = map[string]int64{}
 		}
 		m.Meters.Bills[strconv.FormatInt(int64(v), 10)]++
-		text := "bill " + v.String()
+		text, detail := "bill "+v.String(), "bill"
 		if m.Credits > c.set.CreditLimit {
 			text += " (credit limit exceeded: acceptor was not inhibited)"
+			detail = "bill_over_limit"
 		}
-		return tx.Log(meters.KindBillAccepted, text)
+		return c.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)
@@ -72,7 +73,7 @@ func (c *Controller) cashOut() error {
 	err := c.commit("cash out", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
-		return tx.Log(meters.KindHandpay, "cash out: handpay "+m.Credits.String())
+		return c.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: cash out: %w", err)
@@ -101,7 +102,8 @@ func (c *Controller) clearHandpay() error {
 			m.Meters.JackpotHandpays++
 		}
 		m.Handpay, m.HandpayKind = 0, ""
-		return tx.Log(meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount))
+		return c.logDetail(tx, meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount),
+			"handpay_paid", argKey("handpay_kind."+kind), argMoney(amount))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: clear handpay: %w", err)
@@ -134,8 +136,10 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 		}
 	}
 	text := sw.String() + " " + pos
+	detail := "switch_" + pos // switch_opened, switch_closed, switch_on, switch_off
 	if sw == hw.OperatorKey && on && (c.cur.open != nil || c.canPlay() != nil) {
 		text += " (refused: only between rounds, with nothing pending)"
+		detail = "operator_key_refused"
 	}
 	err := c.commit("log "+text, func(tx *recovery.Tx, s *state) error {
 		s.switches[sw] = on
@@ -154,15 +158,15 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 				s.m.Meters.OperatorKey++
 			}
 		}
-		if err := tx.Log(kind, text); err != nil {
+		if err := c.logDetail(tx, kind, text, detail, argSwitch(sw)); err != nil {
 			return err
 		}
 		door := sw == hw.MainDoor || sw == hw.CashDoor
 		if t := c.tiltsOf(*s); door && on && len(t) > 0 {
-			return tx.Log(meters.KindTilt, fmt.Sprintf("tilt: %v", t))
+			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", argTilts(t)...)
 		}
 		if door && !on && len(c.tiltsOf(*s)) == 0 {
-			return tx.Log(meters.KindTiltClear, "tilt cleared")
+			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared", "tilt_cleared")
 		}
 		return nil
 	})
@@ -228,11 +232,11 @@ func (c *Controller) billJam(on bool, why string) error {
 		t := c.tiltsOf(*s)
 		switch {
 		case on:
-			return c.logTx(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why))
+			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)
 		case len(t) == 0:
-			return c.logTx(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)")
+			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)", "tilt_cleared")
 		}
-		return c.logTx(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t))
+		return c.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t), "jam_cleared_still_tilted", argTilts(t)...)
 	})
 }
 

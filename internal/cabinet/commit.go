@@ -3,9 +3,11 @@ package cabinet
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 )
@@ -102,6 +104,32 @@ func (c *Controller) logTx(tx *recovery.Tx, kind, text string) error {
 		return nil
 	}
 	return tx.Log(kind, text)
+}
+
+// logDetail writes an event with its details as typed data (the display
+// translates "detail."+detail with args); text stays the English record.
+// With a memory error (tx nil) it goes to the program log only.
+func (c *Controller) logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error {
+	if tx == nil {
+		return c.logTx(tx, kind, text)
+	}
+	return tx.LogEvent(meters.Event{Kind: kind, Text: text, Detail: detail, Args: args})
+}
+
+func argMoney(v money.Cents) meters.Arg { return meters.Arg{Type: meters.ArgMoney, Value: v.String()} }
+func argSwitch(s hw.Switch) meters.Arg  { return meters.Arg{Type: meters.ArgSwitch, Value: s.String()} }
+func argKey(k string) meters.Arg        { return meters.Arg{Type: meters.ArgKey, Value: k} }
+func argCount(n uint64) meters.Arg {
+	return meters.Arg{Type: meters.ArgCount, Value: strconv.FormatUint(n, 10)}
+}
+
+// argTilts are tilt reasons as message keys.
+func argTilts(t []string) []meters.Arg {
+	out := make([]meters.Arg, len(t))
+	for i, r := range t {
+		out[i] = argKey("tilt." + r)
+	}
+	return out
 }
 
 // brokenStore stands for a store that could not be opened: every call

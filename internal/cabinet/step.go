@@ -164,7 +164,8 @@ func (c *Controller) play(a game.Action) error {
 		}
 		for _, e := range step.Events {
 			if e.Handpay {
-				if err := tx.Log(meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no)); err != nil {
+				if err := c.logDetail(tx, meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no),
+					"jackpot_handpay", argMoney(e.Amount), argCount(no)); err != nil {
 					return err
 				}
 			}

@@ -1,11 +1,15 @@
 package cabinet
 
 import (
+	"regexp"
 	"strconv"
 	"testing"
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/i18n"
+	"cabinet/internal/meters"
+	"cabinet/internal/recovery"
 )
 
 // TestTechnicianScreens: the event log pages reach the oldest event of the
@@ -80,5 +84,82 @@ func TestTechnicianScreens(t *testing.T) {
 	r.mustPress(hw.Stand)
 	if p := r.c.Snapshot().Audit.EventPage; p != a.EventPages-2 {
 		t.Fatalf("STAND: page %d, want %d", p, a.EventPages-2)
+	}
+}
+
+// TestEventDetailsTranslated: the events the controller writes carry their
+// details as typed data, and every detail and argument has its words in
+// both languages (no raw "audit_key on" or "bill 20.00" on screen).
+func TestEventDetailsTranslated(t *testing.T) {
+	r := newRig(t, 3)
+	r.bill(2000)
+	r.set(hw.MainDoor, true)
+	r.set(hw.MainDoor, false)
+	r.set(hw.OperatorKey, true)
+	r.set(hw.OperatorKey, false)
+	if err := r.c.Handle(hw.Input{Kind: hw.BillJam, On: true, Err: "jam"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.c.Handle(hw.Input{Kind: hw.BillJam, On: false}); err != nil {
+		t.Fatal(err)
+	}
+	r.mustPress(hw.CashOut)
+	r.set(hw.ResetKey, true)
+	r.set(hw.ResetKey, false)
+	var evs []meters.Event
+	if err := r.st.View(func(tx *recovery.Tx) error {
+		var err error
+		evs, err = tx.Events(0)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	details := map[string]bool{}
+	verbs := regexp.MustCompile(`%[-+ #0-9.]*[a-zA-Z]`)
+	for _, e := range evs {
+		if e.Detail == "" {
+			continue
+		}
+		details[e.Detail] = true
+		for _, lang := range i18n.Langs() {
+			key := "detail." + e.Detail
+			if !i18n.Has(lang, key) {
+				t.Errorf("%s: no %s", lang, key)
+				continue
+			}
+			n := len(verbs.FindAllString(i18n.T(lang, key), -1))
+			joined := e.Detail == "tilt" || e.Detail == "jam_cleared_still_tilted" // reasons joined in one verb
+			if (!joined && n != len(e.Args)) || (joined && n != 1) {
+				t.Errorf("%s %s: %d verbs for args %v", lang, key, n, e.Args)
+			}
+			for _, a := range e.Args {
+				switch a.Type {
+				case meters.ArgKey:
+					if !i18n.Has(lang, a.Value) {
+						t.Errorf("%s: no %s (in %s)", lang, a.Value, key)
+					}
+				case meters.ArgSwitch:
+					if !i18n.Has(lang, "sw."+a.Value) {
+						t.Errorf("%s: no sw.%s", lang, a.Value)
+					}
+				case meters.ArgMoney, meters.ArgCount:
+				default:
+					t.Errorf("%s: arg type %q", key, a.Type)
+				}
+			}
+		}
+	}
+	for _, d := range []string{"bill", "switch_opened", "switch_closed", "switch_on", "switch_off", "tilt", "tilt_cleared", "cashout_handpay", "handpay_paid"} {
+		if !details[d] {
+			t.Errorf("no event with detail %q (got %v)", d, details)
+		}
+	}
+	// The audit screen carries them.
+	r.set(hw.AuditKey, true)
+	r.mustPress(hw.Spot)
+	r.mustPress(hw.Spot)
+	a := r.c.Snapshot().Audit
+	if a.Page != "events" || len(a.Events) == 0 || a.Events[0].Detail == "" || len(a.Events[0].Args) == 0 {
+		t.Fatalf("events page: %+v", a.Events[:min(2, len(a.Events))])
 	}
 }

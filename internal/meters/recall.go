@@ -53,7 +53,27 @@ type Event struct {
 	At   time.Time `json:"at"`
 	Kind string    `json:"kind"`
 	Text string    `json:"text"`
+	// Detail, when set, is the event's details as data the display
+	// translates: a message key ("detail."+Detail) and its arguments.
+	// Text stays the English record for the command line and exports.
+	Detail string `json:"detail,omitempty"`
+	Args   []Arg  `json:"args,omitempty"`
 }
+
+// Arg is one argument of an event's details, typed so the display can
+// format it in the cabinet's language.
+type Arg struct {
+	Type  string `json:"type"`  // ArgMoney, ArgSwitch, ArgCount, ArgKey
+	Value string `json:"value"` // money as Cents.String, a switch name, a count, a message key
+}
+
+// Arg types.
+const (
+	ArgMoney  = "money"  // Cents.String ("20.00")
+	ArgSwitch = "switch" // hw switch name ("audit_key"), translated "sw."+name
+	ArgCount  = "count"  // a decimal integer
+	ArgKey    = "key"    // a message key, translated as is ("tilt.main_door")
+)
 
 // Event kinds of the log (platform.md §3). The strings are stable.
 const (

@@ -188,6 +188,19 @@ type EventLine struct {
 	Time string `json:"time"`
 	Kind string `json:"kind"`
 	Text string `json:"text"`
+	// Detail and Args are the details as data ("detail."+Detail, its
+	// arguments typed: money, switch, count, key); when Detail is empty
+	// the display falls back to Text. For "tilt" and
+	// "jam_cleared_still_tilted" every argument is a reason, joined into
+	// the message's one verb.
+	Detail string     `json:"detail,omitempty"`
+	Args   []EventArg `json:"args,omitempty"`
+}
+
+// EventArg is one typed argument of an event's details.
+type EventArg struct {
+	Type  string `json:"type"` // "money", "switch", "count", "key" (a message key)
+	Value string `json:"value"`
 }
 
 // OperatorView is the operator menu.
