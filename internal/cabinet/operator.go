@@ -25,7 +25,7 @@ type OperatorMenu interface {
 
 func (u *ui) enterOperator() {
 	u.opPrev, u.mode, u.opCursor, u.opError = u.mode, view.Operator, 0, ""
-	u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, "", nil
+	u.opDraft, u.opConfirm, u.opSaved, u.opRTP, u.opChoices = "", false, "", nil, nil
 }
 
 func (u *ui) leaveOperator() {
@@ -214,6 +214,8 @@ func (c *Controller) operatorItems() []view.Setting {
 	items := c.opt.Operator.Items(c.overrides())
 	for i := range items {
 		items[i].Group = settingGroup(items[i].Key)
+		items[i].Choices = c.choices(items[i].Key)
+		items[i].Kind = valueKind(items[i].Choices)
 	}
 	// Stable by group, in the order the groups first appear.
 	order := map[string]int{}
@@ -228,6 +230,74 @@ func (c *Controller) operatorItems() []view.Setting {
 		it.Value, it.Draft = c.ui.opDraft, true
 	}
 	return items
+}
+
+// choices are the values BET+ steps through for key, in the
+// configuration's order (its allowed set, as data; cached while the menu
+// is open).
+func (c *Controller) choices(key string) []string {
+	if c.ui.opChoices == nil {
+		c.ui.opChoices = map[string][]string{}
+	}
+	if ch, ok := c.ui.opChoices[key]; ok {
+		return ch
+	}
+	var out []string
+	seen := map[string]bool{}
+	v := "" // Next of a value that is not allowed is the first allowed one
+	for range 200 {
+		next, err := c.opt.Operator.Next(key, v)
+		if err != nil || seen[next] {
+			break
+		}
+		seen[next] = true
+		out = append(out, next)
+		v = next
+	}
+	c.ui.opChoices[key] = out
+	return out
+}
+
+// valueKind tells the display how to show a setting's values: money,
+// count, switch (on/off), percent or word. Decided from the allowed values
+// themselves, the configuration's only typed description today.
+func valueKind(choices []string) string {
+	if len(choices) == 0 {
+		return ""
+	}
+	all := func(ok func(string) bool) bool {
+		for _, v := range choices {
+			if !ok(v) {
+				return false
+			}
+		}
+		return true
+	}
+	digits := func(v string) bool {
+		if v == "" {
+			return false
+		}
+		for _, r := range v {
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case all(func(v string) bool { return v == "on" || v == "off" }):
+		return "switch"
+	case all(digits):
+		return "count"
+	case all(func(v string) bool {
+		i, f, ok := strings.Cut(v, ".")
+		return ok && digits(i) && len(f) == 2 && digits(f)
+	}):
+		return "money"
+	case all(func(v string) bool { return strings.HasSuffix(v, "%") }):
+		return "percent"
+	}
+	return "word"
 }
 
 // operatorView is the page of the operator menu the cursor is on.
@@ -265,6 +335,7 @@ func (c *Controller) setOverride(key, old, value string) error {
 		return fmt.Errorf("cabinet: store override %s: %w", key, err)
 	}
 	c.set = s // no round is open in the operator menu: effective from the next round
+	c.ui.opChoices = nil
 	c.ui.opError = ""
 	if !containsGame(c.set.Games, c.ui.game) {
 		c.ui.game, c.ui.menu = c.set.Games[0], 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,6 +69,9 @@ func TestOperatorMenu(t *testing.T) {
 		r.mustPress(hw.Stand)
 	}
 	idx := r.c.Snapshot().Operator.Cursor
+	if it := cur(); it.Kind != "money" || len(it.Choices) < 2 || !slices.Contains(it.Choices, it.Value) {
+		t.Fatalf("zappit cap: kind %q choices %v value %q, want money choices holding the value", it.Kind, it.Choices, it.Value)
+	}
 	old := r.c.Snapshot().Operator.Items[idx].Value
 	oldCap := r.c.set.Rules[game.Zappit].WinCap
 	r.mustPress(hw.BetPlus)

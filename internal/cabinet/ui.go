@@ -38,6 +38,7 @@ type ui struct {
 	opConfirm bool
 	opSaved   string
 	opRTP     *view.OperatorRTP
+	opChoices map[string][]string // allowed values per key (cached)
 
 	duelDeck   int
 	duelLevel  int

@@ -239,6 +239,12 @@ type Setting struct {
 	Value   string `json:"value"`
 	Allowed string `json:"allowed"`
 	Group   string `json:"group,omitempty"`
+	// Kind is the value's kind: "money" (Cents.String, in the cabinet's
+	// currency), "count", "switch" ("on"/"off": the display says yes/no),
+	// "percent" (a decimal percentage), "word" (a message key suffix). Choices
+	// are the allowed values in the order BET+ steps through them.
+	Kind    string   `json:"kind,omitempty"`
+	Choices []string `json:"choices,omitempty"`
 	// Draft: Value is a draft (changed, not saved, not in force).
 	Draft bool `json:"draft,omitempty"`
 }
