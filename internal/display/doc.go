@@ -11,10 +11,14 @@
 //     OS thread (cmd/cabinet locks it with runtime.LockOSThread).
 //   - Screenshot(snap, path) renders one frame to a PNG in a hidden window;
 //     NewOffscreen keeps that window open to render many (tests, tools).
-//   - Samples() gives a sample snapshot of every screen by name.
 //
 // raylib holds one window per process: use one of Run, Screenshot or an
 // Offscreen at a time.
+//
+// The package holds no snapshots of its own: its tests, goldens and
+// `cabinet screenshot` draw the screens of internal/scenario, scripts played
+// through the real controller. Goldens are full-size frames compared pixel
+// by pixel (golden_test.go): one changed digit or card fails them.
 //
 // # Screens
 //

@@ -131,7 +131,7 @@ func writePNG(img image.Image, path string) error {
 	if err != nil {
 		return fmt.Errorf("display: screenshot %s: %w: %w", path, ErrExport, err)
 	}
-	if err := png.Encode(f, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(f, img); err != nil {
 		f.Close()
 		return fmt.Errorf("display: screenshot %s: %w: %w", path, ErrExport, err)
 	}

@@ -1,0 +1,283 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"cabinet/internal/cabinet"
+	"cabinet/internal/config"
+	"cabinet/internal/hw/sim"
+	"cabinet/internal/money"
+	"cabinet/internal/selftest"
+	"cabinet/internal/view"
+)
+
+// Library is the scenarios behind every screen of the display's tests,
+// `cabinet screenshot` and the README pictures. Seeds were chosen so the
+// pictured rounds show what the screen is for (a split, zapped hands, a
+// side bet); the cards are whatever the seeded shoe deals.
+var Library = []Scenario{
+	{Name: "attract", Seed: 1, Script: `
+		shot attract
+		press help
+		shot help-attract
+	`},
+	{Name: "royal", Seed: 3, Script: `
+		bill 100.00
+		shot menu
+		press deal          # Royal Poker is first on the menu
+		press special       # chip 5.00
+		press bet       # spot 1
+		press spot
+		press bet       # spot 2
+		press spot
+		press bet       # the Royal Poker side bet (both spots bet)
+		shot royal-bet
+		press deal
+		shot royal
+	`},
+	{Name: "classic", Seed: 7, Script: `
+		bill 100.00
+		menu classic
+		press deal
+		press special       # chip 5.00
+		press special       # chip 10.00
+		press bet       # spot 1
+		press spot
+		press bet       # spot 2
+		press spot
+		press bet
+		press clear         # the last chip off again
+		shot classic-bet
+		press deal
+		shot classic
+		powercut
+		shot recovered
+		switch main_door on
+		shot tilt
+		switch main_door off
+	`},
+	{Name: "freebet", Seed: 91, Script: `
+		bill 50.00
+		menu freebet
+		press deal
+		press special       # chip 5.00
+		press bet       # main bet
+		press spot
+		press bet       # Any Pair
+		press deal          # 9 9 against a 5: the pair pays
+		press split         # a free split: the token plays the second hand
+		shot freebet
+	`},
+	{Name: "zappit", Seed: 13, Script: `
+		bill 50.00
+		menu zappit
+		press deal
+		press special       # chip 5.00
+		press bet
+		press spot
+		press bet
+		press spot
+		press bet
+		press deal
+		shot zappit
+	`},
+	{Name: "duel", Seed: 17, Script: `
+		bill 20.00
+		menu duel
+		press deal
+		shot duel-buy
+		press deal          # buy a session
+		press deal          # the first deal
+		shot duel
+	`},
+	{Name: "help", Seed: 1, Script: `
+		bill 20.00
+		press help
+		shot help-royal
+		press game
+		menu freebet
+		press help
+		shot help-freebet
+		press game
+		menu zappit
+		press help
+		shot help-zappit
+		press game
+		menu classic
+		press help
+		shot help-classic
+		press game
+		menu duel
+		press help
+		shot help-duel
+	`},
+	{Name: "audit", Seed: 5, Script: `
+		bill 100.00
+		bill 100.00
+		autoplay 30
+		switch main_door on
+		switch main_door off
+		switch audit_key on
+		shot audit-meters
+		press spot
+		shot audit-recall
+		press spot
+		shot audit-events
+		press spot
+		shot audit-selftest
+		press spot
+		shot audit-program
+		switch audit_key off
+		switch operator_key on
+		shot operator
+	`},
+	{Name: "handpay", Seed: 1, Script: `
+		bill 100.00
+		bill 50.00
+		press cashout
+		shot handpay
+	`},
+}
+
+// Boot is the boot screen: what the display shows before the controller's
+// first snapshot (display.Run draws the same), in the configuration's
+// language.
+const Boot = "boot"
+
+// HwTest is the hardware self-test screen, played through selftest.Run.
+const HwTest = "hwtest"
+
+// hwtestScript is the technician's actions on the self-test screen.
+var hwtestScript = []string{"press deal", "switch main_door on", "switch main_door off", "press stand", "bill 20.00"}
+
+// Screens names every screen, sorted.
+func Screens() []string {
+	names := []string{Boot, HwTest}
+	for _, sc := range Library {
+		names = append(names, shotNames(sc)...)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// shotNames are the screens sc shows.
+func shotNames(sc Scenario) []string {
+	var names []string
+	for _, line := range strings.Split(sc.Script, "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "shot" {
+			names = append(names, f[1])
+		}
+	}
+	return names
+}
+
+// PlayAll plays every scenario once and returns every screen by name.
+func PlayAll(opt Options) (map[string]*view.Snapshot, error) {
+	out := map[string]*view.Snapshot{}
+	for _, sc := range Library {
+		shots, err := Play(sc, opt)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range shots {
+			out[s.Name] = s.Snap
+		}
+	}
+	for _, n := range []string{Boot, HwTest} {
+		s, err := Screen(n, opt)
+		if err != nil {
+			return nil, err
+		}
+		out[n] = s
+	}
+	return out, nil
+}
+
+// Screen plays the scenario that shows the named screen and returns it.
+func Screen(name string, opt Options) (*view.Snapshot, error) { return ScreenSeed(name, 0, opt) }
+
+// ScreenSeed is Screen with the scenario's cards dealt from seed instead of
+// its own (0: its own): to look for a seed that pictures a screen well.
+func ScreenSeed(name string, seed uint64, opt Options) (*view.Snapshot, error) {
+	switch name {
+	case Boot:
+		cfg, err := config.Load(opt.Config)
+		if err != nil {
+			return nil, err
+		}
+		return &view.Snapshot{Mode: view.Boot, Lang: cfg.Cabinet.Language}, nil
+	case HwTest:
+		return hwtest(opt)
+	}
+	for _, sc := range Library {
+		if !slices.Contains(shotNames(sc), name) {
+			continue
+		}
+		if seed != 0 {
+			sc.Seed = seed
+		}
+		shots, err := Play(sc, opt)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range shots {
+			if s.Name == name {
+				return s.Snap, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("%w: screen %q (want one of %s)", ErrUnknown, name, strings.Join(Screens(), ", "))
+}
+
+// hwtest runs the real self-test on the sim panel, the lamp held on the
+// first button, plays hwtestScript and returns the screen once every line
+// has been reported.
+func hwtest(opt Options) (*view.Snapshot, error) {
+	cfg, err := config.Load(opt.Config)
+	if err != nil {
+		return nil, err
+	}
+	screen := &selftest.Screen{Lang: cfg.Cabinet.Language, Currency: cfg.Cabinet.Currency}
+	be := sim.New()
+	defer be.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	lines := make(chan selftest.Line, 64)
+	done := make(chan error, 1)
+	go func() {
+		done <- selftest.Run(ctx, be, selftest.Options{LampInterval: time.Hour, Accept: money.Cents(1 << 40),
+			Now: func() time.Time { return Start }},
+			func(l selftest.Line) { lines <- l })
+	}()
+	want := len(hwtestScript) + 1 // the inputs and the first lamp
+	err = sim.Script(ctx, be, strings.NewReader(strings.Join(hwtestScript, "\n")), noSleep)
+	timeout := time.After(10 * time.Second)
+	for got := 0; err == nil && got < want; {
+		select {
+		case l := <-lines:
+			screen.Add(l)
+			if l.Kind == selftest.InputSeen || l.Kind == selftest.LampLit {
+				got++
+			}
+		case <-timeout:
+			err = fmt.Errorf("scenario hwtest: %d of %d self-test lines in 10s", got, want)
+		}
+	}
+	cancel()
+	if rerr := <-done; err == nil && rerr != nil && rerr != context.Canceled {
+		err = rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	set, err := cabinet.SettingsFrom(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// As `cabinet hwtest` builds its frames.
+	return &view.Snapshot{Seq: 1, Mode: view.HwTest, Lang: set.Language, Currency: set.Currency,
+		Denom: set.Denom, Lamps: screen.Lamps(), HwTest: screen.View()}, nil
+}
