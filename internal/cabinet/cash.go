@@ -18,8 +18,9 @@ const (
 )
 
 // Handle processes one hardware input: the single entry point of the cabinet.
-func (c *Controller) Handle(in hw.Input) error {
+func (c *Controller) Handle(in hw.Input) (err error) {
 	defer c.publish()
+	defer func() { c.notice(in, err) }() // a refusal says why (notice.go)
 	switch in.Kind {
 	case hw.SwitchChanged:
 		return c.switchChanged(in.Switch, in.On)

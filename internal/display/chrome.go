@@ -22,11 +22,23 @@ func (fr *frame) buttonLabel(b hw.Button) string {
 				return s
 			}
 		}
+		if b == hw.Special && fr.betting() {
+			// Between rounds SPECIAL picks the next chip: it says so, with
+			// the chip BET+ places now.
+			return fr.trf("btn.chip", fr.money(fr.s.Chip))
+		}
 		if s, ok := i18n.Lookup(fr.lang, "btn."+string(fr.s.Game), b.String()); ok {
 			return s
 		}
 	}
 	return fr.tr("btn." + b.String())
+}
+
+// betting reports whether a blackjack table is between rounds (bets are
+// placed, no round is being played).
+func (fr *frame) betting() bool {
+	s := fr.s
+	return s.Mode == view.Table && s.Game != game.Duel && (s.Round == nil || s.Round.Done)
 }
 
 // drawButtons draws the on-screen panel: one button per hw.Button, lit

@@ -28,6 +28,8 @@ type Offscreen struct {
 	// set on the render thread only
 	fonts  *fonts
 	target rl.RenderTexture2D
+	// seen, if set, hears every string drawn (tests).
+	seen func(string)
 }
 
 // NewOffscreen opens the hidden window and loads the fonts.
@@ -90,7 +92,7 @@ func (o *Offscreen) do(fn func()) error {
 func (o *Offscreen) drawTarget(s *view.Snapshot, t float64, legend bool, miss func(string)) {
 	rl.BeginTextureMode(o.target)
 	fr := newFrame(o.fonts, s, t, legend)
-	fr.miss = miss
+	fr.miss, fr.seen = miss, o.seen
 	fr.draw()
 	rl.EndTextureMode()
 }

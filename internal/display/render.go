@@ -50,6 +50,11 @@ type frame struct {
 	// miss, if set, hears every key looked up but missing from the
 	// catalogue (tests).
 	miss func(key string)
+	// seen, if set, hears every string drawn (tests: no raw key or
+	// English words on a French screen).
+	seen func(s string)
+	// messageDrawn: the screen placed Snapshot.Message itself.
+	messageDrawn bool
 }
 
 func newFrame(f *fonts, s *view.Snapshot, t float64, legend bool) *frame {
@@ -86,6 +91,9 @@ func (fr *frame) money(c money.Cents) string { return i18n.Money(fr.lang, c, fr.
 
 // text draws s with its top-left corner at (x, y).
 func (fr *frame) text(s string, x, y, size float32, c color.RGBA, bold bool) {
+	if fr.seen != nil {
+		fr.seen(s)
+	}
 	rl.DrawTextEx(fr.f.pick(size, bold), s, rl.Vector2{X: x, Y: y}, size, 0, c)
 }
 

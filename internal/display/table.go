@@ -82,6 +82,7 @@ func (fr *frame) drawBlackjack() {
 	info, _ := fr.gameInfo(s.Game)
 	spots := max(info.Spots, 1)
 	fr.drawArc()
+	fr.drawLimits(info)
 
 	pending := len(s.Bets) > 0 || t == nil
 	if pending || (t != nil && t.Done && len(t.Hands) == 0) {
@@ -99,6 +100,11 @@ func (fr *frame) drawBlackjack() {
 		y = 320
 	}
 	switch {
+	case s.Message != "" && !pending:
+		// A refusal during a round takes the prompt's place until the next
+		// input: at the top it would cover the dealer's cards.
+		fr.drawNotice(fr.word("msg", s.Message), y, colLose)
+		fr.messageDrawn = true
 	case t != nil && t.Prompt != "" && !pending:
 		fr.drawNotice(fr.word("prompt", t.Prompt), y, colActive)
 	case pending:
@@ -119,7 +125,7 @@ func (fr *frame) drawNotices() {
 	if fr.s.Recovered {
 		fr.drawNotice(fr.tr("msg.recovered"), 60, colZap)
 	}
-	if fr.s.Message != "" {
+	if fr.s.Message != "" && !fr.messageDrawn {
 		fr.drawNotice(fr.word("msg", fr.s.Message), 180, colLose)
 	}
 }

@@ -364,6 +364,16 @@ func (fr *frame) drawTilt() {
 	if t := fr.s.Round; t != nil && !t.Done {
 		fr.centered(fr.tr("tilt.frozen"), ScreenW/2, r.Y+r.H-50, 18, colDim, false, r.W-40)
 	}
+	fr.overlayMessage(r.Y + r.H - 150)
+}
+
+// overlayMessage draws the transient message (a refused bill, key, button)
+// inside an overlay at y: the screen below is dimmed, so its own notice is
+// not readable there.
+func (fr *frame) overlayMessage(y float32) {
+	if fr.s.Message != "" {
+		fr.drawNotice(fr.word("msg", fr.s.Message), y, colLose)
+	}
 }
 
 // drawHandpay is the handpay lock.
@@ -379,6 +389,7 @@ func (fr *frame) drawHandpay() {
 	}
 	fr.centered(fr.trf(key, fr.money(fr.s.Handpay)), ScreenW/2, r.Y+150, 44, colWhite, true, r.W-40)
 	fr.centered(fr.tr("handpay.hint"), ScreenW/2, r.Y+r.H-70, 22, colDim, false, r.W-40)
+	fr.overlayMessage(r.Y + r.H - 130)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

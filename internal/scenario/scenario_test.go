@@ -2,8 +2,12 @@ package scenario
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"cabinet/internal/cabinet"
 
 	"cabinet/internal/view"
 )
@@ -81,5 +85,59 @@ func TestRefusalsChecked(t *testing.T) {
 		if !errors.Is(err, tc.want) && !(tc.want == nil && err == nil) {
 			t.Errorf("%q: %v, want %v", tc.script, err, tc.want)
 		}
+	}
+}
+
+// TestRefusalNotices: every refusal the library plays leaves its typed
+// notice in the snapshot the screen draws.
+func TestRefusalNotices(t *testing.T) {
+	all, err := PlayAll(opts(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for shot, want := range RefusalShots {
+		if got := all[shot]; got == nil || got.Message != want {
+			t.Errorf("%s: message %q, want %q", shot, got.Message, want)
+		}
+	}
+	for _, n := range []string{"menu", "royal", "classic-bet"} {
+		if m := all[n].Message; m != "" {
+			t.Errorf("%s: message %q after accepted inputs, want none", n, m)
+		}
+	}
+}
+
+// TestMinBetNotice: a table whose minimum is above the smallest chip
+// refuses a deal below it, and says so.
+func TestMinBetNotice(t *testing.T) {
+	o := opts(t)
+	b, err := os.ReadFile(o.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i := strings.Index(text, "[games.classic]")
+	j := i + strings.Index(text[i:], `min_bet = "1.00"`)
+	if i < 0 || j < i {
+		t.Fatal("shipped configuration has no classic min_bet 1.00")
+	}
+	text = text[:j] + `min_bet = "5.00"` + text[j+len(`min_bet = "1.00"`):]
+	o.Config = filepath.Join(t.TempDir(), "cabinet.toml")
+	if err := os.WriteFile(o.Config, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	shots, err := Play(Scenario{Name: "minbet", Seed: 1, Script: `
+		bill 20.00
+		menu classic
+		press deal
+		press bet     # the 1.00 chip
+		! press deal
+		shot refused
+	`}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := shots[0].Snap.Message; m != cabinet.NoticeMinBet {
+		t.Errorf("message %q, want %q", m, cabinet.NoticeMinBet)
 	}
 }

@@ -135,12 +135,88 @@ var Library = []Scenario{
 		switch operator_key on
 		shot operator
 	`},
+	{Name: "refusals", Seed: 19, Script: `
+		bill 20.00
+		press deal          # Royal Poker
+		press bet           # 1.00 on spot 1 only
+		press spot
+		press spot          # the Royal Poker side bet
+		press bet
+		! press deal
+		shot refuse-royal-both
+		press game
+		menu freebet
+		press deal
+		press spot          # Any Pair
+		press bet
+		! press deal
+		shot refuse-side-main
+		press clear
+		press spot
+		press spot
+		press spot
+		press spot          # back to the main bet
+		press special       # chip 5.00
+		press special       # chip 10.00
+		press special       # chip 25.00
+		! press bet         # 25.00 with 20.00 of credit
+		shot refuse-funds
+		bill 100.00
+		bill 100.00
+		press special       # chip 100.00
+		press bet           # main 100.00
+		press spot
+		press bet           # Any Pair 100.00, its maximum
+		! press bet
+		shot refuse-max
+		press deal
+		switch operator_key on
+		shot refuse-operator
+		switch operator_key off
+	`},
+	{Name: "bills", Seed: 1, Script: `
+		bill 100.00
+		bill 100.00
+		bill 100.00
+		bill 100.00
+		bill 100.00
+		bill 100.00
+		bill 100.00
+		bill 100.00
+		bill 100.00
+		bill 50.00
+		bill 20.00
+		bill 20.00
+		! bill 20.00        # 990.00 would become 1010.00, over the limit
+		shot refuse-bill-limit
+		press cashout
+		! bill 20.00        # handpay pending: the acceptor is off
+		shot refuse-bill-inhibited
+		switch reset_key on
+		switch reset_key off
+		jam on
+		! bill 5.00
+		shot refuse-bill-jammed
+	`},
 	{Name: "handpay", Seed: 1, Script: `
 		bill 100.00
 		bill 50.00
 		press cashout
 		shot handpay
 	`},
+}
+
+// RefusalShots are the library's screens of a refused input and the notice
+// each must show.
+var RefusalShots = map[string]string{
+	"refuse-royal-both":     cabinet.NoticeRoyalNeedsBoth,
+	"refuse-side-main":      cabinet.NoticeSideNeedsMain,
+	"refuse-funds":          cabinet.NoticeFunds,
+	"refuse-max":            cabinet.NoticeMaxBet,
+	"refuse-operator":       cabinet.NoticeOperatorRound,
+	"refuse-bill-limit":     cabinet.NoticeCreditLimit,
+	"refuse-bill-inhibited": cabinet.NoticeBillInhibited,
+	"refuse-bill-jammed":    cabinet.NoticeBillJammed,
 }
 
 // Boot is the boot screen: what the display shows before the controller's
