@@ -52,8 +52,10 @@ func (fr *frame) drawButtons() {
 		face, ink := colUnlit, colUnlitText
 		if lit {
 			face, ink = colLit, colLitText
-			glow := fr.pulse(1.2)
-			box(Rect{r.X - 3, r.Y - 3, r.W + 6, r.H + 6}, 12, fade(colLit, 0.25+0.25*glow))
+			if !fr.still { // the moving layer draws the halo
+				glow := fr.pulse(1.2)
+				box(Rect{r.X - 3, r.Y - 3, r.W + 6, r.H + 6}, 12, fade(colLit, 0.25+0.25*glow))
+			}
 		}
 		box(r, 10, face)
 		// A lighter top half gives the physical button's dome.

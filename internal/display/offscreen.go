@@ -30,6 +30,8 @@ type Offscreen struct {
 	target rl.RenderTexture2D
 	// seen, if set, hears every string drawn (tests).
 	seen func(string)
+	// cache is the still layer, as Run keeps it (layered renders).
+	cache layerCache
 }
 
 // NewOffscreen opens the hidden window and loads the fonts.
@@ -68,6 +70,7 @@ func (o *Offscreen) loop(ready chan<- error) {
 	o.fonts = f
 	o.target = rl.LoadRenderTexture(ScreenW, ScreenH)
 	defer rl.UnloadRenderTexture(o.target)
+	defer o.cache.unload()
 	rl.SetTextureFilter(o.target.Texture, rl.FilterBilinear)
 	ready <- nil
 	for fn := range o.req {
@@ -103,9 +106,26 @@ func (o *Offscreen) Image(s *view.Snapshot, t float64) (*image.RGBA, error) {
 }
 
 func (o *Offscreen) image(s *view.Snapshot, t float64, legend bool, miss func(string)) (*image.RGBA, error) {
+	return o.pixels(func() { o.drawTarget(s, t, legend, miss) })
+}
+
+// layeredImage renders s as Run draws it: the still layer from the cache
+// and the moving layer over it.
+func (o *Offscreen) layeredImage(s *view.Snapshot, t float64) (*image.RGBA, error) {
+	return o.pixels(func() {
+		fr := newFrame(o.fonts, s, t, false)
+		o.cache.prepare(fr)
+		rl.BeginTextureMode(o.target)
+		o.cache.draw(fr)
+		rl.EndTextureMode()
+	})
+}
+
+// pixels runs draw (into o.target) on the render thread and reads the target back.
+func (o *Offscreen) pixels(draw func()) (*image.RGBA, error) {
 	var out *image.RGBA
 	err := o.do(func() {
-		o.drawTarget(s, t, legend, miss)
+		draw()
 		img := rl.LoadImageFromTexture(o.target.Texture)
 		defer rl.UnloadImage(img)
 		rl.ImageFlipVertical(img) // OpenGL textures are stored bottom-up

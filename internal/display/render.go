@@ -53,6 +53,9 @@ type frame struct {
 	// seen, if set, hears every string drawn (tests: no raw key or
 	// English words on a French screen).
 	seen func(s string)
+	// still: draw the still layer (every pulse at rest, no halo; the
+	// moving layer adds them, layers.go).
+	still bool
 	// messageDrawn: the screen placed Snapshot.Message itself.
 	messageDrawn bool
 }
@@ -178,6 +181,9 @@ func roundness(r Rect, radius float32) float32 {
 
 // pulse is a 0..1 wave with the given period in seconds.
 func (fr *frame) pulse(period float64) float32 {
+	if fr.still {
+		return 0
+	}
 	return float32(0.5 + 0.5*math.Sin(2*math.Pi*fr.t/period))
 }
 

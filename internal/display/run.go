@@ -68,6 +68,8 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 	defer rl.UnloadRenderTexture(target)
 	rl.SetTextureFilter(target.Texture, rl.FilterBilinear)
 
+	var cache layerCache
+	defer cache.unload()
 	keys := keymap()
 	start := time.Now()
 	for !rl.WindowShouldClose() {
@@ -84,15 +86,16 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 			return (p.X - fit.X) * ScreenW / fit.W, (p.Y - fit.Y) * ScreenH / fit.H
 		})
 		fr := newFrame(f, s, time.Since(start).Seconds(), opt.Legend)
+		cache.prepare(fr)
 		if sw == ScreenW && sh == ScreenH {
 			rl.BeginDrawing()
-			fr.draw()
+			cache.draw(fr)
 			rl.EndDrawing()
 			continue
 		}
 		// Another screen size: draw at design size and scale, letterboxed.
 		rl.BeginTextureMode(target)
-		fr.draw()
+		cache.draw(fr)
 		rl.EndTextureMode()
 		rl.BeginDrawing()
 		rl.ClearBackground(colInk)

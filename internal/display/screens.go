@@ -57,6 +57,9 @@ func menuTile(i, n int) Rect {
 	return Rect{x0 + float32(i)*(w+gap), 110, w, 400}
 }
 
+// menuGlow is the glow around the selected menu tile r.
+func menuGlow(r Rect) Rect { return Rect{r.X - 6, r.Y - 6, r.W + 12, r.H + 12} }
+
 // drawMenu is the game menu.
 func (fr *frame) drawMenu() {
 	fr.drawFelt()
@@ -66,8 +69,9 @@ func (fr *frame) drawMenu() {
 		sel := g.ID == fr.s.Game
 		if sel {
 			r.Y -= 12
-			p := fr.pulse(1.2)
-			box(Rect{r.X - 6, r.Y - 6, r.W + 12, r.H + 12}, 22, fade(colActive, 0.25+0.2*p))
+			if !fr.still { // the moving layer draws the glow
+				box(menuGlow(r), 22, fade(colActive, 0.25+0.2*fr.pulse(1.2)))
+			}
 		}
 		box(r, 18, color.RGBA{16, 22, 34, 240})
 		border := colGoldDark

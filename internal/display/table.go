@@ -66,6 +66,9 @@ func (fr *frame) totalText(h game.HandView) string {
 	return strconv.Itoa(h.Total)
 }
 
+// jackpotBar is the progressive meter in the table's top bar.
+var jackpotBar = Rect{ScreenW/2 - 230, 4, 460, 44}
+
 // drawBlackjack draws a blackjack table (Classic, Royal, Free Bet, Zappit).
 func (fr *frame) drawBlackjack() {
 	s := fr.s
@@ -77,7 +80,7 @@ func (fr *frame) drawBlackjack() {
 	}
 	fr.drawTopBar(fr.tr("game."+string(s.Game)), right)
 	if s.Game == game.Royal {
-		fr.drawJackpot(Rect{ScreenW/2 - 230, 4, 460, 44}, false)
+		fr.drawJackpot(jackpotBar, false)
 	}
 	info, _ := fr.gameInfo(s.Game)
 	spots := max(info.Spots, 1)
@@ -247,6 +250,29 @@ func (fr *frame) drawDealer(d game.HandView) {
 	}
 }
 
+// handHighlight is the frame around a hand's cards rs in area a.
+func handHighlight(a Rect, rs []Rect, cw, ch float32) Rect {
+	if len(rs) == 0 {
+		return Rect{a.X + a.W/2 - 70, a.Y - 36, 140, ch + 76}
+	}
+	x0, x1 := rs[0].X, rs[len(rs)-1].X+cw
+	w := max(x1-x0, 140)
+	return Rect{(x0+x1)/2 - w/2 - 10, a.Y - 36, w + 20, ch + 76}
+}
+
+// activeHighlight is the active hand's frame, if a hand is being played.
+func activeHighlight(t *game.Table, spots int) (Rect, bool) {
+	if t == nil || t.Done || t.Active < 0 || t.Active >= len(t.Hands) {
+		return Rect{}, false
+	}
+	a := HandAreas(t.Hands, spots)[t.Active]
+	h := t.Hands[t.Active]
+	sc := cardScale(len(t.Hands))
+	cw, ch := cardW*sc, cardH*sc
+	rs := CardRects(Rect{a.X, a.Y, a.W, ch}, len(h.Cards)+h.Hidden, cw, ch, 0.5)
+	return handHighlight(a, rs, cw, ch), true
+}
+
 // drawHands draws the player's hands, the active one highlighted.
 func (fr *frame) drawHands(t *game.Table, spots int) {
 	areas := HandAreas(t.Hands, spots)
@@ -259,12 +285,7 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		rs := CardRects(cards, len(h.Cards)+h.Hidden, cw, ch, 0.5)
 		if active {
 			p := fr.pulse(1)
-			hl := Rect{a.X + a.W/2 - 70, a.Y - 36, 140, ch + 76}
-			if len(rs) > 0 {
-				x0, x1 := rs[0].X, rs[len(rs)-1].X+cw
-				w := max(x1-x0, 140)
-				hl = Rect{(x0+x1)/2 - w/2 - 10, a.Y - 36, w + 20, ch + 76}
-			}
+			hl := handHighlight(a, rs, cw, ch)
 			box(hl, 14, fade(colActive, 0.12+0.1*p))
 			frameBox(hl, 14, 3, mix(colActive, colWhite, p*0.4))
 		}

@@ -351,7 +351,7 @@ func (fr *frame) drawHwTest() {
 // drawTilt covers the whole frozen screen and says what is wrong.
 func (fr *frame) drawTilt() {
 	rl.DrawRectangle(0, 0, ScreenW, ScreenH, colTilt)
-	r := Rect{240, 150, 800, 380}
+	r := tiltRect
 	box(r, 24, color.RGBA{30, 0, 0, 245})
 	frameBox(r, 24, 4, mix(colLose, colWhite, fr.pulse(1)*0.5))
 	fr.centered("⚠ "+fr.tr("tilt.title"), ScreenW/2, r.Y+26, 48, colWhite, true, r.W-40)
@@ -376,10 +376,16 @@ func (fr *frame) overlayMessage(y float32) {
 	}
 }
 
+// The tilt and handpay boxes.
+var (
+	tiltRect    = Rect{240, 150, 800, 380}
+	handpayRect = Rect{220, 160, 840, 360}
+)
+
 // drawHandpay is the handpay lock.
 func (fr *frame) drawHandpay() {
 	rl.DrawRectangle(0, 0, ScreenW, ScreenH, color.RGBA{0, 0, 0, 190})
-	r := Rect{220, 160, 840, 360}
+	r := handpayRect
 	box(r, 24, color.RGBA{40, 28, 0, 250})
 	frameBox(r, 24, 5, mix(colGoldDark, colGold, fr.pulse(1)))
 	fr.centered(fr.tr("handpay.title"), ScreenW/2, r.Y+34, 52, colGold, true, r.W-40)
