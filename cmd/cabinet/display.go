@@ -5,11 +5,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"cabinet/internal/cabinet"
 	"cabinet/internal/display"
 	"cabinet/internal/hw/sim"
 )
+
+// dealPace is the time a dealt card takes from the shoe to its place (a
+// fixed pace until the operator menu offers a speed setting).
+const dealPace = 350 * time.Millisecond
 
 // runDisplay runs the window until ctx ends or it is closed. With the sim
 // backend the keyboard and mouse are the cabinet's buttons and switches;
@@ -19,7 +24,7 @@ func runDisplay(ctx context.Context, c *cabinet.Controller, simBE *sim.Backend, 
 	if simBE != nil {
 		in = simBE
 	}
-	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: simBE != nil}, c.Snapshot, in); err != nil {
+	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: simBE != nil, Pace: dealPace}, c.Snapshot, in); err != nil {
 		return fmt.Errorf("display: %w", err)
 	}
 	return nil

@@ -145,6 +145,7 @@ func (fr *frame) movingTable() {
 			frameBox(hl, 14, 3, mix(colActive, colWhite, p*0.4))
 		}
 	}
+	fr.drawFlying()
 	if s.Game == game.Royal {
 		frameBox(jackpotBar, jackpotBar.H/2, 3, mix(colGoldDark, colGold, fr.pulse(1.6)))
 	}

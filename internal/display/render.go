@@ -56,6 +56,9 @@ type frame struct {
 	// still: draw the still layer (every pulse at rest, no halo; the
 	// moving layer adds them, layers.go).
 	still bool
+	// fly is the card on its way from the shoe (pace.go), flyF how far.
+	fly  *reveal
+	flyF float32
 	// messageDrawn: the screen placed Snapshot.Message itself.
 	messageDrawn bool
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"cabinet/internal/hw"
 	"cabinet/internal/view"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
@@ -17,6 +18,9 @@ type Options struct {
 	FPS        int  // target frames per second; 60 if 0
 	Legend     bool // simulator: show the keyboard legend; ESC closes the window
 	MSAA       bool // 4× multisampling (smoother edges; costly on a Pi)
+	// Pace is the time each dealt card takes from the shoe (pace.go);
+	// 0 shows every committed step at once.
+	Pace time.Duration
 }
 
 // Run opens the 1280×720 window and draws snap() every frame until ctx is
@@ -70,6 +74,10 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 
 	var cache layerCache
 	defer cache.unload()
+	pace := newPacer(opt.Pace.Seconds())
+	if in != nil {
+		in = skipper{in, pace}
+	}
 	keys := keymap()
 	start := time.Now()
 	for !rl.WindowShouldClose() {
@@ -85,7 +93,10 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		pollInput(in, keys, func(p rl.Vector2) (float32, float32) {
 			return (p.X - fit.X) * ScreenW / fit.W, (p.Y - fit.Y) * ScreenH / fit.H
 		})
-		fr := newFrame(f, s, time.Since(start).Seconds(), opt.Legend)
+		now := time.Since(start).Seconds()
+		pf := pace.frame(s, now)
+		fr := newFrame(f, pf.s, now, opt.Legend)
+		fr.fly, fr.flyF = pf.flying, pf.f
 		cache.prepare(fr)
 		if sw == ScreenW && sh == ScreenH {
 			rl.BeginDrawing()
@@ -114,4 +125,16 @@ func letterbox(sw, sh float32) Rect {
 	s := min(sw/ScreenW, sh/ScreenH)
 	w, h := ScreenW*s, ScreenH*s
 	return Rect{(sw - w) / 2, (sh - h) / 2, w, h}
+}
+
+// skipper passes inputs on; a button press also finishes the reveal in
+// progress (any button skips the animation).
+type skipper struct {
+	Input
+	p *pacer
+}
+
+func (k skipper) Press(b hw.Button) bool {
+	k.p.skip()
+	return k.Input.Press(b)
 }

@@ -3,6 +3,7 @@ package display
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strconv"
 
 	"cabinet/internal/game"
@@ -57,7 +58,7 @@ func (fr *frame) badge(s string, cx, y, size float32, fg, bg color.RGBA) Rect {
 
 // totalText is a hand's total as shown: "17", "soft 17", "BJ".
 func (fr *frame) totalText(h game.HandView) string {
-	if len(h.Cards) == 0 {
+	if len(h.Cards) == 0 || h.Total < 0 { // < 0: being dealt (pace.go)
 		return ""
 	}
 	if h.Soft && h.Total < 21 {
@@ -116,6 +117,9 @@ func (fr *frame) drawBlackjack() {
 		fr.drawNotice(fr.trf("table.paid", fr.money(t.Paid)), y, colWin)
 	}
 	fr.drawNotices()
+	if !fr.still {
+		fr.drawFlying()
+	}
 	bet := betTotal(s.Bets)
 	if !pending && t != nil {
 		bet = t.Staked
@@ -242,8 +246,8 @@ func (fr *frame) drawDealer(d game.HandView) {
 	}
 	label := fr.tr("table.dealer")
 	fr.right(label, left-16, area.Y+8, 20, colFeltLine, true)
-	if len(d.Cards) > 0 {
-		fr.badge(fr.totalText(d), left-16-fr.measure(label, 20, true)/2, area.Y+40, 20, colInk, colWhite)
+	if tt := fr.totalText(d); tt != "" {
+		fr.badge(tt, left-16-fr.measure(label, 20, true)/2, area.Y+40, 20, colInk, colWhite)
 	}
 	if d.Outcome != "" {
 		fr.badge(fr.word("outcome", string(d.Outcome)), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, outcomeColor(d.Outcome))
@@ -372,4 +376,60 @@ func (fr *frame) drawJackpot(r Rect, big bool) {
 	x := r.X + (r.W-lw-aw-14)/2
 	fr.text(label, x, r.Y+(r.H-size)/2, size, colDim, true)
 	fr.text(amount, x+lw+14, r.Y+(r.H-as)/2, as, mix(colGold, colWhite, p*0.5), true)
+}
+
+// shoeRect is where dealt cards come from: the shoe, top right of the felt.
+var shoeRect = Rect{ScreenW - cardW - 40, 64, cardW, cardH}
+
+// drawFlying draws the card being dealt (pace.go): from the shoe to its
+// place, face up (face down for the dealer's hole card); the hole card
+// turning over where it lies.
+func (fr *frame) drawFlying() {
+	r, t := fr.fly, fr.s.Round
+	if r == nil || t == nil {
+		return
+	}
+	var to Rect
+	if r.Hand < 0 {
+		d := t.Dealer
+		n := len(d.Cards) + d.Hidden
+		if !r.Turn {
+			n++
+		}
+		rs := CardRects(dealerArea(), n, cardW, cardH, 0.62)
+		to = rs[min(len(d.Cards), n-1)]
+		if !r.Turn && r.Hole {
+			to = rs[n-1]
+		}
+	} else {
+		if r.Hand >= len(t.Hands) {
+			return
+		}
+		info, _ := fr.gameInfo(t.Game)
+		a := HandAreas(t.Hands, max(info.Spots, 1))[r.Hand]
+		h := t.Hands[r.Hand]
+		sc := cardScale(len(t.Hands))
+		cw, ch := cardW*sc, cardH*sc
+		rs := CardRects(Rect{a.X, a.Y, a.W, ch}, len(h.Cards)+h.Hidden+1, cw, ch, 0.5)
+		to = rs[len(h.Cards)]
+	}
+	f := fr.flyF * fr.flyF * (3 - 2*fr.flyF) // ease in and out
+	if r.Turn {
+		// The hole card turns where it lies: its back narrows, its face widens.
+		w := to.W * float32(math.Abs(float64(1-2*f)))
+		rr := Rect{to.X + (to.W-w)/2, to.Y, max(w, 1), to.H}
+		if f < 0.5 {
+			fr.drawBack(rr)
+		} else {
+			fr.drawCard(r.Face, rr)
+		}
+		return
+	}
+	at := Rect{shoeRect.X + (to.X-shoeRect.X)*f, shoeRect.Y + (to.Y-shoeRect.Y)*f,
+		shoeRect.W + (to.W-shoeRect.W)*f, shoeRect.H + (to.H-shoeRect.H)*f}
+	if r.Hole {
+		fr.drawBack(at)
+		return
+	}
+	fr.drawCard(r.Face, at)
 }
