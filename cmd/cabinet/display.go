@@ -16,6 +16,10 @@ import (
 // fixed pace until the operator menu offers a speed setting).
 const dealPace = 350 * time.Millisecond
 
+// soundVolume is the sound effects' volume (0…1); the operator's
+// cabinet.sound turns them on and off.
+const soundVolume = 0.8
+
 // runDisplay runs the window until ctx ends or it is closed. With the sim
 // backend the keyboard and mouse are the cabinet's buttons and switches;
 // with real hardware the touch screen still presses on-screen buttons.
@@ -24,7 +28,7 @@ func runDisplay(ctx context.Context, c *cabinet.Controller, simBE *sim.Backend, 
 	if simBE != nil {
 		in = simBE
 	}
-	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: simBE != nil, Pace: dealPace}, c.Snapshot, in); err != nil {
+	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: simBE != nil, Pace: dealPace, Volume: soundVolume}, c.Snapshot, in); err != nil {
 		return fmt.Errorf("display: %w", err)
 	}
 	return nil

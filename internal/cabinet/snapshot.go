@@ -22,7 +22,7 @@ import (
 func (c *Controller) publish() {
 	c.seq++
 	s := &view.Snapshot{
-		Seq: c.seq, Mode: c.ui.mode, Lang: c.set.Language, Currency: c.set.Currency, Denom: c.set.Denom,
+		Seq: c.seq, Mode: c.ui.mode, Lang: c.set.Language, Sound: c.set.Sound, Currency: c.set.Currency, Denom: c.set.Denom,
 		Credits: c.m.Credits, Win: c.win, Jackpot: money.Cents(c.m.PoolUnits / PoolUnitsPerCent),
 		Game: c.ui.game, Bets: append([]game.Bet(nil), c.ui.bets...), Spot: c.ui.pos,
 		Chip: c.set.Chips[c.ui.chip%len(c.set.Chips)], Recovered: c.recovered, Message: c.message,

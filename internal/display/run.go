@@ -21,6 +21,9 @@ type Options struct {
 	// Pace is the time each dealt card takes from the shoe (pace.go);
 	// 0 shows every committed step at once.
 	Pace time.Duration
+	// Volume of the sound effects, 0…1 (0: silent); the snapshot's Sound
+	// (the operator's on/off) decides whether they play.
+	Volume float32
 }
 
 // Run opens the 1280×720 window and draws snap() every frame until ctx is
@@ -75,8 +78,10 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 	var cache layerCache
 	defer cache.unload()
 	pace := newPacer(opt.Pace.Seconds())
+	sound := openAudio(opt.Volume)
+	defer sound.close()
 	if in != nil {
-		in = skipper{in, pace}
+		in = skipper{in, pace, sound}
 	}
 	keys := keymap()
 	start := time.Now()
@@ -97,6 +102,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		pf := pace.frame(s, now)
 		fr := newFrame(f, pf.s, now, opt.Legend)
 		fr.fly, fr.flyF = pf.flying, pf.f
+		sound.frame(pf.s)
 		cache.prepare(fr)
 		if sw == ScreenW && sh == ScreenH {
 			rl.BeginDrawing()
@@ -132,9 +138,11 @@ func letterbox(sw, sh float32) Rect {
 type skipper struct {
 	Input
 	p *pacer
+	a *audio
 }
 
 func (k skipper) Press(b hw.Button) bool {
 	k.p.skip()
+	k.a.button(k.a.prev != nil && k.a.prev.Sound)
 	return k.Input.Press(b)
 }

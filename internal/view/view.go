@@ -33,6 +33,8 @@ type Snapshot struct {
 	// Under is the screen frozen below a Tilt or Handpay overlay.
 	Under Mode   `json:"under,omitempty"`
 	Lang  string `json:"lang"` // "fr" or "en"
+	// Sound: the operator has the sound effects on (cabinet.sound).
+	Sound bool `json:"sound,omitempty"`
 
 	Currency string      `json:"currency"` // e.g. "€"
 	Denom    money.Cents `json:"denom"`    // credit denomination for the optional credits display
