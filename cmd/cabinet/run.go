@@ -60,6 +60,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("run: %w", err)
 	}
 	defer be.Close()
+	var panel touchInput = simBE
+	if simBE == nil { // real hardware: the touch screen presses buttons too
+		tp := withTouch(be)
+		be, panel = tp, tp
+	}
 
 	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg),
 		Operator: operatorMenu(cfg), Figures: figures, Log: log, Digest: digest, WantDigest: cfg.ExpectedDigest()})
@@ -74,7 +79,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
-	err = runDisplay(ctx, c, simBE, *fullscreen)
+	err = runDisplay(ctx, c, panel, simBE != nil, *fullscreen)
 	cancel()
 	if rerr := <-done; err == nil {
 		err = rerr
