@@ -131,9 +131,15 @@ func betTotal(bs []game.Bet) money.Cents {
 
 // drawNotice draws a banner with a message across the felt at y.
 func (fr *frame) drawNotice(msg string, y float32, c color.RGBA) {
-	size := fr.fit(msg, 26, 1000, true)
+	fr.drawNoticeAt(msg, Rect{0, y, ScreenW, 0}, c)
+}
+
+// drawNoticeAt draws a notice centred in the column col (X, W) at col.Y,
+// shrunk to fit it.
+func (fr *frame) drawNoticeAt(msg string, col Rect, c color.RGBA) {
+	size := fr.fit(msg, 26, min(1000, col.W-48), true)
 	w := fr.measure(msg, size, true) + 48
-	r := Rect{(ScreenW - w) / 2, y, w, 44}
+	r := Rect{col.X + (col.W-w)/2, col.Y, w, 44}
 	box(r, 12, fade(colInk, 0.88))
 	frameBox(r, 12, 2, c)
 	fr.inRect(msg, r, size, c, true)

@@ -72,3 +72,22 @@ func TestFrenchScreensHaveNoEnglish(t *testing.T) {
 		}
 	}
 }
+
+// TestBlackjackCallout: a blackjack dealt through the real controller reads
+// "Blackjack" on the hand (not "21") and the table calls it out with the
+// pay, in both languages.
+func TestBlackjackCallout(t *testing.T) {
+	o := offscreen(t)
+	for _, lang := range []string{"fr", "en"} {
+		got := drawn(t, o, "classic-blackjack", lang)
+		for _, key := range []string{"table.blackjack", "callout.blackjack"} {
+			want := i18n.T(lang, key)
+			if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, want) }) {
+				t.Errorf("%s: %q (%s) not drawn; drew %q", lang, want, key, got)
+			}
+		}
+		if slices.Contains(got, "21") {
+			t.Errorf("%s: the blackjack reads 21", lang)
+		}
+	}
+}

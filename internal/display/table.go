@@ -61,11 +61,18 @@ func (fr *frame) totalText(h game.HandView) string {
 	if len(h.Cards) == 0 || h.Total < 0 { // < 0: being dealt (pace.go)
 		return ""
 	}
+	if h.Outcome == game.Blackjack { // a blackjack reads so, not "21"
+		return fr.tr("table.blackjack")
+	}
 	if h.Soft && h.Total < 21 {
 		return fr.trf("table.soft", h.Total)
 	}
 	return strconv.Itoa(h.Total)
 }
+
+// roundNotice is where a round's prompt, refusal or result is called out:
+// the free felt right of the dealer (X, W: the column; Y: the top).
+var roundNotice = Rect{ScreenW - 470, 104, 450, 0}
 
 // jackpotBar is the progressive meter in the table's top bar.
 var jackpotBar = Rect{ScreenW/2 - 230, 4, 460, 44}
@@ -97,24 +104,30 @@ func (fr *frame) drawBlackjack() {
 		fr.drawSideBets(t.Side, spots)
 	}
 
-	// Prompts and notices: over the rules line during a round, in the
-	// empty middle of the felt while betting (the rules stay readable).
-	y := float32(232)
-	if pending {
-		y = 320
-	}
+	// Prompts and notices: right of the dealer during a round (never over
+	// the rules line, the dealer or a hand), in the empty middle of the
+	// felt while betting.
+	round := func(msg string, c color.RGBA) { fr.drawNoticeAt(msg, roundNotice, c) }
 	switch {
 	case s.Message != "" && !pending:
-		// A refusal during a round takes the prompt's place until the next
-		// input: at the top it would cover the dealer's cards.
-		fr.drawNotice(fr.word("msg", s.Message), y, colLose)
+		// A refusal during a round takes the prompt's place until the next input.
+		round(fr.word("msg", s.Message), colLose)
 		fr.messageDrawn = true
 	case t != nil && t.Prompt != "" && !pending:
-		fr.drawNotice(fr.word("prompt", t.Prompt), y, colActive)
+		round(fr.word("prompt", t.Prompt), colActive)
 	case pending:
-		fr.drawNotice(fr.tr("prompt.bet"), y, colGold)
+		fr.drawNotice(fr.tr("prompt.bet"), 320, colGold)
+	case t != nil && t.Done && callout(t) != "":
+		c := colPush
+		if t.Paid > 0 {
+			c = colWin
+		}
+		round(fr.tr("callout."+callout(t)), c)
+		if t.Paid > 0 {
+			fr.drawNoticeAt(fr.trf("table.paid", fr.money(t.Paid)), Rect{roundNotice.X, roundNotice.Y + 52, roundNotice.W, 0}, colWin)
+		}
 	case t != nil && t.Done && t.Paid > 0:
-		fr.drawNotice(fr.trf("table.paid", fr.money(t.Paid)), y, colWin)
+		round(fr.trf("table.paid", fr.money(t.Paid)), colWin)
 	}
 	fr.drawNotices()
 	if !fr.still {
@@ -130,7 +143,8 @@ func (fr *frame) drawBlackjack() {
 // drawNotices draws the recovered notice and the transient message.
 func (fr *frame) drawNotices() {
 	if fr.s.Recovered {
-		fr.drawNotice(fr.tr("msg.recovered"), 60, colZap)
+		// Top left, clear of the dealer's cards and of the title bar.
+		fr.drawNoticeAt(fr.tr("msg.recovered"), Rect{12, 60, 440, 0}, colZap)
 	}
 	if fr.s.Message != "" && !fr.messageDrawn {
 		fr.drawNotice(fr.word("msg", fr.s.Message), 180, colLose)
@@ -316,9 +330,14 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		}
 		// Outcome and win under the cards.
 		y := a.Y + ch + 4
+		var pills []pill
 		if h.Outcome != "" {
-			fr.badge(fr.word("outcome", string(h.Outcome)), cx, y, 15, colInk, outcomeColor(h.Outcome))
+			pills = append(pills, pill{fr.word("outcome", string(h.Outcome)), outcomeColor(h.Outcome)})
 		}
+		if h.Win > 0 {
+			pills = append(pills, pill{"+" + fr.money(h.Win), colWin})
+		}
+		fr.pillRow(pills, cx, y, 15)
 		// Money on the hand: chips, and a Free Bet token beside them.
 		bx := cx
 		if h.Token > 0 {
@@ -335,9 +354,31 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if h.Insured > 0 {
 			fr.badge(fr.tr("note.insured")+" "+fr.money(h.Insured), cx, betCircleY-52, 11, colInk, colPush)
 		}
-		if h.Win > 0 {
-			fr.badge("+"+fr.money(h.Win), cx+70, y, 15, colInk, colWin)
+	}
+}
+
+// pill is a result label and its colour.
+type pill struct {
+	text string
+	bg   color.RGBA
+}
+
+// pillRow draws pills side by side, centred on cx, 6 px apart: they never
+// overlap whatever their widths.
+func (fr *frame) pillRow(pills []pill, cx, y, size float32) {
+	const gap = 6
+	total := float32(0)
+	for i, p := range pills {
+		if i > 0 {
+			total += gap
 		}
+		total += fr.measure(p.text, size, true) + 18 // badge's width
+	}
+	x := cx - total/2
+	for _, p := range pills {
+		w := fr.measure(p.text, size, true) + 18
+		fr.badge(p.text, x+w/2, y, size, colInk, p.bg)
+		x += w + gap
 	}
 }
 
@@ -432,4 +473,20 @@ func (fr *frame) drawFlying() {
 		return
 	}
 	fr.drawCard(r.Face, at)
+}
+
+// callout is the settled round's call-out, as the engine settled it: a
+// blackjack on any hand, or every hand pushed ("" for none).
+func callout(t *game.Table) string {
+	push := len(t.Hands) > 0
+	for _, h := range t.Hands {
+		if h.Outcome == game.Blackjack {
+			return "blackjack"
+		}
+		push = push && h.Outcome == game.Push
+	}
+	if push {
+		return "push"
+	}
+	return ""
 }
