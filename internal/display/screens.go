@@ -234,6 +234,9 @@ func (fr *frame) drawHelp() {
 		y += row
 		n += lines
 	}
+	if page == payPages(h.Pays)-1 {
+		fr.drawHowTo(id, Rect{rightR.X + 16, y + 14, rightR.W - 32, rightR.Y + rightR.H - y - 24})
+	}
 	fr.centered(fr.tr("help.back"), ScreenW/2, 548, 14, colFeltLine, false, 0)
 	fr.drawMeters(0, false)
 }
@@ -348,5 +351,28 @@ func (fr *frame) draw() {
 		fr.drawTilt()
 	case view.Handpay:
 		fr.drawHandpay()
+	}
+}
+
+// drawHowTo teaches the game in plain words (help.howto.<game>) in r,
+// below the last page's paytable: a paragraph per line of the text, as
+// many lines as fit.
+func (fr *frame) drawHowTo(id game.ID, r Rect) {
+	const size, line = 15, 19
+	if r.H < 2*line+30 {
+		return
+	}
+	y := r.Y
+	fr.text(fr.tr("help.howto"), r.X, y, 17, colActive, true)
+	y += 26
+	for _, para := range strings.Split(fr.tr("help.howto."+string(id)), "\n") {
+		for _, l := range fr.wrap(para, size, r.W, false) {
+			if y+line > r.Y+r.H {
+				return
+			}
+			fr.text(l, r.X, y, size, colWhite, false)
+			y += line
+		}
+		y += 5
 	}
 }
