@@ -9,6 +9,7 @@ import (
 
 	"cabinet/internal/cabinet"
 	"cabinet/internal/display"
+	"cabinet/internal/view"
 )
 
 // dealPace is the time a dealt card takes from the shoe to its place (a
@@ -23,8 +24,9 @@ const soundVolume = 0.8
 // what the screen drives: with the sim backend the keyboard and mouse are
 // the cabinet's buttons and switches (legend shows their keys); with real
 // hardware the touch screen presses the on-screen buttons (touch.go).
-func runDisplay(ctx context.Context, c *cabinet.Controller, panel touchInput, legend, fullscreen bool) error {
-	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: legend, Pace: dealPace, Volume: soundVolume}, c.Snapshot, panel); err != nil {
+func runDisplay(ctx context.Context, c *cabinet.Controller, panel touchInput, demo []*view.Snapshot, legend, fullscreen bool) error {
+	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: legend,
+		Pace: dealPace, Volume: soundVolume, Demo: demo}, c.Snapshot, panel); err != nil {
 		return fmt.Errorf("display: %w", err)
 	}
 	return nil

@@ -79,7 +79,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
-	err = runDisplay(ctx, c, panel, simBE != nil, *fullscreen)
+	err = runDisplay(ctx, c, panel, demoScreens(*cfgF), simBE != nil, *fullscreen)
 	cancel()
 	if rerr := <-done; err == nil {
 		err = rerr

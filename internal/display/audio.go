@@ -44,7 +44,7 @@ func (a *audio) frame(cur *view.Snapshot) {
 	}
 	cues := cuesFor(a.prev, cur)
 	a.prev = cur
-	if cur.Sound {
+	if cur.Sound && !cur.Demo { // the attract demo plays silently
 		for _, c := range cues {
 			a.play(c)
 		}

@@ -24,6 +24,9 @@ type Options struct {
 	// Volume of the sound effects, 0…1 (0: silent); the snapshot's Sound
 	// (the operator's on/off) decides whether they play.
 	Volume float32
+	// Demo is the attract loop's demonstration round (scenario.Demo): its
+	// pictures take turns with the attract screen while no credit is in.
+	Demo []*view.Snapshot
 }
 
 // Run opens the 1280×720 window and draws snap() every frame until ctx is
@@ -77,6 +80,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 
 	var cache layerCache
 	defer cache.unload()
+	var demos demoReel
 	pace := newPacer(opt.Pace.Seconds())
 	sound := openAudio(opt.Volume)
 	defer sound.close()
@@ -99,7 +103,11 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 			return (p.X - fit.X) * ScreenW / fit.W, (p.Y - fit.Y) * ScreenH / fit.H
 		})
 		now := time.Since(start).Seconds()
+		demo := demos.pick(s, opt.Demo, now)
 		pf := pace.frame(s, now)
+		if demo != nil {
+			pf = paced{s: demo}
+		}
 		fr := newFrame(f, pf.s, now, opt.Legend)
 		fr.fly, fr.flyF = pf.flying, pf.f
 		sound.frame(pf.s)

@@ -346,6 +346,9 @@ func (fr *frame) draw() {
 		}
 		fr.drawButtons()
 	}
+	if fr.s.Demo {
+		fr.drawDemoBanner()
+	}
 	switch fr.s.Mode {
 	case view.Tilt:
 		fr.drawTilt()
@@ -375,4 +378,16 @@ func (fr *frame) drawHowTo(id game.ID, r Rect) {
 		}
 		y += 5
 	}
+}
+
+// drawDemoBanner marks a demonstration picture: DEMO and how to play for real.
+func (fr *frame) drawDemoBanner() {
+	// Right of the demo's two hands, under the round's call-outs.
+	r := Rect{ScreenW - 460, 290, 440, 120}
+	box(r, 18, fade(colInk, 0.85))
+	frameBox(r, 18, 3, colGold)
+	cx := r.X + r.W/2
+	fr.centered(fr.tr("attract.demo"), cx, r.Y+10, 30, colGold, true, r.W-30)
+	fr.centered(fr.tr("attract.insert"), cx, r.Y+52, 22, colWhite, true, r.W-30)
+	fr.centered(fr.tr("attract.responsible"), cx, r.Y+86, 16, colDim, false, r.W-30)
 }

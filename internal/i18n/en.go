@@ -200,6 +200,7 @@ var en = map[string]string{
 	// Attract and menu.
 	"attract.title":       "Casino Card Games",
 	"attract.insert":      "Insert a bill to play",
+	"attract.demo":        "DEMONSTRATION",
 	"attract.help":        "HELP shows the rules and payouts",
 	"attract.responsible": "Play responsibly. Adults only.",
 	"attract.jackpot":     "Royal Poker progressive jackpot",

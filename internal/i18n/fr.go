@@ -200,6 +200,7 @@ var fr = map[string]string{
 	// Attraction et menu.
 	"attract.title":       "Jeux de cartes du casino",
 	"attract.insert":      "Insérez un billet pour jouer",
+	"attract.demo":        "DÉMONSTRATION",
 	"attract.help":        "AIDE affiche les règles et les gains",
 	"attract.responsible": "Jouez avec modération. Réservé aux majeurs.",
 	"attract.jackpot":     "Jackpot progressif Royal Poker",

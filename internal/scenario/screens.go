@@ -102,6 +102,22 @@ var Library = []Scenario{
 		press deal          # the first deal
 		shot duel
 	`},
+	{Name: "demo", Seed: 5, Script: `
+		bill 20.00
+		menu classic
+		press deal
+		press special       # chip 5.00
+		press bet
+		press spot
+		press bet
+		shot demo-1         # bets placed
+		press deal
+		shot demo-2         # the deal
+		press stand
+		shot demo-3
+		press stand         # the dealer plays, the round settles
+		shot demo-4
+	`},
 	{Name: "help", Seed: 1, Script: `
 		bill 20.00
 		press help
@@ -225,6 +241,26 @@ var RefusalShots = map[string]string{
 	"refuse-bill-limit":     cabinet.NoticeCreditLimit,
 	"refuse-bill-inhibited": cabinet.NoticeBillInhibited,
 	"refuse-bill-jammed":    cabinet.NoticeBillJammed,
+}
+
+// Demo is the attract loop's demonstration: the shots of the demo
+// scenario, a Classic round played through the real controller, in order.
+func Demo(opt Options) ([]*view.Snapshot, error) {
+	for _, sc := range Library {
+		if sc.Name != "demo" {
+			continue
+		}
+		shots, err := Play(sc, opt)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*view.Snapshot, len(shots))
+		for i, s := range shots {
+			out[i] = s.Snap
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: no demo scenario", ErrUnknown)
 }
 
 // Boot is the boot screen: what the display shows before the controller's
