@@ -15,8 +15,9 @@ import (
 // buttonLabel is button b's caption for the snapshot: a game may rename a
 // button ("btn.classic.special" = Surrender), otherwise the generic name.
 func (fr *frame) buttonLabel(b hw.Button) string {
-	if fr.s.Mode == view.Table || fr.s.Mode == view.Help || fr.s.Under == view.Table {
-		if fr.s.Game == game.Duel && (fr.s.Round == nil || fr.s.Round.Duel == nil || fr.s.Round.Duel.SessionOver) {
+	overlay := fr.s.Mode == view.Tilt || fr.s.Mode == view.Handpay
+	if fr.s.Mode == view.Table || fr.s.Mode == view.Help || overlay && fr.s.Under == view.Table {
+		if fr.s.Game == game.Duel && duelBuying(fr.s) {
 			// Between sessions SPOT picks the deck and SPECIAL the level.
 			if s, ok := i18n.Lookup(fr.lang, "btn.duel.buy", b.String()); ok {
 				return s

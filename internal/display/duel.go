@@ -1,6 +1,7 @@
 package display
 
 import (
+	"cabinet/internal/view"
 	"image/color"
 	"math"
 	"slices"
@@ -199,6 +200,9 @@ func (fr *frame) drawDuel() {
 		fr.drawVictory(d)
 		return
 	}
+	if duelBuying(s) {
+		d, right = nil, "" // the buy screen: no session, the Baron dressed
+	}
 	fr.drawTopBar(fr.tr("game.duel"), right)
 	ca := duelCharacterArea()
 	box(ca, 20, fade(colInk, 0.35))
@@ -361,4 +365,14 @@ func (fr *frame) deckLevel(deck int, level, withKey string) string {
 		return d + " · " + fr.word("level", level)
 	}
 	return fr.trf(withKey, d, fr.word("level", level))
+}
+
+// duelBuying reports whether Poker Duel is between sessions: nothing
+// dealt, or the engine's buy phase, or a session over (DEAL buys the next).
+func duelBuying(s *view.Snapshot) bool {
+	if s.Round == nil || s.Round.Duel == nil {
+		return true
+	}
+	d := s.Round.Duel
+	return d.Phase == "duel.buy" || d.SessionOver
 }

@@ -44,6 +44,7 @@ var en = map[string]string{
 	"btn.duel.special":     "Mark card",
 	"btn.duel.spot":        "Next card",
 	"btn.duel.bet":         "Chips +",
+	"btn.duel.buy.deal":    "Buy a session",
 	"btn.duel.buy.spot":    "Deck",
 	"btn.duel.buy.special": "Level",
 

@@ -44,6 +44,7 @@ var fr = map[string]string{
 	"btn.duel.special":     "Marquer",
 	"btn.duel.spot":        "Carte suivante",
 	"btn.duel.bet":         "Jetons +",
+	"btn.duel.buy.deal":    "Acheter une session",
 	"btn.duel.buy.spot":    "Jeu",
 	"btn.duel.buy.special": "Niveau",
 
