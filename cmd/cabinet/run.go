@@ -31,6 +31,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	ret, err := checkReturns(ctx, *cfgF, cfg)
+	if err != nil {
+		return err
+	}
 	path := *storeF
 	if path == "" {
 		path = cfg.StorePath()
@@ -66,8 +70,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		be, panel = tp, tp
 	}
 
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg),
-		Operator: operatorMenu(cfg), Figures: figures, Log: log, Digest: digest, WantDigest: cfg.ExpectedDigest()})
+	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg, ret),
+		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, WantDigest: cfg.ExpectedDigest()})
 	if err != nil {
 		return err
 	}
