@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
 	"cabinet/internal/game"
@@ -59,6 +59,7 @@ type player struct {
 	c     *cabinet.Controller
 	clock time.Time
 	shots []Shot
+	ret   *cabinet.Returns
 }
 
 // Play runs sc from a fresh store and returns its shots in script order.
@@ -73,8 +74,18 @@ func Play(sc Scenario, opt Options) ([]Shot, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The return check of the rules in force, as `cabinet run` wires it:
+	// the help figures follow the settings, a forbidden one is refused.
+	g := rtp.NewGuard()
+	in, err := rtp.FromConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := g.Check(context.Background(), in); err != nil {
+		return nil, fmt.Errorf("scenario %s: configuration refused: %w", sc.Name, err)
+	}
 	p := &player{opt: opt, cfg: cfg, set: set, seed: sc.Seed, clock: Start,
-		path: filepath.Join(opt.Dir, sc.Name+".db")}
+		path: filepath.Join(opt.Dir, sc.Name+".db"), ret: &cabinet.Returns{Guard: g, MinRTP: cfg.MinRTP()}}
 	if err := p.boot(); err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
@@ -94,27 +105,13 @@ func Play(sc Scenario, opt Options) ([]Shot, error) {
 	return p.shots, nil
 }
 
-// Figures are the analyser's RTP figures, as `cabinet run` gives the help
-// screens.
-func Figures(id game.ID) []view.RTPLine {
-	fs, err := analysis.Figures(id)
-	if err != nil {
-		return nil
-	}
-	out := make([]view.RTPLine, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, view.RTPLine{Bet: f.Bet, RTPBP: f.RTP, Method: f.Method})
-	}
-	return out
-}
-
 func (p *player) now() time.Time {
 	p.clock = p.clock.Add(time.Second)
 	return p.clock
 }
 
 // boot opens the store and starts a controller on it, as `cabinet run` does
-// (shipped configuration, operator menu, figures), with the seeded RNG.
+// (configuration, operator menu, return check), with the seeded RNG.
 func (p *player) boot() error {
 	st, err := recovery.Open(p.path, recovery.Options{RecallDepth: p.cfg.RecallDepth(), EventDepth: p.cfg.EventDepth(), Now: p.now})
 	if err != nil {
@@ -122,7 +119,7 @@ func (p *player) boot() error {
 	}
 	p.st, p.be = st, sim.New()
 	c, err := cabinet.New(cabinet.Options{Store: st, HW: p.be, RNG: cabinet.SeededRNG{Seed: p.seed}, Settings: p.set,
-		Overrides: cabinet.OverridesFrom(p.cfg), Operator: p.cfg, Figures: Figures, Now: p.now, Digest: p.opt.Digest})
+		Overrides: p.ret.Guarded(cabinet.OverridesFrom(p.cfg)), Operator: p.cfg, Returns: p.ret, Now: p.now, Digest: p.opt.Digest})
 	if err != nil {
 		st.Close()
 		return err
