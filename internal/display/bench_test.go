@@ -58,9 +58,18 @@ func busiest(tb testing.TB) *view.Snapshot {
 // It reports each in ms and busy/empty, the figure held to ≤ 3:
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test ./internal/display -run '^$' -bench Frame
-func BenchmarkFrame(b *testing.B) {
-	o := offscreen(b)
+func BenchmarkFrame(b *testing.B) { benchFrames(b, busiest(b), nil) }
+
+// BenchmarkFrameDealing is BenchmarkFrame with a card in flight from the
+// shoe to the busiest table (pace.go), the frame of a paced deal.
+func BenchmarkFrameDealing(b *testing.B) {
 	s := busiest(b)
+	fly := &reveal{Hand: 5, Card: len(s.Round.Hands[5].Cards), Face: s.Round.Hands[0].Cards[0]}
+	benchFrames(b, s, fly)
+}
+
+func benchFrames(b *testing.B, s *view.Snapshot, fly *reveal) {
+	o := offscreen(b)
 	var busy, empty, full time.Duration
 	frames := 0
 	b.ResetTimer()
@@ -74,13 +83,16 @@ func BenchmarkFrame(b *testing.B) {
 			rl.EndDrawing()
 			t1 := time.Now()
 			fr := newFrame(o.fonts, s, t, true)
+			fr.fly, fr.flyF = fly, float32(frames%30)/30
 			o.cache.prepare(fr)
 			rl.BeginDrawing()
 			o.cache.draw(fr)
 			rl.EndDrawing()
 			t2 := time.Now()
 			rl.BeginDrawing()
-			newFrame(o.fonts, s, t, true).draw()
+			whole := newFrame(o.fonts, s, t, true)
+			whole.fly, whole.flyF = fr.fly, fr.flyF
+			whole.draw()
 			rl.EndDrawing()
 			t3 := time.Now()
 			empty += t1.Sub(t0)
