@@ -174,6 +174,23 @@ func TestTableDetails(t *testing.T) {
 			t.Errorf("pixel under the active hand = %v, without highlight %v: want a yellow tint", on, off)
 		}
 	})
+	t.Run("doubled card sideways", func(t *testing.T) {
+		s := screen(t, "classic")
+		h := &s.Round.Hands[0]
+		h.Cards = append(h.Cards, h.Cards[0])
+		areas := HandAreas(s.Round.Hands, 3)
+		sc := cardScale(len(s.Round.Hands))
+		rs := CardRects(Rect{areas[0].X, areas[0].Y, areas[0].W, cardH * sc}, len(h.Cards), cardW*sc, cardH*sc, 0.5)
+		last := rs[len(rs)-1]
+		// Beyond the upright card's right edge, inside the sideways one.
+		x, y := last.X+last.W/2+last.H/2-6, last.Y+last.H/2
+		upright := px(render(s), x, y)
+		h.Doubled = true
+		side := px(render(s), x, y)
+		if !near(side, colWhite, 30) || near(upright, colWhite, 30) {
+			t.Errorf("pixel right of the third card: %v doubled, %v not: want the doubled card lying sideways", side, upright)
+		}
+	})
 	t.Run("free bet token", func(t *testing.T) {
 		s := screen(t, "freebet")
 		img := render(s)

@@ -308,10 +308,22 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 			frameBox(hl, 14, 3, mix(colActive, colWhite, p*0.4))
 		}
 		for j, r := range rs {
+			// A doubled hand's card lies sideways (face down while the
+			// rules keep it hidden, Hidden counting it).
+			sideways := h.Doubled && j == len(rs)-1 && j >= 2
+			if sideways {
+				rl.PushMatrix()
+				rl.Translatef(r.X+r.W/2, r.Y+r.H/2, 0)
+				rl.Rotatef(90, 0, 0, 1)
+				r = Rect{-r.W / 2, -r.H / 2, r.W, r.H}
+			}
 			if j < len(h.Cards) {
 				fr.drawCard(h.Cards[j], r)
 			} else {
 				fr.drawBack(r)
+			}
+			if sideways {
+				rl.PopMatrix()
 			}
 		}
 		cx := a.X + a.W/2
