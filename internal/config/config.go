@@ -42,6 +42,7 @@ type Config struct {
 // Cabinet is the [cabinet] section.
 type Cabinet struct {
 	Store          string        // bbolt store file
+	StoreMirror    string        // newest-store proof file (default: Store + ".mirror")
 	Language       string        // "fr" or "en"
 	Currency       string        // ISO 4217 code, e.g. "EUR"
 	Denomination   money.Cents   // credit value for the credits display
@@ -77,7 +78,8 @@ func Load(path string) (*Config, error) {
 }
 
 // Parse decodes and validates a configuration document. Keys left out take
-// their defaults; a key the program does not know is an error.
+// their defaults; a key the program does not know is an error; a document
+// with no key at all (empty, whitespace, comments) is ErrEmpty.
 func Parse(data []byte) (*Config, error) {
 	f := defaults()
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
@@ -97,6 +99,9 @@ func Parse(data []byte) (*Config, error) {
 			return nil, &KeyError{Key: m[1], Value: "(a TOML " + m[2] + ")", Allowed: want}
 		}
 		return nil, fmt.Errorf("config: %w: %w", ErrInvalid, err)
+	}
+	if len(md.Keys()) == 0 {
+		return nil, ErrEmpty
 	}
 	if un := md.Undecoded(); len(un) > 0 {
 		keys := make([]string, len(un))
@@ -138,6 +143,10 @@ func (c *Config) VoidAfter(id game.ID) time.Duration {
 
 // StorePath is the store file ([cabinet] store).
 func (c *Config) StorePath() string { return c.Cabinet.Store }
+
+// MirrorPath is the newest-store proof file ([cabinet] store_mirror; by
+// default the store's path with ".mirror" appended). See docs/recovery.md.
+func (c *Config) MirrorPath() string { return c.Cabinet.StoreMirror }
 
 // RecallDepth is the number of rounds kept for the recall.
 func (c *Config) RecallDepth() int { return c.Cabinet.RecallDepth }
@@ -275,6 +284,13 @@ func buildCabinet(c *Cabinet, f cabinetFile) error {
 		return bad("cabinet.store", f.Store, "a file path, e.g. %q", DefaultStore)
 	}
 	c.Store = f.Store
+	c.StoreMirror = f.StoreMirror
+	if strings.TrimSpace(c.StoreMirror) == "" {
+		c.StoreMirror = f.Store + ".mirror"
+	}
+	if c.StoreMirror == c.Store {
+		return bad("cabinet.store_mirror", f.StoreMirror, "a file other than the store itself (on the Pi: on another partition or device)")
+	}
 	switch f.Language {
 	case "fr", "en":
 		c.Language = f.Language

@@ -27,6 +27,7 @@ type file struct {
 
 type cabinetFile struct {
 	Store          string   `toml:"store"`
+	StoreMirror    string   `toml:"store_mirror"`
 	Language       string   `toml:"language"`
 	Currency       string   `toml:"currency"`
 	Denomination   string   `toml:"denomination"`
