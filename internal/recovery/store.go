@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -268,19 +268,34 @@ func (s *Store) View(fn func(tx *Tx) error) error {
 	return err
 }
 
-// guard runs fn turning a panic or a memory fault caused by a damaged file
-// into an error wrapping ErrCorrupt. Panics whose message starts with "BUG"
-// are the caller's bugs and are re-raised.
+// guard runs fn turning a memory fault met while reading the mapped file
+// into an error wrapping ErrCorrupt. Only a real fault counts: with
+// debug.SetPanicOnFault the runtime panics with a runtime.Error that has an
+// Addr() uintptr method (the faulting address, SIGBUS/SIGSEGV beyond the
+// first page); every other panic — a nil map, an index out of range, a nil
+// pointer dereference (address < 4096, no Addr method), a "BUG" string — is
+// a bug of the program and propagates unchanged.
 func guard(what string, fn func() error) (err error) {
 	old := debug.SetPanicOnFault(true)
 	defer debug.SetPanicOnFault(old)
 	defer func() {
 		if r := recover(); r != nil {
-			if m, ok := r.(string); ok && strings.HasPrefix(m, "BUG") {
+			if !isFault(r) {
 				panic(r)
 			}
-			err = &CorruptError{Bucket: "file", Key: what, Reason: fmt.Sprintf("panic while reading: %v", r)}
+			err = &CorruptError{Bucket: "file", Key: what, Reason: fmt.Sprintf("memory fault while reading: %v", r)}
 		}
 	}()
 	return fn()
+}
+
+// isFault reports whether a recovered panic value is a memory fault raised
+// under debug.SetPanicOnFault.
+func isFault(r any) bool {
+	re, ok := r.(runtime.Error)
+	if !ok {
+		return false
+	}
+	_, ok = re.(interface{ Addr() uintptr })
+	return ok
 }
