@@ -18,7 +18,7 @@ import (
 // of events — about what the controller writes per action.
 func BenchmarkStepCommit(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "bench.db")
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Init: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func BenchmarkRawFdatasync(b *testing.B) {
 // walk, bbolt tx.Check, every record), read the machine and the open round.
 func BenchmarkBootResume(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "boot.db")
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Init: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func BenchmarkBootResume(b *testing.B) {
 	s.Close()
 	b.ResetTimer()
 	for range b.N {
-		s, err := Open(path, Options{})
+		s, err := Open(path, Options{Init: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -21,7 +21,17 @@ import (
 // the invariant failed). A failure marks the store failed: Update refuses to
 // write until Clear.
 func (s *Store) Check() error {
+	if s.bolt() == nil { // the file could not be opened: Open said why
+		if f := s.Err(); f != nil {
+			return f
+		}
+		return fmt.Errorf("recovery: check %s: store closed", s.path)
+	}
 	var problems []error
+	var me *MirrorError
+	if errors.As(s.Err(), &me) {
+		problems = append(problems, me)
+	}
 	fatal, fp, err := preflight(s.path)
 	if err != nil {
 		return err
@@ -98,7 +108,13 @@ func checkRecords(tx *Tx) []error {
 		}
 	}
 	var sm storeMeta
-	each(bMeta, only(bMeta, kStore, &sm))
+	each(bMeta, func(k, raw []byte) error {
+		if bytes.Equal(k, kCommit) {
+			_, err := unseal(bMeta, k, raw)
+			return err
+		}
+		return only(bMeta, kStore, &sm)(k, raw)
+	})
 	var m Machine
 	each(bMachine, only(bMachine, kMachine, &m))
 	var open OpenRound

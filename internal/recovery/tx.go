@@ -40,6 +40,9 @@ const storeFormat = 1
 type storeMeta struct {
 	Format  int       `json:"format"`
 	Created time.Time `json:"created"`
+	// ID is the store's random identity (32 hex digits), named by the
+	// newest-store proof ("" in stores made before the proof existed).
+	ID string `json:"id,omitempty"`
 	// ClearedFrom names the file kept aside by the memory clear that
 	// created this store, if any.
 	ClearedFrom string `json:"cleared_from,omitempty"`
