@@ -74,9 +74,9 @@ type Store struct {
 	opt  Options
 
 	mu     sync.Mutex
-	db     *bolt.DB  // nil when the file could not be opened (failed is set)
-	mirror *os.File  // the proof file, open for writing (nil: no proof or read-only)
-	failed error     // first integrity failure; Update refuses while set
+	db     *bolt.DB // nil when the file could not be opened (failed is set)
+	mirror *os.File // the proof file, open for writing (nil: no proof or read-only)
+	failed error    // first integrity failure; Update refuses while set
 }
 
 // Open opens the store file at path. It never creates a store silently: a
