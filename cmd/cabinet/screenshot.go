@@ -36,7 +36,7 @@ func cmdScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	storeF := fs.String("store", "", "render from this store (a copy is used; the file is not changed)")
 	cfgF := fs.String("config", defaultConfig, "configuration file (with --store)")
 	list := fs.Bool("list", false, "list screen names")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *list {

@@ -237,6 +237,14 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 				Detail: "no proof file for an existing store (lost, or the store predates it; `cabinet init` adopts a healthy store)"})
 			return nil
 		}
+		if self.N == 1 && self.ID != ([16]byte{}) {
+			// Initialised (commit 1, logged) but cut before its proof was
+			// created: finish the same act.
+			if err := createMirror(s.opt.Mirror, self); err != nil {
+				return err
+			}
+			return s.openMirror()
+		}
 		return s.adopt()
 	}
 	repair, err := compareProof(s.path, s.opt.Mirror, self, file)
@@ -255,7 +263,7 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 			return err
 		}
 		return s.Update(func(tx *Tx) error {
-			return tx.Log(meters.KindMemoryError, fmt.Sprintf("newest-store proof repaired: commit %d was complete, its proof write was cut (proof showed %d)", self.N, file.N))
+			return tx.Log(meters.KindRecovery, fmt.Sprintf("newest-store proof repaired: commit %d was complete, its proof write was cut (proof showed %d)", self.N, file.N))
 		})
 	}
 	return nil
@@ -304,7 +312,7 @@ func (s *Store) adopt() error {
 
 func lockedError(path string, readOnly bool) error {
 	if readOnly {
-		return fmt.Errorf("%w: %s is held by a running cabinet (read-only access waits for it to stop)", ErrLocked, path)
+		return fmt.Errorf("%w: %s is held by a running cabinet (read-only access works only while no cabinet runs on it)", ErrLocked, path)
 	}
 	return fmt.Errorf("%w: %s is already open (another cabinet process, or cabinet audit, is using it)", ErrLocked, path)
 }
