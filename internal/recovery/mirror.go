@@ -237,3 +237,19 @@ func compareProof(storePath, mirrorPath string, self, file proof) (repair bool, 
 		return false, me(ErrMirror, "store at commit %d, the proof at commit %d: the proof is older than the store", self.N, file.N)
 	}
 }
+
+// Commits returns the store's commit counter (meta/commit): the number of
+// commits since the store was created. The power-cut harness uses it to
+// tell which commit a crash state holds.
+func (s *Store) Commits() (uint64, error) {
+	var n uint64
+	err := s.View(func(tx *Tx) error {
+		meta, err := tx.bucket(bMeta)
+		if err != nil {
+			return err
+		}
+		n, err = commitCount(meta)
+		return err
+	})
+	return n, err
+}
