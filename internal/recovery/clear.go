@@ -105,7 +105,7 @@ func rebuild(path string, opt Options) (_ *bolt.DB, err error) {
 	}
 	tmp := path + ".clearing"
 	_ = os.Remove(tmp)
-	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: lockTimeout})
+	db, err := bolt.Open(tmp, 0o600, boltOptions(false))
 	if err != nil {
 		return nil, fmt.Errorf("recovery: clear %s: create new store: %w", path, err)
 	}
