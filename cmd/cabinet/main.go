@@ -24,8 +24,9 @@ import (
 	"runtime"
 	"syscall"
 
-	"cabinet/internal/analysis"
 	duelanalysis "cabinet/internal/analysis/duel"
+	"cabinet/internal/analysis/par"
+	"cabinet/internal/analysis/rngtest"
 	"cabinet/internal/audit"
 	"cabinet/internal/crashtest"
 )
@@ -52,7 +53,7 @@ func exitCode(err error) int {
 	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
 		return 2
 	}
-	for _, e := range []error{audit.ErrUsage, crashtest.ErrUsage, analysis.ErrUsage, duelanalysis.ErrUsage} {
+	for _, e := range []error{audit.ErrUsage, crashtest.ErrUsage, par.ErrUsage, rngtest.ErrUsage, duelanalysis.ErrUsage} {
 		if errors.Is(err, e) {
 			return 2
 		}
@@ -88,7 +89,7 @@ func commands() []command {
 		{"sim", "headless autoplay on a store", cmdSim},
 		{"audit", "meters | recall [N] | events | check  (--json, --csv)", cmdAudit},
 		{"crashtest", "kill the simulator at random moments and compare", cmdCrashtest},
-		{"par", "PAR sheets (--game royal|freebet|zappit|classic|all)", cmdPar},
+		{"par", "PAR sheets (--game royal|freebet|zappit|classic|all, --config FILE [--store FILE]: the rules in force)", cmdPar},
 		{"rng", "RNG bytes (--bytes N) and shuffle-test", cmdRNG},
 		{"duel-eval", "measure the Poker Duel opponent", cmdDuelEval},
 		{"hwtest", "hardware self-test", cmdHwtest},

@@ -41,6 +41,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if backend != "sim" && backend != "periph" { // before anything is opened or created
 		return usageError{fmt.Sprintf("run: unknown backend %q (want sim or periph)", backend)}
 	}
+	ret, err := checkReturns(ctx, *cfgF, cfg)
+	if err != nil {
+		return err
+	}
 	path := *storeF
 	if path == "" {
 		path = cfg.StorePath()
@@ -79,8 +83,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer be.Close()
 
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg),
-		Operator: operatorMenu(cfg), Figures: figures, Log: log, Digest: digest, WantDigest: cfg.ExpectedDigest()})
+	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg, ret),
+		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, WantDigest: cfg.ExpectedDigest()})
 	if err != nil {
 		return err
 	}

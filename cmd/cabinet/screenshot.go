@@ -94,6 +94,10 @@ func snapshotFromStore(path, cfgPath, screen string) (*view.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	ret, err := checkReturns(context.Background(), cfgPath, cfg)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "cabinet-shot-")
 	if err != nil {
 		return nil, err
@@ -115,8 +119,8 @@ func snapshotFromStore(path, cfgPath, screen string) (*view.Snapshot, error) {
 	be := sim.New()
 	defer be.Close()
 	digest, _ := programDigest()
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg),
-		Operator: operatorMenu(cfg), Figures: figures, Digest: digest})
+	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg, ret),
+		Operator: operatorMenu(cfg), Returns: ret, Digest: digest})
 	if err != nil {
 		return nil, err
 	}

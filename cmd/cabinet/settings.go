@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
-	"cabinet/internal/analysis"
+	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
-	"cabinet/internal/view"
+	"cabinet/internal/player"
 )
 
 // loadSettings reads the configuration file and turns it into the
@@ -25,13 +26,13 @@ func loadSettings(path string) (cabinet.Settings, *config.Config, error) {
 // operatorMenu is the configuration's operator menu.
 func operatorMenu(cfg *config.Config) cabinet.OperatorMenu { return cfg }
 
-// chooser is autoplay's strategy: the analyser's computed strategy for each
+// chooser is autoplay's player: player.Optimal (the analyser's valuation) for each
 // blackjack game (so simulated and computed RTP compare), the reference
 // player for Poker Duel.
 func chooser(s cabinet.Settings) cabinet.Chooser {
-	strat := map[game.ID]*analysis.Strategy{}
+	strat := map[game.ID]*player.Optimal{}
 	for id, r := range s.Rules {
-		if st, err := analysis.NewStrategy(r); err == nil {
+		if st, err := player.NewOptimal(r); err == nil {
 			strat[id] = st
 		}
 	}
@@ -45,23 +46,26 @@ func chooser(s cabinet.Settings) cabinet.Chooser {
 	}
 }
 
-// figures gives the help screens the analyser's committed RTP figures.
-func figures(id game.ID) []view.RTPLine {
-	fs, err := analysis.Figures(id)
+// checkReturns computes the return of every wager of the file's rules in
+// force and refuses a forbidden one (platform.md §6) before any store is
+// opened: the error names the game, the wager, its figure and min_rtp.
+// The returned Returns is the controller's check of operator changes.
+func checkReturns(ctx context.Context, path string, cfg *config.Config) (*cabinet.Returns, error) {
+	g := rtp.NewGuard()
+	in, err := rtp.FromConfig(cfg)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	out := make([]view.RTPLine, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, view.RTPLine{Bet: f.Bet, RTPBP: f.RTP, Method: f.Method})
+	if _, err := g.Check(ctx, in); err != nil {
+		return nil, fmt.Errorf("%s: configuration refused: %w", path, err)
 	}
-	return out
+	return &cabinet.Returns{Guard: g, MinRTP: cfg.MinRTP()}, nil
 }
 
-// figureBP is the analyser's RTP of one bet of a game, in hundredths of a
-// percent (false if the analysis has none).
-func figureBP(id game.ID, bet game.BetKind) (int64, bool) {
-	for _, f := range figures(id) {
+// figureBP is the RTP of one bet of a game under the controller's rules in
+// force, in hundredths of a percent (false if the analysis has none).
+func figureBP(c *cabinet.Controller, id game.ID, bet game.BetKind) (int64, bool) {
+	for _, f := range c.ReturnFigures(id) {
 		if f.Bet == bet {
 			return f.RTPBP, true
 		}
@@ -69,14 +73,19 @@ func figureBP(id game.ID, bet game.BetKind) (int64, bool) {
 	return 0, false
 }
 
-// computedBetRTP is the analyser's figure for one bet of a game ("" if none).
-func computedBetRTP(id game.ID, bet game.BetKind) string {
-	if bp, ok := figureBP(id, bet); ok {
+// computedBetRTP is the figure for one bet of a game ("" if none).
+func computedBetRTP(c *cabinet.Controller, id game.ID, bet game.BetKind) string {
+	if bp, ok := figureBP(c, id, bet); ok {
 		return fmt.Sprintf("%d.%02d%%", bp/100, bp%100)
 	}
 	return ""
 }
 
-func overridesFunc(cfg *config.Config) func(cabinet.Settings, map[string]string) (cabinet.Settings, error) {
-	return cabinet.OverridesFrom(cfg)
+// overridesFunc applies the store's operator overrides to cfg, refusing a
+// combination whose return is forbidden (ret nil: no return check).
+func overridesFunc(cfg *config.Config, ret *cabinet.Returns) func(cabinet.Settings, map[string]string) (cabinet.Settings, error) {
+	if ret == nil {
+		return cabinet.OverridesFrom(cfg)
+	}
+	return ret.Guarded(cabinet.OverridesFrom(cfg))
 }

@@ -109,6 +109,10 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	ret, err := checkReturns(ctx, *cfgF, cfg)
+	if err != nil {
+		return err
+	}
 	games := set.Games
 	if *gameF != "all" {
 		id := game.ID(*gameF)
@@ -141,7 +145,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer be.Close()
 	tally := betTally{}
 	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, RNG: cabinet.SeededRNG{Seed: *seed}, Settings: set,
-		Overrides: overridesFunc(cfg), OnCommit: tally.add})
+		Overrides: overridesFunc(cfg, ret), Returns: ret, OnCommit: tally.add})
 	if err != nil {
 		return err
 	}
@@ -220,13 +224,13 @@ func summarize(c *cabinet.Controller, games []game.ID, steps int64, elapsed time
 			continue
 		}
 		res.Games = append(res.Games, simGame{Game: id, Played: g.Played, Wagered: g.Wagered.String(), Won: g.Won.String(),
-			RTP: pct(int64(g.Won), int64(g.Wagered)), Computed: expectedRTP(id, tally[id]), Bets: betLines(id, tally[id])})
+			RTP: pct(int64(g.Won), int64(g.Wagered)), Computed: expectedRTP(c, id, tally[id]), Bets: betLines(c, id, tally[id])})
 	}
 	return res
 }
 
 // betLines lists a game's bets in a stable order: main first, then by name.
-func betLines(id game.ID, t map[game.BetKind]*[2]money.Cents) []simBet {
+func betLines(c *cabinet.Controller, id game.ID, t map[game.BetKind]*[2]money.Cents) []simBet {
 	kinds := make([]game.BetKind, 0, len(t))
 	for k := range t {
 		kinds = append(kinds, k)
@@ -244,21 +248,22 @@ func betLines(id game.ID, t map[game.BetKind]*[2]money.Cents) []simBet {
 	for _, k := range kinds {
 		v := t[k]
 		out = append(out, simBet{Bet: k, Wagered: v[0].String(), Won: v[1].String(), RTP: pct(int64(v[1]), int64(v[0])),
-			Computed: computedBetRTP(id, k)})
+			Computed: computedBetRTP(c, id, k)})
 	}
 	return out
 }
 
-// expectedRTP is the analyser's return for this run's mix of bets: each
-// bet's computed RTP weighted by what was wagered on it ("" when a bet has
+// expectedRTP is the analyser's return for this run's mix of bets under the
+// rules in force (file plus the store's overrides): each bet's computed RTP
+// weighted by what was wagered on it ("" when a bet has
 // no figure, e.g. Poker Duel's session). Reporting only.
-func expectedRTP(id game.ID, t map[game.BetKind]*[2]money.Cents) string {
+func expectedRTP(c *cabinet.Controller, id game.ID, t map[game.BetKind]*[2]money.Cents) string {
 	var num, den int64
 	for k, v := range t {
 		if v[0] == 0 {
 			continue
 		}
-		bp, ok := figureBP(id, k)
+		bp, ok := figureBP(c, id, k)
 		if !ok {
 			return ""
 		}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
-	"cabinet/internal/analysis"
 	duelanalysis "cabinet/internal/analysis/duel"
+	"cabinet/internal/analysis/rngtest"
 	"cabinet/internal/audit"
 	"cabinet/internal/crashtest"
 )
@@ -21,12 +21,8 @@ func cmdCrashtest(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return crashtest.Run(ctx, args, stdout, stderr)
 }
 
-func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return analysis.ParCommand(ctx, args, stdout, stderr)
-}
-
 func cmdRNG(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return analysis.RNGCommand(ctx, args, stdout, stderr)
+	return rngtest.Command(ctx, args, stdout, stderr)
 }
 
 func cmdDuelEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -1,23 +1,19 @@
-// Package analysis computes the cabinet's PAR figures and RNG evidence
-// (issue 9): the return to player of every blackjack game's main bet and
-// side bets from blackjack.Rules (the one source of truth shared with the
-// engine), the strategy the autoplay uses, the figures the help screens
-// show, and the `cabinet par` and `cabinet rng` commands.
+// Package analysis is the cabinet's laboratory: what it computes about the
+// games, in parts —
 //
-// Floating point is allowed here (analysis output only); money paid by the
-// cabinet never passes through this package.
+//   - par (internal/analysis/par): the PAR analyser, the return to player
+//     of every blackjack game's main bet and side bets from blackjack.Rules
+//     (the one source of truth shared with the engine), and `cabinet par`;
+//   - rtp (internal/analysis/rtp): the return of the rules in force and the
+//     check that refuses a forbidden combination (platform.md §6);
+//   - rngtest (internal/analysis/rngtest): `cabinet rng`, raw RNG bytes for
+//     outside batteries and the shuffle uniformity test;
+//   - duel (internal/analysis/duel): `cabinet duel-eval`, the Poker Duel
+//     opponent measured;
+//   - this package: the figures of the shipped configuration
+//     (figures.json), generated from the analyser, for samples and docs.
 //
-// Main game: the expected value of every decision is computed by recursion
-// over the shoe composition (composition-dependent: each decision uses the
-// hand's own cards and the dealer's up card, with exact card removal), the
-// dealer's final-total distribution by recursion over the dealer's draws.
-// Where the dealer peeks, values are computed with the hole card treated as
-// a future draw and the dealer blackjack excluded; cards being exchangeable
-// this is exact. Approximations are named in the output (split hands from a
-// fixed composition, always-resplit, the Zappit win cap).
-//
-// Side bets are exact enumerations over the shoe composition (Any Pair, 21+3,
-// Hot 3, Royal Poker over all five-card hands of the deck) or by dealer
-// recursion (Bust It), classified by the same sidebet evaluators the engine
-// pays with.
+// The player that plays by these figures (player.Optimal, on par.Values)
+// lives in internal/player. Floating point is allowed in analysis output
+// only; money paid by the cabinet never passes through these packages.
 package analysis

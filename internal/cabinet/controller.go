@@ -35,6 +35,9 @@ type Options struct {
 	Operator OperatorMenu
 	// Figures gives the help screens' RTP figures (nil: none shown).
 	Figures func(id game.ID) []view.RTPLine
+	// Returns, if set, computes the help figures from the rules in force
+	// and takes precedence over Figures (returns.go).
+	Returns *Returns
 	// OnCommit, if set, sees the events of every committed round step, as
 	// recorded (the simulator's per-bet figures). It runs after the commit
 	// and must not call back into the controller.

@@ -181,9 +181,7 @@ func (c *Controller) helpView() *view.HelpView {
 			{Key: "pawn", Value: strconv.FormatInt(cfg.PawnValue, 10)},
 		}
 	}
-	if c.opt.Figures != nil {
-		h.RTP = c.opt.Figures(c.ui.game)
-	}
+	h.RTP = c.helpFigures(c.ui.game)
 	return h
 }
 

@@ -55,6 +55,9 @@ type Cabinet struct {
 	ExpectedDigest string        // program SHA-256 (hex) that must match, "" = no check
 	Backend        string        // "sim" or "periph"
 	Chips          []money.Cents // BET+ chip values, ascending
+	// MinRTP is the minimum return of every wager in hundredths of a
+	// percent (7500 = 75.00 %): see minrtp.go.
+	MinRTP int64
 }
 
 // Jackpot is the [jackpot] section: the Royal Poker progressive.
@@ -336,6 +339,9 @@ func buildCabinet(c *Cabinet, f cabinetFile) error {
 		return bad("cabinet.expected_digest", d, `"" (no check) or the 64 lower-case hex digits printed by "cabinet version"`)
 	}
 	c.ExpectedDigest = f.ExpectedDigest
+	if c.MinRTP, err = minRTP("cabinet.min_rtp", f.MinRTP); err != nil {
+		return err
+	}
 	switch f.Backend {
 	case "sim", "periph":
 		c.Backend = f.Backend

@@ -39,6 +39,12 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 			t.Fatalf("Rules(%s) = %v", id, err)
 		}
 		want, _ := blackjack.Preset(id)
+		if id == game.Zappit {
+			// The shipped table limit keeps the return at the worst bet above
+			// 97 % under the 100.00 win cap (the preset's 1000.00 gives 57 %
+			// and is refused at start-up by the return check, issue 19).
+			want.MaxBet = 2500
+		}
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("Rules(%s) differs from the preset (-want +got):\n%s", id, d)
 		}
@@ -49,7 +55,7 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	want := Cabinet{Store: "var/cabinet.db", StoreMirror: "var/cabinet.db.mirror", Language: "fr", Currency: "EUR", Denomination: 1,
 		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
 		RecallDepth: 100, EventDepth: 1000, Sound: true, Backend: "sim",
-		Chips: []money.Cents{100, 500, 1000, 2500, 10000}}
+		Chips: []money.Cents{100, 500, 1000, 2500, 10000}, MinRTP: 7500}
 	if d := cmp.Diff(want, c.Cabinet); d != "" {
 		t.Errorf("Cabinet (-want +got):\n%s", d)
 	}

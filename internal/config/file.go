@@ -40,6 +40,7 @@ type cabinetFile struct {
 	ExpectedDigest string   `toml:"expected_digest"`
 	Backend        string   `toml:"backend"`
 	Chips          []string `toml:"chips"`
+	MinRTP         string   `toml:"min_rtp"`
 }
 
 type gamesFile struct {
@@ -151,6 +152,7 @@ func defaults() file {
 			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true,
 			Backend: "sim",
 			Chips:   []string{"1.00", "5.00", "10.00", "25.00", "100.00"},
+			MinRTP:  DefaultMinRTP,
 		},
 		Games: gamesFile{
 			Enabled: ids,
@@ -168,7 +170,7 @@ func defaults() file {
 				VoidAfter: formatDuration(DefaultVoidAfter), Penetration: f.Penetration,
 			},
 			Zappit: zappitFile{
-				MinBet: z.MinBet.String(), MaxBet: z.MaxBet.String(), Spots: z.MaxSpots,
+				MinBet: z.MinBet.String(), MaxBet: ZappitMaxBet, Spots: z.MaxSpots,
 				VoidAfter: formatDuration(ZappitVoidAfter), WinCap: z.WinCap.String(),
 			},
 		},

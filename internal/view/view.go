@@ -132,6 +132,17 @@ type RTPLine struct {
 	Bet    game.BetKind `json:"bet"`
 	RTPBP  int64        `json:"rtp_bp"` // hundredths of a percent
 	Method string       `json:"method"` // "exact", "simulation ±0.05 %"
+	// Basis is what the figure is a return of: "staked" (the main bet per
+	// money staked, doubles and splits included) or "unit" (a side bet or
+	// insurance per unit staked); "" when not given.
+	Basis string `json:"basis,omitempty"`
+	// InitialBP is the main bet's return per initial bet (0: not given).
+	InitialBP int64 `json:"initial_bp,omitempty"`
+	// WorstBet, when not zero, is the bet per spot the figure holds at
+	// (on WorstSpots spots): a win cap makes the return depend on the bet
+	// and help says the figure is the one at this, the worst, bet.
+	WorstBet   money.Cents `json:"worst_bet,omitempty"`
+	WorstSpots int         `json:"worst_spots,omitempty"`
 }
 
 // AuditView is the technician's screens.

@@ -12,4 +12,10 @@
 // The ace is high, or low in a straight: A-2-3-4-5 with 52 cards, A-7-8-9-10
 // with 32 cards. A straight's height is its top card, the ace-low straight
 // being the lowest of its deck.
+//
+// Eval is a table lookup (tables.go): five card codes added, one or two
+// loads, no allocation, no branch but the flush test. The tables are filled
+// at start-up from evalBits, the bit-counting evaluator shipped first, and
+// the tests prove Eval equal to it over every hand of both decks, besides
+// the published category counts.
 package poker

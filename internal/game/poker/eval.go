@@ -94,69 +94,6 @@ func (v Value) String() string {
 	return s
 }
 
-// Ace-low straights as rank masks (bit r set for rank r).
-const (
-	wheel52 = 1<<card.Ace | 1<<card.Two | 1<<card.Three | 1<<card.Four | 1<<card.Five
-	wheel32 = 1<<card.Ace | 1<<card.Seven | 1<<card.Eight | 1<<card.Nine | 1<<card.Ten
-)
-
-// Eval ranks a hand of five distinct cards; short selects the 32-card deck's
-// ace-low straight (A-7-8-9-10) instead of A-2-3-4-5. With short set every
-// card must be a 7 or higher; Eval does not check the cards (it is the inner
-// loop of simulations), the engine deals only valid distinct cards.
-func Eval(hand [5]card.Card, short bool) Value {
-	var mask, once, twice, thrice, quads uint32
-	suits := uint8(0)
-	for _, c := range hand {
-		b := uint32(1) << c.Rank
-		// Each rank sits in the mask of how often it has been seen so far.
-		quads |= thrice & b
-		thrice = thrice&^b | twice&b
-		twice = twice&^b | once&b
-		once = once&^b | b&^mask
-		mask |= b
-		suits |= 1 << c.Suit
-	}
-	flush := suits&(suits-1) == 0
-	const m2 = card.Two // masks below are shifted so rank 2 is bit 0
-	switch bits.OnesCount32(mask) {
-	case 5:
-		top := uint32(bits.Len32(mask) - 1)
-		straight := mask>>(top-4) == 0x1F
-		if !straight {
-			if short && mask == wheel32 {
-				straight, top = true, uint32(card.Ten)
-			} else if !short && mask == wheel52 {
-				straight, top = true, uint32(card.Five)
-			}
-		}
-		switch {
-		case straight && flush:
-			return Value(StraightFlush)<<20 | Value(top)
-		case flush:
-			return Value(Flush)<<20 | Value(mask>>m2)
-		case straight:
-			return Value(Straight)<<20 | Value(top)
-		}
-		return Value(HighCard)<<20 | Value(mask>>m2)
-	case 4:
-		return Value(OnePair)<<20 | rank(twice)<<16 | Value(once>>m2)
-	case 3:
-		if thrice != 0 {
-			return Value(ThreeOfAKind)<<20 | rank(thrice)<<16 | Value(once>>m2)
-		}
-		return Value(TwoPairs)<<20 | Value(twice>>m2)<<4 | rank(once)
-	}
-	// Two distinct ranks: a full house or four of a kind.
-	if thrice != 0 {
-		return Value(FullHouse)<<20 | rank(thrice)<<4 | rank(twice)
-	}
-	return Value(FourOfAKind)<<20 | rank(quads)<<4 | rank(once)
-}
-
-// rank is the rank of a one-bit mask.
-func rank(m uint32) Value { return Value(bits.TrailingZeros32(m)) }
-
 // Compare returns -1, 0 or +1 as a is worse than, identical to or better than b.
 func Compare(a, b [5]card.Card, short bool) int {
 	va, vb := Eval(a, short), Eval(b, short)

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
-	"syscall"
 	"testing"
 
 	"cabinet/internal/game/card"
@@ -296,48 +295,4 @@ func TestOrderProperties(t *testing.T) {
 	if a, b := Eval(hand(t, "KS KD 7C 8H 9S"), false), Eval(hand(t, "KH KC 7D 8S 9C"), false); a != b {
 		t.Errorf("identical ranks in other suits: %v != %v", a, b)
 	}
-}
-
-func BenchmarkEval(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	deck := card.Deck()
-	hands := make([][5]card.Card, 4096)
-	for i := range hands {
-		rng.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
-		hands[i] = [5]card.Card(deck[:5])
-	}
-	var sink Value
-	n := 0
-	for b.Loop() {
-		sink ^= Eval(hands[n&4095], false)
-		n++
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "evals/s")
-	_ = sink
-}
-
-// BenchmarkEnumerate52 evaluates every 52-card hand once per iteration. It
-// also reports evaluations per second of process CPU time, which stays
-// meaningful on a loaded machine where wall-clock rates do not.
-func BenchmarkEnumerate52(b *testing.B) {
-	deck := card.Deck()
-	var sink Value
-	n := 0
-	cpu0 := cpuSeconds(b)
-	for b.Loop() {
-		forEachHand(deck, func(h [5]card.Card) { sink ^= Eval(h, false); n++ })
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "evals/s")
-	if cpu := cpuSeconds(b) - cpu0; cpu > 0 {
-		b.ReportMetric(float64(n)/cpu, "evals/cpu-s")
-	}
-	_ = sink
-}
-
-func cpuSeconds(b *testing.B) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return float64(ru.Utime.Sec) + float64(ru.Utime.Usec)/1e6
 }

@@ -1,0 +1,5 @@
+//go:build race
+
+package partest
+
+const raceEnabled = true

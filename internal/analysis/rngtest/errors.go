@@ -1,0 +1,6 @@
+package rngtest
+
+import "errors"
+
+// ErrUsage is returned for bad command-line arguments.
+var ErrUsage = errors.New("usage")
