@@ -15,7 +15,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/duel"
-	"cabinet/internal/hw/periph"
+	"cabinet/internal/hw/periph/pins"
 	"cabinet/internal/money"
 )
 
@@ -30,7 +30,7 @@ type Config struct {
 	// Hardware is the GPIO pin map and timings of the periph backend
 	// ([hardware]); validated whatever the backend, so a bad map is found
 	// before the cabinet goes to the Pi.
-	Hardware periph.Config
+	Hardware pins.Config
 
 	enabled   []game.ID
 	rules     map[game.ID]blackjack.Rules
@@ -239,10 +239,10 @@ func buildDuel(c *Config, f duelFile) error {
 	return nil
 }
 
-func buildHardware(c *Config, h periph.Config) error {
+func buildHardware(c *Config, h pins.Config) error {
 	if err := h.Validate(); err != nil {
-		// periph.Validate says "<ErrConfig>: key = "value": want allowed".
-		msg := strings.TrimPrefix(err.Error(), periph.ErrConfig.Error()+": ")
+		// pins.Validate says "<ErrConfig>: key = "value": want allowed".
+		msg := strings.TrimPrefix(err.Error(), pins.ErrConfig.Error()+": ")
 		key, rest, ok1 := strings.Cut(msg, " = ")
 		val, allowed, ok2 := strings.Cut(rest, ": want ")
 		if !ok1 || !ok2 {
@@ -250,7 +250,7 @@ func buildHardware(c *Config, h periph.Config) error {
 		}
 		return &KeyError{Key: key, Value: val, Allowed: allowed}
 	}
-	if c.Cabinet.Backend == "periph" && h.Acceptor.Mode == periph.AcceptorPulse {
+	if c.Cabinet.Backend == "periph" && h.Acceptor.Mode == pins.AcceptorPulse {
 		for _, b := range c.Cabinet.Bills {
 			known := false
 			for _, a := range h.Acceptor.Bills {
@@ -265,7 +265,7 @@ func buildHardware(c *Config, h periph.Config) error {
 	return nil
 }
 
-func billsText(bs []periph.Amount) string {
+func billsText(bs []pins.Amount) string {
 	s := make([]string, len(bs))
 	for i, b := range bs {
 		s[i] = b.Cents().String()
