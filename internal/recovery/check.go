@@ -23,7 +23,11 @@ import (
 func (s *Store) Check() error {
 	if s.bolt() == nil { // the file could not be opened: Open said why
 		if f := s.Err(); f != nil {
-			return f
+			var ce *CheckError
+			if errors.As(f, &ce) {
+				return f
+			}
+			return &CheckError{Path: s.path, Problems: []error{f}}
 		}
 		return fmt.Errorf("recovery: check %s: store closed", s.path)
 	}
