@@ -121,8 +121,15 @@ func checkRecords(tx *Tx) []error {
 	})
 	var m Machine
 	each(bMachine, only(bMachine, kMachine, &m))
+	each(bRound, checkRoundKey)
 	var open OpenRound
-	each(bRound, only(bRound, kOpen, &open))
+	if tx.tx.Bucket(bRound) != nil {
+		if o, err := tx.getRound(); err != nil {
+			add(err)
+		} else if o != nil {
+			open = *o
+		}
+	}
 	each(bCarry, func(k, raw []byte) error {
 		if !game.ID(k).Valid() {
 			return corrupt(bCarry, k, "carry of an unknown game")
