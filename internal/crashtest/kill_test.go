@@ -16,7 +16,7 @@ var (
 	rounds         = flag.Int64("rounds", 60, "sim rounds of TestPowerLoss")
 	seed           = flag.Uint64("seed", 11, "seed of TestPowerLoss")
 	corruptOnSim   = flag.Int("corrupt-sim", 40, "corruption cases on the sim store of TestPowerLoss")
-	powerCutRounds = flag.Int64("powercut-rounds", 20, "rounds traced by TestPowerCut (the long version: -powercut-rounds 200)")
+	powerCutRounds = flag.Int64("powercut-rounds", 8, "rounds traced by TestPowerCut (the long version: -powercut-rounds 200)")
 )
 
 // cabinetBinary builds cmd/cabinet into the test's directory, or skips the
