@@ -16,9 +16,19 @@ import (
 // BenchmarkStepCommit commits a realistic step: the machine record (meters
 // of five games), the open round with its steps and a 6-deck shoe, one step
 // of events — about what the controller writes per action.
-func BenchmarkStepCommit(b *testing.B) {
+func BenchmarkStepCommit(b *testing.B) { stepCommit(b, true) }
+
+// BenchmarkStepCommitNoProof is the same without the newest-store proof
+// (bbolt's commit alone: what the proof's write adds is the difference).
+func BenchmarkStepCommitNoProof(b *testing.B) { stepCommit(b, false) }
+
+func stepCommit(b *testing.B, withProof bool) {
 	path := filepath.Join(b.TempDir(), "bench.db")
-	s, err := Open(path, Options{Init: true, Mirror: path + ".mirror"})
+	mirror := ""
+	if withProof {
+		mirror = path + ".mirror"
+	}
+	s, err := Open(path, Options{Init: true, Mirror: mirror})
 	if err != nil {
 		b.Fatal(err)
 	}
