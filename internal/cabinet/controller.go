@@ -213,7 +213,7 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 		paid += pd
 	}
 	refund := staked - paid
-	step := meters.Step{N: len(open.Steps), At: c.now(), Action: game.Action{Kind: "void"}}
+	step := meters.Step{N: len(open.Steps), At: c.now(), Action: game.Action{Kind: game.Void}}
 	if refund > 0 {
 		ev := game.Event{Kind: game.Payout, Bet: game.Main, Amount: refund, Text: "void refund"}
 		step.Events = []game.Event{ev}

@@ -1,7 +1,6 @@
 package cabinet
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -50,14 +49,9 @@ func freshDuel(rules []byte, no uint64) (game.Round, error) {
 }
 
 func decodeDuel(state []byte) (game.Round, error) {
-	r := new(duel.Round)
-	dec := json.NewDecoder(bytes.NewReader(state))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(r); err != nil {
-		return nil, fmt.Errorf("decode duel round: %w", err)
-	}
-	if err := r.Check(); err != nil {
-		return nil, fmt.Errorf("decode duel round: %w", err)
+	r, err := duel.Decode(state) // strict, versioned, checked
+	if err != nil {
+		return nil, err
 	}
 	return r, nil
 }

@@ -85,7 +85,7 @@ func replay(id game.ID, rules json.RawMessage, no uint64, steps []meters.Step) (
 		return nil, err
 	}
 	for _, s := range steps {
-		if s.Action.Kind == "void" {
+		if s.Action.Kind == game.Void {
 			continue
 		}
 		if _, err := r.Apply(s.Action, card.NewStack(game.Drawn(s.Events)...)); err != nil {
@@ -95,25 +95,12 @@ func replay(id game.ID, rules json.RawMessage, no uint64, steps []meters.Step) (
 	return r, nil
 }
 
-// shoeFor prepares the card source of a new round. Fresh-shuffle games get a
-// new shoe drawn lazily (one Fisher–Yates step per card, inside committed
-// steps); Free Bet continues its persisted cut-card shoe, reshuffled when the
-// cut card has come out.
+// shoeFor prepares the card source of a new round (blackjack.NextShoe: a
+// lazily drawn fresh shoe, or Free Bet's persisted cut-card shoe, reshuffled
+// when the cut card has come out).
 func (c *Controller) shoeFor(id game.ID, r game.Round, carry *card.Shoe, step *stepRand) (*card.Shoe, bool, error) {
 	if id == game.Duel {
 		return duelShoe(r), false, nil
 	}
-	rules := c.set.Rules[id]
-	if rules.FreshShuffle {
-		return card.NewShoe(rules.Decks), false, nil
-	}
-	if carry != nil && len(carry.Cards) == 52*rules.Decks && !carry.CutReached() {
-		return carry, false, nil
-	}
-	s := card.NewShoe(rules.Decks)
-	if err := s.Shuffle(step.reader()); err != nil {
-		return nil, false, err
-	}
-	s.Cut = len(s.Cards) * rules.Penetration / 100
-	return s, true, nil
+	return blackjack.NextShoe(c.set.Rules[id], carry, step.reader)
 }

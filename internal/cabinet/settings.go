@@ -37,7 +37,7 @@ type DuelSettings struct {
 }
 
 // PoolUnitsPerCent is the progressive pool's resolution: 1e-7 cent.
-const PoolUnitsPerCent = 10_000_000
+const PoolUnitsPerCent = blackjack.PoolUnitsPerCent
 
 // Validate checks the settings the controller relies on.
 func (s *Settings) Validate() error {

@@ -313,8 +313,8 @@ func RecallPicture(rec meters.Recall, step int) (*view.RecallView, error) {
 	}
 	action := ""
 	for _, s := range steps[:step+1] {
-		if s.Action.Kind == "void" {
-			action = "void"
+		if s.Action.Kind == game.Void {
+			action = string(game.Void)
 			continue
 		}
 		if _, err := r.Apply(s.Action, card.NewStack(game.Drawn(s.Events)...)); err != nil {

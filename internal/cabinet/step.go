@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
 	"cabinet/internal/meters"
@@ -244,7 +245,7 @@ func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([
 			}
 			m.Credits -= e.Amount
 			if e.Bet == game.RoyalSide {
-				u := int64(e.Amount) * c.set.JackpotRateE7
+				u := blackjack.PoolContribution(e.Amount, c.set.JackpotRateE7)
 				m.PoolUnits += u
 				m.Meters.ProgressiveContrib += u
 			}
@@ -255,14 +256,8 @@ func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([
 			}
 			pay(e)
 		case game.JackpotWin:
-			if e.Percent <= 0 || e.Percent > 100 {
-				panic("BUG: jackpot percent out of range")
-			}
-			cents := money.Cents(m.PoolUnits * int64(e.Percent) / 100 / PoolUnitsPerCent)
-			m.PoolUnits -= int64(cents) * PoolUnitsPerCent
-			if e.Percent == 100 {
-				m.PoolUnits += int64(c.set.JackpotReset) * PoolUnitsPerCent
-			}
+			var cents money.Cents
+			cents, m.PoolUnits = blackjack.PoolWin(m.PoolUnits, e.Percent, c.set.JackpotReset)
 			m.Meters.ProgressiveHits++
 			m.Meters.ProgressivePaid += cents
 			e.Amount = cents

@@ -98,28 +98,8 @@ func base(mode view.Mode, id game.ID) *view.Snapshot {
 
 func hand(spot int, cards string, bet money.Cents) game.HandView {
 	cs := card.MustParse(cards)
-	t, soft := total(cs)
+	t, soft := card.BlackjackTotal(cs)
 	return game.HandView{Spot: spot, Cards: cs, Total: t, Soft: soft, Bet: bet}
-}
-
-// total is the best blackjack total (a fixture helper; engines compute their own).
-func total(cs []card.Card) (int, bool) {
-	t, aces := 0, 0
-	for _, c := range cs {
-		switch {
-		case c.Rank == card.Ace:
-			t++
-			aces++
-		case c.Rank >= card.Ten:
-			t += 10
-		default:
-			t += int(c.Rank)
-		}
-	}
-	if aces > 0 && t+10 <= 21 {
-		return t + 10, true
-	}
-	return t, false
 }
 
 func dealer(cards string, hidden int) game.HandView {

@@ -62,6 +62,11 @@ const (
 	Surrender ActionKind = "surrender" // Classic: give up half (SPECIAL)
 	Zap       ActionKind = "zap"       // Zappit: exchange a hard 15–18 (SPECIAL)
 
+	// Void is not a player action and no engine accepts it: the controller
+	// records it as the last step of an abandoned round that it voided and
+	// refunded on resume (platform.md), so recall and replay can tell it apart.
+	Void ActionKind = "void"
+
 	// Poker Duel (amounts in chips in Action.Amount).
 	Buy    ActionKind = "buy"    // buy a session (credits), Action.Deck and Action.Level
 	Ante   ActionKind = "ante"   // start the next deal
@@ -109,6 +114,8 @@ type Bet struct {
 }
 
 // Action is one request to an engine. Only the fields its Kind uses are set.
+// Kind, Funds and Bets are every game's; the Poker Duel payload is the
+// embedded DuelAction, read by the duel engine only.
 type Action struct {
 	Kind ActionKind `json:"kind"`
 	// Funds is the credit meter when the action is made; an action whose
@@ -116,15 +123,24 @@ type Action struct {
 	Funds money.Cents `json:"funds"`
 	// Bets: the stakes of a Deal.
 	Bets []Bet `json:"bets,omitempty"`
-	// Amount: Poker Duel open/raise size in chips.
+	// DuelAction: Poker Duel's choices. Embedded without a JSON name, so its
+	// fields encode at the top level exactly as before they were grouped
+	// (stored steps read unchanged: TestActionEncoding).
+	DuelAction
+}
+
+// DuelAction is the part of an Action only Poker Duel reads (games.md §5).
+// Blackjack engines ignore it; it is zero in every blackjack step.
+type DuelAction struct {
+	// Amount: open/raise size in chips.
 	Amount int64 `json:"amount,omitempty"`
-	// Discard: Poker Duel card positions (0–4) to exchange.
+	// Discard: card positions (0–4) to exchange.
 	Discard []int `json:"discard,omitempty"`
-	// Deck and Level: Poker Duel session choices (32 or 52; level name).
+	// Deck and Level: session choices (32 or 52; level name).
 	Deck  int    `json:"deck,omitempty"`
 	Level string `json:"level,omitempty"`
-	// Seed: Poker Duel bluff randomness for the session, drawn by the
-	// controller from the production RNG and recorded with the action.
+	// Seed: the session's bluff randomness, drawn by the controller from the
+	// production RNG and recorded with the Buy.
 	Seed uint64 `json:"seed,omitempty"`
 }
 

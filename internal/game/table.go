@@ -25,7 +25,11 @@ type Table struct {
 	Staked money.Cents `json:"staked"`
 	Paid   money.Cents `json:"paid"`
 	Done   bool        `json:"done"`
-	// Duel is set for Poker Duel only.
+	// Duel is set for Poker Duel only. It is the one game-specific part left
+	// in the generic picture (Table is derived, never stored, so moving it
+	// needs no versioned decode): the next step is a duel-owned picture type
+	// behind an interface the display type-switches on, once the display's
+	// rework has landed.
 	Duel *DuelView `json:"duel,omitempty"`
 }
 

@@ -126,6 +126,7 @@ var en = map[string]string{
 	"note.insured":     "Insured",
 	"note.evenmoney":   "Even money",
 	"note.capped":      "Win capped",
+	"note.surrender":   "Surrendered",
 
 	// Table.
 	"table.dealer":        "Dealer",

@@ -126,6 +126,7 @@ var fr = map[string]string{
 	"note.insured":     "Assurée",
 	"note.evenmoney":   "Payé à 1:1",
 	"note.capped":      "Gain plafonné",
+	"note.surrender":   "Abandon",
 
 	// Table.
 	"table.dealer":        "Croupier",

@@ -35,13 +35,8 @@ func NewOptimal(r blackjack.Rules) (*Optimal, error) {
 // OptimalFor returns the player choosing by v.
 func OptimalFor(v *par.Values) *Optimal { return &Optimal{v: v} }
 
-// value is the analyser's value of a card: the blackjack value, an ace 1.
-func value(c card.Card) int {
-	if v := blackjack.Value(c); v != 11 {
-		return v
-	}
-	return 1
-}
+// value is the analyser's value of a card: card.HardValue (an ace 1).
+func value(c card.Card) int { return c.HardValue() }
 
 func values(cs []card.Card) []int {
 	out := make([]int, len(cs))

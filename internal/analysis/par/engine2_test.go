@@ -65,7 +65,7 @@ func TestDealerDistributionAgainstEngine(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				if tot, _ := blackjack.Total(rd.Hands[0].Cards); tot == 21 && len(rd.Hands[0].Cards) == 2 {
+				if tot, _ := card.BlackjackTotal(rd.Hands[0].Cards); tot == 21 && len(rd.Hands[0].Cards) == 2 {
 					continue
 				}
 				got[dealerOutcome(rd.Dealer)]++
@@ -98,7 +98,7 @@ func (standOnly) choose(legal []game.ActionKind) game.ActionKind {
 }
 
 func dealerOutcome(cs []card.Card) int {
-	t, _ := blackjack.Total(cs)
+	t, _ := card.BlackjackTotal(cs)
 	switch {
 	case len(cs) == 2 && t == 21:
 		return oBJ

@@ -2,7 +2,6 @@ package blackjack
 
 import (
 	"fmt"
-	"slices"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
@@ -10,11 +9,12 @@ import (
 )
 
 // step is one Apply in progress: the working copy of the round, the card
-// source and the events so far.
+// source, the events so far, and the round's reusable storage (nil for Apply).
 type step struct {
 	r   *Round
 	src card.Source
 	evs []game.Event
+	mem *mem
 }
 
 // Apply performs one action. It applies completely or not at all: the work
@@ -23,21 +23,47 @@ type step struct {
 // exactly as it was. Inside a step the round progresses by itself until a
 // player decision or the end: peek, a dealer blackjack ending the round,
 // automatic stands, split aces, the card cap, Charlie, dealer play and
-// settlement.
+// settlement. The round's earlier storage is never written: a shallow copy
+// of the round taken before the call still reads as it was.
 func (r *Round) Apply(a game.Action, src card.Source) ([]game.Event, error) {
+	return r.apply(nil, a, src, false)
+}
+
+// AppendApply is Apply for loops that play many steps and rounds (the
+// simulator, the benchmarks): the events are appended to evs, and the work
+// copy of the step reuses the storage of the one before, so a warm loop
+// allocates nothing (issue 17). The events and the round are exactly those
+// Apply gives. The price: slices read from the round before the call
+// (ActiveHand, Hands[i].Cards, a shallow copy of the Round) may be
+// overwritten by it; hold none across a call. On error the round is
+// unchanged and evs is returned as it came.
+func (r *Round) AppendApply(evs []game.Event, a game.Action, src card.Source) ([]game.Event, error) {
+	return r.apply(evs, a, src, true)
+}
+
+func (r *Round) apply(evs []game.Event, a game.Action, src card.Source, reuse bool) ([]game.Event, error) {
 	if err := r.check(a.Kind, a.Funds, true); err != nil {
-		return nil, err
+		return evs, err
 	}
 	if a.Kind == game.Deal {
 		if err := r.checkDeal(a); err != nil {
-			return nil, err
+			return evs, err
 		}
 	}
-	s := &step{r: r.clone(), src: src}
-	if err := s.do(a); err != nil {
-		return nil, fmt.Errorf("blackjack: round %d: %s: %w", r.Number, a.Kind, err)
+	s := step{src: src, evs: evs}
+	if reuse {
+		s.r, s.mem = r.working(), r.mem
+	} else {
+		s.r = r.clone()
 	}
-	*r = *s.r
+	if err := s.do(a); err != nil {
+		return evs, fmt.Errorf("blackjack: round %d: %s: %w", r.Number, a.Kind, err)
+	}
+	if reuse {
+		r.commit()
+	} else {
+		*r = *s.r
+	}
 	return s.evs, nil
 }
 
@@ -68,11 +94,7 @@ func (s *step) do(a game.Action) error {
 			return err
 		}
 	case game.Surrender:
-		i := r.Active
-		h := &r.Hands[i]
-		h.Done, h.Settled, h.Outcome = true, true, game.Surrendered
-		s.pay(game.Main, i, h.Stake.Mul(1, 2), "")
-		s.result(i, game.Surrendered)
+		s.surrender(r.Active)
 	case game.Zap:
 		if err := s.zap(); err != nil {
 			return err
@@ -152,10 +174,11 @@ func (s *step) result(i int, o game.Outcome) {
 // deal places the bets and deals the first cards (games.md §0).
 func (s *step) deal(bets []game.Bet) error {
 	r := s.r
+	s.mem.takeSpare(r)
 	for spot := range r.Rules.MaxSpots {
 		for _, b := range bets {
 			if b.Spot == spot && b.Kind == game.Main {
-				r.Hands = append(r.Hands, Hand{Spot: spot, Stake: b.Amount})
+				r.newHand(Hand{Spot: spot, Stake: b.Amount})
 			}
 		}
 	}
@@ -253,7 +276,7 @@ func (s *step) afterInsurance() error {
 	r := s.r
 	r.Phase, r.Active = PhasePlay, -1
 	up := r.Dealer[0]
-	peek := r.Rules.Peek != NoHole && (isAce(up) || (IsTen(up) && r.Rules.Peek == PeekAceTen))
+	peek := r.Rules.Peek != NoHole && (isAce(up) || (isTen(up) && r.Rules.Peek == PeekAceTen))
 	if peek {
 		if r.dealerNatural() {
 			s.revealDealer()
@@ -270,7 +293,7 @@ func (r *Round) dealerNatural() bool {
 	if len(r.Dealer) != 2 {
 		return false
 	}
-	t, _ := Total(r.Dealer)
+	t, _ := card.BlackjackTotal(r.Dealer)
 	return t == 21
 }
 
@@ -328,7 +351,7 @@ func (s *step) advance(i int) error {
 func (s *step) autoStand(i int) {
 	r := s.r
 	h := &r.Hands[i]
-	t, soft := Total(h.Cards)
+	t, soft := card.BlackjackTotal(h.Cards)
 	switch {
 	case t > 21:
 		h.Done = true
@@ -368,11 +391,6 @@ func (s *step) payPush(i int) {
 	s.pay(game.DoubleBet, i, h.Double, "")
 }
 
-func (s *step) token(bet game.BetKind, i int, amount money.Cents) {
-	h := &s.r.Hands[i]
-	s.evs = append(s.evs, game.Event{Kind: game.Token, Bet: bet, Spot: h.Spot, Hand: i, Amount: amount})
-}
-
 func (s *step) double() error {
 	r := s.r
 	i := r.Active
@@ -395,15 +413,11 @@ func (s *step) double() error {
 	return nil
 }
 
-// doubleFaceDown: Classic with American dealing deals a doubled hand's card
-// face down until the dealer's hand is revealed (games.md §4).
-func (r *Round) doubleFaceDown() bool { return r.Rules.Game == game.Classic && r.Rules.Peek != NoHole }
-
 func (s *step) split() error {
 	r := s.r
 	i := r.Active
 	h := &r.Hands[i]
-	nh := Hand{Spot: h.Spot, Cards: []card.Card{h.Cards[1]}, FromSplit: true, SplitHand: true}
+	nh := Hand{Spot: h.Spot, Cards: h.Cards[1:2], FromSplit: true, SplitHand: true} // copied by insertHand
 	free := r.freeSplit(h)
 	if free {
 		nh.Token = h.base()
@@ -416,7 +430,7 @@ func (s *step) split() error {
 	if aces {
 		h.SplitAces, nh.SplitAces = true, true
 	}
-	r.Hands = slices.Insert(r.Hands, i+1, nh)
+	r.insertHand(i+1, nh)
 	for k := range r.Pending {
 		if r.Pending[k].Hand > i {
 			r.Pending[k].Hand++
@@ -438,20 +452,5 @@ func (s *step) split() error {
 		}
 		s.autoStand(i + 1)
 	}
-	return nil
-}
-
-func (s *step) zap() error {
-	r := s.r
-	i := r.Active
-	h := &r.Hands[i]
-	h.Zapped, h.Cards, h.Note = h.Cards, nil, "zapped"
-	s.evs = append(s.evs, game.Event{Kind: game.Discarded, Hand: i, Spot: h.Spot})
-	for range 2 {
-		if err := s.draw(i, false); err != nil {
-			return err
-		}
-	}
-	s.autoStand(i)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/card"
 )
 
 // Basic is a plain autoplay strategy: a total/soft/pair chart for a
@@ -31,15 +32,12 @@ func Basic(r *Round, legal []game.ActionKind) game.ActionKind {
 	if !ok || !okUp {
 		return legal[0]
 	}
-	up := Value(upc)
-	if up == 11 {
-		up = 1 // ace: treated as the strongest up card below
-	}
-	t, soft := Total(cards)
+	up := upc.HardValue() // ace = 1: treated as the strongest up card below
+	t, soft := card.BlackjackTotal(cards)
 
 	if can(game.Split) {
 		free := r.SplitIsFree()
-		v := Value(cards[0])
+		v := cards[0].HardValue()
 		if free && v != 5 && v != 10 || pairSplit(v, up) {
 			return game.Split
 		}
@@ -100,11 +98,11 @@ func Basic(r *Round, legal []game.ActionKind) game.ActionKind {
 	return game.Hit
 }
 
-// pairSplit is the paid-split chart by card value (ace = 11) and up card
-// (ace = 1).
+// pairSplit is the paid-split chart by card value and up card (card.HardValue:
+// ace = 1).
 func pairSplit(v, up int) bool {
 	switch v {
-	case 11, 8:
+	case 1, 8:
 		return true
 	case 9:
 		return up >= 2 && up <= 9 && up != 7

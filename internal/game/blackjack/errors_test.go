@@ -143,22 +143,6 @@ func TestNewRejectsBadRules(t *testing.T) {
 	}
 }
 
-func TestTotal(t *testing.T) {
-	tests := []struct {
-		cards string
-		total int
-		soft  bool
-	}{
-		{"AS KH", 21, true}, {"AS AH", 12, true}, {"AS AH 9D", 21, true}, {"AS 6H 10D", 17, false},
-		{"10S 10H 2D", 22, false}, {"AS AH AD AC 7S", 21, true}, {"5S 6H", 11, false}, {"", 0, false},
-	}
-	for _, tt := range tests {
-		if total, soft := Total(card.MustParse(tt.cards)); total != tt.total || soft != tt.soft {
-			t.Errorf("Total(%s) = %d, %v; want %d, %v", tt.cards, total, soft, tt.total, tt.soft)
-		}
-	}
-}
-
 func TestCheckFindsCorruption(t *testing.T) {
 	r, err := New(FreeBet(), 3)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/card"
 	"cabinet/internal/money"
 )
 
@@ -18,13 +19,17 @@ var candidates = [...]game.ActionKind{
 // a paid double, split or insurance only if funds cover its stake; free ones
 // always. In the bet phase Deal is listed when funds cover the minimum bet.
 func (r *Round) Legal(funds money.Cents) []game.ActionKind {
-	var out []game.ActionKind
+	return r.AppendLegal(nil, funds)
+}
+
+// AppendLegal appends Legal's list to buf (loops reuse one buffer).
+func (r *Round) AppendLegal(buf []game.ActionKind, funds money.Cents) []game.ActionKind {
 	for _, k := range candidates {
 		if r.check(k, funds, false) == nil {
-			out = append(out, k)
+			buf = append(buf, k)
 		}
 	}
-	return out
+	return buf
 }
 
 // check says whether action k is accepted now with funds: nil, an
@@ -109,7 +114,7 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 			})
 		case r.Rules.Double == Double10or11 && !total10or11(h):
 			return refuse(explain, func() error {
-				return game.Illegal(k, "hand %d totals %d: double on 10 or 11 only", i, first(Total(h.Cards)))
+				return game.Illegal(k, "hand %d totals %d: double on 10 or 11 only", i, first(card.BlackjackTotal(h.Cards)))
 			})
 		}
 		if r.freeDouble(h) {
@@ -127,7 +132,7 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 			return refuse(explain, func() error {
 				return game.Illegal(k, "hand %d holds %d cards, splitting needs the first two", i, len(h.Cards))
 			})
-		case Value(h.Cards[0]) != Value(h.Cards[1]):
+		case h.Cards[0].HardValue() != h.Cards[1].HardValue():
 			return refuse(explain, func() error {
 				return game.Illegal(k, "hand %d: %v and %v are not of the same value", i, h.Cards[0], h.Cards[1])
 			})
@@ -150,34 +155,9 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 		}
 		return nil
 	case game.Surrender:
-		switch {
-		case !r.Rules.Surrender:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "surrender is not offered")
-			})
-		case !two || h.FromSplit || h.Zapped != nil:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "hand %d: surrender only as the first decision on the original two cards", i)
-			})
-		}
-		return nil
+		return r.checkSurrender(k, i, explain)
 	case game.Zap:
-		t, soft := Total(h.Cards)
-		switch {
-		case !r.Rules.Zap:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "zap is not offered")
-			})
-		case !two || h.FromSplit || h.Zapped != nil:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "hand %d: zap only as the first action on an original two-card hand", i)
-			})
-		case soft || t < 15 || t > 18:
-			return refuse(explain, func() error {
-				return game.Illegal(k, "hand %d: zap needs a hard 15 to 18, not %s%d", i, softWord(soft), t)
-			})
-		}
-		return nil
+		return r.checkZap(k, i, explain)
 	}
 	return refuse(explain, func() error {
 		return game.Illegal(k, "not a play action (hand %d is playing)", i)
@@ -205,27 +185,9 @@ func softWord(soft bool) string {
 }
 
 func total10or11(h *Hand) bool {
-	t, _ := Total(h.Cards)
+	t, _ := card.BlackjackTotal(h.Cards)
 	return t == 10 || t == 11
 }
-
-// freeDouble: Free Bet doubles a two-card hard 9, 10 or 11 for free.
-func (r *Round) freeDouble(h *Hand) bool {
-	if !r.Rules.FreeBets || len(h.Cards) != 2 {
-		return false
-	}
-	t, soft := Total(h.Cards)
-	return !soft && t >= 9 && t <= 11
-}
-
-// freeSplit: Free Bet splits every pair but ten-values for free.
-func (r *Round) freeSplit(h *Hand) bool {
-	return r.Rules.FreeBets && len(h.Cards) == 2 && !IsTen(h.Cards[0])
-}
-
-// evenMoneyOffered: Royal Poker offers even money, not insurance, to a
-// blackjack against an ace.
-func (r *Round) evenMoneyOffered(h *Hand) bool { return r.Rules.EvenMoney && h.natural() }
 
 func (r *Round) spotHands(spot int) int {
 	n := 0

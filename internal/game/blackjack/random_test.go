@@ -206,10 +206,10 @@ func checkRound(t testing.TB, r *Round, evs []game.Event) {
 	if capped && paid-staked != r.Rules.WinCap {
 		t.Fatalf("round %d: capped, net win %v, want the cap %v", r.Number, paid-staked, r.Rules.WinCap)
 	}
-	dt, _ := Total(r.Dealer)
+	dt, _ := card.BlackjackTotal(r.Dealer)
 	dbj := r.dealerNatural()
 	for i, h := range r.Hands {
-		pt, _ := Total(h.Cards)
+		pt, _ := card.BlackjackTotal(h.Cards)
 		want := expectedPay(r, &h, pt, dt, dbj)
 		if h.Win != want && !capped {
 			t.Fatalf("round %d hand %d (%s vs %s, %s): paid %v, want %v\n%s", r.Number, i, card.Format(h.Cards),

@@ -48,6 +48,10 @@ type Hand struct {
 	FromSplit bool `json:"split,omitempty"`
 	SplitHand bool `json:"split_hand,omitempty"`
 	SplitAces bool `json:"split_aces,omitempty"`
+	// SurrenderHeld: the hand surrendered under European dealing (no hole
+	// card); it is settled once the dealer's hand is complete (games.md §4):
+	// half returned, or the whole bet lost to a dealer blackjack.
+	SurrenderHeld bool `json:"surrender_held,omitempty"`
 	// Zapped holds the two cards a Zappit exchange discarded.
 	Zapped []card.Card `json:"zapped,omitempty"`
 	// Hidden: the last card is face down (Classic American double) until the
@@ -87,7 +91,8 @@ type Pay struct {
 }
 
 // Round is one blackjack round of any variant; its Rules decide the variant.
-// It is a plain value: its exported fields are its whole state, and it
+// It is a plain value: its exported fields are its whole state (the
+// unexported mem is reusable storage of AppendApply, never state), and it
 // round-trips through encoding/json exactly (the rules it started with
 // included, so a resumed round keeps them).
 type Round struct {
@@ -109,6 +114,9 @@ type Round struct {
 	// Staked and Paid: money taken and returned so far this round.
 	Staked money.Cents `json:"staked"`
 	Paid   money.Cents `json:"paid"`
+
+	// mem: storage reused by AppendApply and Renew (never encoded).
+	mem *mem
 }
 
 var _ game.Round = (*Round)(nil)
@@ -156,36 +164,17 @@ func (r *Round) DealerUp() (card.Card, bool) {
 	return r.Dealer[0], true
 }
 
-// HandCount is the number of player hands (split hands included).
-func (r *Round) HandCount() int { return len(r.Hands) }
-
-// DoubleIsFree reports whether a Double now would be a Free Bet free double.
-func (r *Round) DoubleIsFree() bool {
-	if r.Phase != PhasePlay || r.Active < 0 {
-		return false
-	}
-	return r.freeDouble(&r.Hands[r.Active])
-}
-
-// SplitIsFree reports whether a Split now would be a Free Bet free split.
-func (r *Round) SplitIsFree() bool {
-	if r.Phase != PhasePlay || r.Active < 0 {
-		return false
-	}
-	return r.freeSplit(&r.Hands[r.Active])
-}
-
 // natural: an original hand's first two cards total 21.
 func (h *Hand) natural() bool {
 	if h.FromSplit || h.Zapped != nil || len(h.Cards) != 2 {
 		return false
 	}
-	t, _ := Total(h.Cards)
+	t, _ := card.BlackjackTotal(h.Cards)
 	return t == 21
 }
 
 func (h *Hand) busted() bool {
-	t, _ := Total(h.Cards)
+	t, _ := card.BlackjackTotal(h.Cards)
 	return t > 21
 }
 

@@ -101,65 +101,6 @@ func (r Rules) SideRule(kind game.BetKind) (SideRule, bool) {
 	return SideRule{}, false
 }
 
-// Classic is games.md §4 with its defaults: American dealing.
-func Classic() Rules {
-	return Rules{
-		Game: game.Classic, Decks: 6, FreshShuffle: true,
-		HitSoft17: false, Peek: PeekAceTen,
-		MaxSpots: 3, MinBet: 100, MaxBet: 100000,
-		Double: DoubleAny, DoubleAfterSplit: true, MaxHands: 3,
-		Insurance: true, Surrender: true,
-	}
-}
-
-// Royal is games.md §1.
-func Royal() Rules {
-	return Rules{
-		Game: game.Royal, Decks: 1, FreshShuffle: true,
-		HitSoft17: true, Peek: PeekAceTen,
-		MaxSpots: 2, MinBet: 100, MaxBet: 100000,
-		Double: Double10or11, DoubleAfterSplit: true, MaxHands: 2,
-		AutoStandHardOnly: true,
-		Insurance:         true, EvenMoney: true,
-		RoyalStake: 100,
-		Side: []SideRule{{Kind: game.RoyalSide, Min: 100, Max: 100, Pays: map[string]int64{
-			"four of a kind": 500, "full house": 100, "flush": 50, "straight": 25, "three of a kind": 5,
-		}}},
-	}
-}
-
-// FreeBet is games.md §2.
-func FreeBet() Rules {
-	return Rules{
-		Game: game.FreeBet, Decks: 8, Penetration: 75,
-		HitSoft17: false, Peek: PeekAceOnly,
-		MaxSpots: 1, MinBet: 100, MaxBet: 100000,
-		Double: DoubleAny, DoubleAfterSplit: false, MaxHands: 2,
-		Insurance: true, FreeBets: true, CharlieCards: 6, Dealer22Push: true,
-		Side: []SideRule{
-			{Kind: game.AnyPair, Min: 100, Max: 10000, Pays: map[string]int64{"suited pair": 25, "pair": 8}},
-			{Kind: game.TwentyOne, Min: 100, Max: 10000, Pays: map[string]int64{
-				"suited trips": 100, "straight flush": 40, "trips": 30, "straight": 10, "flush": 5}},
-			{Kind: game.Hot3, Min: 100, Max: 10000, Pays: map[string]int64{
-				"777": 100, "suited 21": 20, "21": 4, "20": 2, "19": 1}},
-			{Kind: game.BustIt, Min: 100, Max: 10000, Pays: map[string]int64{
-				"3": 1, "4": 2, "5": 9, "6": 50, "7": 100, "8+": 250}},
-		},
-	}
-}
-
-// Zappit is games.md §3.
-func Zappit() Rules {
-	return Rules{
-		Game: game.Zappit, Decks: 6, FreshShuffle: true,
-		HitSoft17: true, Peek: PeekAceTen,
-		MaxSpots: 3, MinBet: 100, MaxBet: 100000,
-		Double: DoubleAny, DoubleAfterSplit: true, MaxHands: 2,
-		Insurance: true, Zap: true, MaxCards: 13, Dealer22Push: true,
-		WinCap: 10000,
-	}
-}
-
 // Preset returns the default rules of a blackjack game.
 func Preset(id game.ID) (Rules, error) {
 	switch id {

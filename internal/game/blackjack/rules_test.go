@@ -291,3 +291,66 @@ func TestEuropean(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { runCase(t, tc) })
 	}
 }
+
+// TestEuropeanSurrender: games.md §4 (updated): with European dealing a
+// surrender is settled once the dealer's hand is complete; a dealer
+// blackjack takes the whole bet, anything else returns half.
+func TestEuropeanSurrender(t *testing.T) {
+	held := func(t *testing.T, r *Round, evs []game.Event) {
+		t.Helper()
+		h := r.Hands[0]
+		if !h.SurrenderHeld || !h.Done || h.Settled || h.Outcome != "" {
+			t.Errorf("hand 0 = held %v done %v settled %v outcome %q, want held, done, unsettled",
+				h.SurrenderHeld, h.Done, h.Settled, h.Outcome)
+		}
+		if p := payouts(evs, game.Main); len(p) != 0 {
+			t.Errorf("main payouts %v before the dealer's hand is complete, want none", p)
+		}
+		if err := r.Check(); err != nil {
+			t.Errorf("Check = %v", err)
+		}
+		if v := r.Table().Hands[0]; v.Note != "surrender" || v.Outcome != "" {
+			t.Errorf("Table hand 0: note %q outcome %q, want note \"surrender\" and no outcome yet", v.Note, v.Outcome)
+		}
+	}
+	tests := []ruleCase{
+		{name: "no dealer blackjack: half returned", rules: european(), cards: "10S 9H 6D 8C", acts: acts(surr),
+			out: outs(game.Surrendered), net: -500, dealer: "9H 8C", check: wantPayouts(game.Main, 500)},
+		{name: "half rounded down to the cent", rules: european(), bets: []game.Bet{main(0, 1001)},
+			cards: "10S 9H 6D 8C", acts: acts(surr), out: outs(game.Surrendered), net: -501,
+			check: wantPayouts(game.Main, 500)},
+		{name: "dealer draws nothing beyond the second card", rules: european(), cards: "10S 6H 6D 5C",
+			acts: acts(surr), out: outs(game.Surrendered), net: -500, dealer: "6H 5C"},
+		{name: "dealer blackjack on an ace takes the whole bet", rules: european(), cards: "10S AH 6D KC",
+			acts: acts(noIns, surr), out: outs(game.Lose), net: -1000, dealer: "AH KC", check: wantPayouts(game.Main)},
+		{name: "dealer blackjack on a ten takes the whole bet", rules: european(), cards: "10S 10H 6D AC",
+			acts: acts(surr), out: outs(game.Lose), net: -1000, dealer: "10H AC", check: wantPayouts(game.Main)},
+		{name: "insurance still pays against the blackjack", rules: european(), cards: "10S AH 6D KC",
+			acts: acts(insure, surr), out: outs(game.Lose), net: 0,
+			check: func(t *testing.T, r *Round, evs []game.Event) {
+				wantPayouts(game.Insurance, 1500)(t, r, evs)
+				wantPayouts(game.Main)(t, r, evs)
+			}},
+		{name: "held while the next spot plays", rules: european(), bets: two(1000, 1000),
+			cards: "10S 10D 6H 6D 9C", acts: acts(surr), legal: []game.ActionKind{hit, stand, dbl, surr}, check: held},
+		{name: "two spots: half back, the other hand wins", rules: european(), bets: two(1000, 1000),
+			cards: "10S 10D 6H 6D 9C 10C 8C", acts: acts(surr, stand),
+			out: outs(game.Surrendered, game.Win), net: -500 + 1000, dealer: "6H 10C 8C",
+			check: wantPayouts(game.Main, 500, 2000)},
+		{name: "two spots: dealer blackjack takes both", rules: european(), bets: two(1000, 1000),
+			cards: "10S 10D AH 6D 9C KC", acts: acts(noIns, noIns, surr, stand),
+			out: outs(game.Lose, game.Lose), net: -2000, dealer: "AH KC", check: wantPayouts(game.Main)},
+		// American dealing is unchanged: the dealer has peeked, half comes back at once.
+		{name: "American: half returned at once", rules: Classic(), bets: two(1000, 1000),
+			cards: "10S 10D 6H 6D 9C 7C", acts: acts(surr), legal: []game.ActionKind{hit, stand, dbl, surr},
+			check: func(t *testing.T, r *Round, evs []game.Event) {
+				wantPayouts(game.Main, 500)(t, r, evs)
+				if h := r.Hands[0]; h.SurrenderHeld || !h.Settled || h.Outcome != game.Surrendered {
+					t.Errorf("hand 0 = held %v settled %v outcome %q, want settled surrender", h.SurrenderHeld, h.Settled, h.Outcome)
+				}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { runCase(t, tc) })
+	}
+}

@@ -41,7 +41,7 @@ func (s *step) dealerTurn() error {
 			continue
 		}
 		waiting = true
-		if !h.natural() {
+		if !h.natural() && !h.SurrenderHeld {
 			live = true
 		}
 	}
@@ -73,7 +73,7 @@ func (s *step) dealerTurn() error {
 
 // dealerDraws: below 17, or soft 17 under H17.
 func (r *Round) dealerDraws() bool {
-	t, soft := Total(r.Dealer)
+	t, soft := card.BlackjackTotal(r.Dealer)
 	return t < 17 || (t == 17 && soft && r.Rules.HitSoft17)
 }
 
@@ -88,6 +88,7 @@ func (r *Round) bustItLive() bool {
 
 // settleHands settles every hand not yet settled against the dealer's hand.
 //
+//   - A held European surrender: see settleSurrender.
 //   - A busted hand loses.
 //   - A blackjack pushes against a dealer blackjack and is paid 3:2 against
 //     anything else (a dealer 22 included).
@@ -99,7 +100,7 @@ func (r *Round) bustItLive() bool {
 //   - Otherwise a dealer bust or a higher total wins 1:1, equal totals push.
 func (s *step) settleHands() {
 	r := s.r
-	dt, _ := Total(r.Dealer)
+	dt, _ := card.BlackjackTotal(r.Dealer)
 	bj := r.dealerNatural()
 	for i := range r.Hands {
 		h := &r.Hands[i]
@@ -107,8 +108,10 @@ func (s *step) settleHands() {
 			continue
 		}
 		h.Settled = true
-		pt, _ := Total(h.Cards)
+		pt, _ := card.BlackjackTotal(h.Cards)
 		switch {
+		case h.SurrenderHeld:
+			s.settleSurrender(i, bj)
 		case pt > 21:
 			s.result(i, game.Bust)
 		case h.natural() && bj:
@@ -119,10 +122,7 @@ func (s *step) settleHands() {
 			s.result(i, game.Blackjack)
 		case bj:
 			if r.Rules.Peek == PeekAceOnly {
-				if h.SplitHand {
-					s.pay(game.SplitBet, i, h.Stake, "")
-				}
-				s.pay(game.DoubleBet, i, h.Double, "")
+				s.returnAddedMoney(i)
 			}
 			s.result(i, game.Lose)
 		case dt == 22 && r.Rules.Dealer22Push:
@@ -180,13 +180,7 @@ func (s *step) settleSide(j int, name string) {
 	sd := &r.Sides[j]
 	sd.Settled, sd.Hand, sd.Outcome = true, name, game.Lose
 	hand := r.spotHand(sd.Spot)
-	if sd.Kind == game.RoyalSide && (name == sidebet.RoyalFlush || name == sidebet.StraightFlush) {
-		sd.Outcome, sd.Jackpot = game.Win, 10
-		if name == sidebet.RoyalFlush {
-			sd.Jackpot = 100
-		}
-		s.evs = append(s.evs, game.Event{Kind: game.JackpotWin, Spot: sd.Spot, Hand: hand, Bet: sd.Kind, Percent: sd.Jackpot, Text: name})
-		s.sideResult(j)
+	if sd.Kind == game.RoyalSide && s.royalJackpot(j, hand, name) {
 		return
 	}
 	rule, _ := r.Rules.SideRule(sd.Kind)
@@ -208,18 +202,7 @@ func (s *step) sideResult(j int) {
 }
 
 // finish settles Bust It on the dealer's final hand, pays what a capped
-// round held back, and ends the round.
-//
-// Win cap (Zappit, Rules.WinCap > 0): the round's net win is the money paid
-// back minus the money staked over the whole round (main, split, double and
-// insurance stakes and their payouts; a returned stake is not a win). If it
-// exceeds WinCap, the payouts are reduced by the excess so that the net win
-// equals WinCap exactly: the reduction takes the payouts from the last one
-// decided backwards, each down to zero if needed, and a Note event "wincap"
-// carries the amount withheld. To apply the cap to the round as a whole,
-// every payout of a capped round is held (Round.Pending) and paid here; the
-// outcomes (a zap 21 winning at once, insurance) are still decided and shown
-// when they happen.
+// round held back (payCapped, zappit.go), and ends the round.
 func (s *step) finish() error {
 	r := s.r
 	for j := range r.Sides {
@@ -229,24 +212,7 @@ func (s *step) finish() error {
 		}
 	}
 	if r.Rules.WinCap > 0 {
-		var total = r.Paid
-		for _, p := range r.Pending {
-			total += p.Amount
-		}
-		if excess := total - r.Staked - r.Rules.WinCap; excess > 0 {
-			s.evs = append(s.evs, game.Event{Kind: game.Note, Hand: game.Dealer, Text: "wincap", Amount: excess})
-			for k := len(r.Pending) - 1; k >= 0 && excess > 0; k-- {
-				cut := min(excess, r.Pending[k].Amount)
-				r.Pending[k].Amount -= cut
-				excess -= cut
-			}
-		}
-		for _, p := range r.Pending {
-			if p.Amount > 0 {
-				s.emitPay(p)
-			}
-		}
-		r.Pending = nil
+		s.payCapped()
 	}
 	r.Phase, r.Active = PhaseDone, -1
 	s.evs = append(s.evs, game.Event{Kind: game.Over, Hand: game.Dealer})

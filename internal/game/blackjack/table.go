@@ -43,6 +43,9 @@ func (r *Round) Table() game.Table {
 		if v.Note == "" && h.FromSplit {
 			v.Note = "split"
 		}
+		if h.SurrenderHeld && !h.Settled {
+			v.Note = "surrender" // European: settled when the dealer's hand is complete
+		}
 		t.Hands = append(t.Hands, v)
 	}
 	for _, sd := range r.Sides {
@@ -55,6 +58,6 @@ func (r *Round) Table() game.Table {
 }
 
 func view(spot int, cards []card.Card, hidden int) game.HandView {
-	total, soft := Total(cards)
+	total, soft := card.BlackjackTotal(cards)
 	return game.HandView{Spot: spot, Cards: slices.Clone(cards), Hidden: hidden, Total: total, Soft: soft}
 }

@@ -75,9 +75,6 @@ func (s Suit) String() string {
 // Index is the card's number 0..51 (rank-major), handy for tables and bitsets.
 func (c Card) Index() int { return int(c.Rank-Two)*4 + int(c.Suit) }
 
-// FromIndex is the inverse of Index.
-func FromIndex(i int) Card { return Card{Rank: Rank(i/4) + Two, Suit: Suit(i % 4)} }
-
 // ParseCard reads one card in fixture form. "T" is accepted for ten.
 func ParseCard(s string) (Card, error) {
 	u := strings.ToUpper(strings.TrimSpace(s))

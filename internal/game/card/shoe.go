@@ -134,16 +134,32 @@ func Uniform(r io.Reader, n uint64) (uint64, error) {
 	}
 	// limit is the largest multiple of n that fits in 2^64; words >= limit are rejected.
 	limit := -(-n % n) // == 2^64 - (2^64 mod n), computed in uint64 arithmetic (0 means 2^64)
-	var buf [8]byte
 	for {
-		if _, err := io.ReadFull(r, buf[:]); err != nil {
+		v, err := word(r)
+		if err != nil {
 			return 0, fmt.Errorf("random source: %w", err)
 		}
-		v := binary.LittleEndian.Uint64(buf[:])
 		if limit == 0 || v < limit {
 			return v % n, nil
 		}
 	}
+}
+
+// word reads the next 8 bytes of r as a little-endian word. The seeded
+// source (*rand.ChaCha8, NewSeeded) is read through its concrete Read, the
+// same bytes, with the buffer on the stack: through io.Reader the buffer
+// escapes to the heap, one allocation per card in the simulator's loop.
+func word(r io.Reader) (uint64, error) {
+	if c, ok := r.(*rand.ChaCha8); ok {
+		var buf [8]byte
+		c.Read(buf[:]) // always fills buf, never fails (math/rand/v2)
+		return binary.LittleEndian.Uint64(buf[:]), nil
+	}
+	var buf [8]byte
+	if _, err := io.ReadFull(r, buf[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(buf[:]), nil
 }
 
 // NewSeeded returns a deterministic byte stream (ChaCha8) for tests and the

@@ -2,13 +2,18 @@
 // heads-up against a computer opponent, played with play chips that are never
 // money.
 //
+// A Round's stored encoding is versioned (Round.V, Version; encoding.go):
+// Decode reads a stored round strictly and by version (records written
+// before the field read as version 1) and checks it; testdata/*-v1.json pin
+// the encoding (TestGoldenEncoding).
+//
 // # Rounds and the session
 //
 // A game.Round of Poker Duel is one deal, so the meters count deals. The
 // session (stacks, outfit, carried pot, first speaker, deck, level, bluff
 // seed, deal counter) is a Session value that the controller keeps between
 // rounds (JSON) and hands to New. Without a playable session the only action
-// is game.Buy (Action.Deck, Action.Level, Action.Seed): it stakes Config.Price
+// is game.Buy (game.DuelAction's Deck, Level and Seed): it stakes Config.Price
 // credits (a Stake event on game.Session) and ends the round with a fresh
 // Session. Chips never produce Stake or Payout events: they move in
 // game.Chips events (Who "player" or "computer"; Text "ante", "open",

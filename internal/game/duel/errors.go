@@ -10,3 +10,7 @@ var ErrConfig = errors.New("duel: invalid configuration")
 // with the configuration (unknown deck or level, negative stack, an outfit
 // that does not match the configured items).
 var ErrSession = errors.New("duel: invalid session")
+
+// ErrCorrupt is wrapped by Round.Check and Decode when a stored round has an
+// unknown encoding version or breaks an invariant: it must not be resumed.
+var ErrCorrupt = errors.New("duel: corrupt round")

@@ -12,7 +12,7 @@ func ExampleNew() {
 	cfg := duel.DefaultConfig()
 	// No session yet: the round sells one.
 	buy, _ := duel.New(cfg, nil, 1)
-	evs, _ := buy.Apply(game.Action{Kind: game.Buy, Funds: 500, Deck: 32, Level: duel.Hard, Seed: 42}, nil)
+	evs, _ := buy.Apply(game.Action{Kind: game.Buy, Funds: 500, DuelAction: game.DuelAction{Deck: 32, Level: duel.Hard, Seed: 42}}, nil)
 	fmt.Println(buy.Legal(500), evs[0].Kind, evs[0].Bet, evs[0].Amount)
 
 	// The next round is a deal of that session, from a freshly shuffled 32-card shoe.

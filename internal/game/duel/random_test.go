@@ -48,17 +48,17 @@ func randomIllegal(rng *rand.Rand, r *Round, legal []game.ActionKind) (game.Acti
 				bad = append(bad, k)
 			}
 		}
-		return game.Action{Kind: bad[rng.IntN(len(bad))], Funds: 1000, Amount: 5}, true
+		return game.Action{Kind: bad[rng.IntN(len(bad))], Funds: 1000, DuelAction: game.DuelAction{Amount: 5}}, true
 	case 1: // a size out of range
 		for _, k := range []game.ActionKind{game.Open, game.Raise} {
 			if slices.Contains(legal, k) {
 				_, hi := r.BetRange()
-				return game.Action{Kind: k, Funds: 1000, Amount: hi + 1 + rng.Int64N(5)}, true
+				return game.Action{Kind: k, Funds: 1000, DuelAction: game.DuelAction{Amount: hi + 1 + rng.Int64N(5)}}, true
 			}
 		}
 	case 2: // a bad discard
 		if slices.Contains(legal, game.Draw) {
-			return game.Action{Kind: game.Draw, Discard: []int{rng.IntN(5), 5}}, true
+			return game.Action{Kind: game.Draw, DuelAction: game.DuelAction{Discard: []int{rng.IntN(5), 5}}}, true
 		}
 	}
 	return game.Action{}, false

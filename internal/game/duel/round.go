@@ -49,6 +49,9 @@ type Move struct {
 // exported fields are its stable JSON encoding; a decoded Round continues
 // exactly as the original would.
 type Round struct {
+	// V is the encoding version (Version); records written before the field
+	// existed read as version 0 (see Decode).
+	V      int      `json:"v"`
 	Config Config   `json:"config"`
 	No     uint64   `json:"no"`
 	Sess   *Session `json:"session"` // nil before a purchase
@@ -102,7 +105,7 @@ func New(cfg Config, sess *Session, round uint64) (*Round, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("duel: new round %d: %w", round, err)
 	}
-	r := &Round{Config: cfg, No: round, Drew: [2]int{-1, -1}, Moves: []Move{}}
+	r := &Round{V: Version, Config: cfg, No: round, Drew: [2]int{-1, -1}, Moves: []Move{}}
 	if sess == nil || !sess.playable(cfg) {
 		r.Phase = PhaseBuy
 		r.Sess = sess.clone()
@@ -215,18 +218,21 @@ func (r *Round) BetRange() (lo, hi int64) {
 	return r.betRange(playerSide, r.In[computerSide] > r.In[playerSide])
 }
 
-// Check verifies the chips in play: stacks, carried pot and pot add up to
+// Check verifies the encoding version and the chips in play: stacks, carried pot and pot add up to
 // the session's count and none is negative.
 func (r *Round) Check() error {
+	if r.V != Version {
+		return fmt.Errorf("duel: round %d: encoding version %d, want %d: %w", r.No, r.V, Version, ErrCorrupt)
+	}
 	s := r.Sess
 	if s == nil {
 		return nil
 	}
 	if s.PlayerStack < 0 || s.ComputerStack < 0 || r.Pot < 0 || s.Carry < 0 {
-		return fmt.Errorf("duel: round %d: negative chips (player %d, computer %d, pot %d, carry %d)", r.No, s.PlayerStack, s.ComputerStack, r.Pot, s.Carry)
+		return fmt.Errorf("duel: round %d: negative chips (player %d, computer %d, pot %d, carry %d): %w", r.No, s.PlayerStack, s.ComputerStack, r.Pot, s.Carry, ErrCorrupt)
 	}
 	if got := s.PlayerStack + s.ComputerStack + r.Pot + s.Carry; got != s.Chips {
-		return fmt.Errorf("duel: round %d: stacks %d + %d + pot %d + carry %d = %d, want %d chips in play", r.No, s.PlayerStack, s.ComputerStack, r.Pot, s.Carry, got, s.Chips)
+		return fmt.Errorf("duel: round %d: stacks %d + %d + pot %d + carry %d = %d, want %d chips in play: %w", r.No, s.PlayerStack, s.ComputerStack, r.Pot, s.Carry, got, s.Chips, ErrCorrupt)
 	}
 	return nil
 }

@@ -86,33 +86,6 @@ func sort3(x, y, z card.Rank) (card.Rank, card.Rank, card.Rank) {
 	return x, y, z
 }
 
-// Value is the blackjack value of a card counting an ace as 1.
-func Value(c card.Card) int {
-	switch {
-	case c.Rank == card.Ace:
-		return 1
-	case c.Rank >= card.Ten:
-		return 10
-	}
-	return int(c.Rank)
-}
-
-// Total is the best blackjack total of cs (an ace counts 11 when that does not
-// take the hand over 21) and whether it is soft (an ace counting 11).
-func Total(cs []card.Card) (total int, soft bool) {
-	ace := false
-	for _, c := range cs {
-		total += Value(c)
-		if c.Rank == card.Ace {
-			ace = true
-		}
-	}
-	if ace && total+10 <= 21 {
-		return total + 10, true
-	}
-	return total, false
-}
-
 // Hot3 classifies the player's first two cards and the dealer's up card by
 // their best blackjack total: three sevens "777", 21 in one suit "suited 21",
 // then "21", "20", "19". Only the best applies.
@@ -120,7 +93,7 @@ func Hot3(a, b, up card.Card) string {
 	if a.Rank == card.Seven && b.Rank == card.Seven && up.Rank == card.Seven {
 		return Sevens
 	}
-	t, _ := Total([]card.Card{a, b, up})
+	t, _ := card.BlackjackTotal([]card.Card{a, b, up})
 	switch t {
 	case 21:
 		if a.Suit == b.Suit && b.Suit == up.Suit {
@@ -139,7 +112,7 @@ func Hot3(a, b, up card.Card) string {
 // cards ("3" … "7", "8+"); "" if it did not bust. A blackjack-push of the bet
 // is the engine's business.
 func BustIt(dealer []card.Card) string {
-	if t, _ := Total(dealer); t <= 21 {
+	if t, _ := card.BlackjackTotal(dealer); t <= 21 {
 		return ""
 	}
 	n := len(dealer)
