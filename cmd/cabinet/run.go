@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 
 	"cabinet/internal/cabinet"
 	"cabinet/internal/recovery"
@@ -23,13 +22,24 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	cfgF := fs.String("config", defaultConfig, "configuration file")
 	storeF := fs.String("store", "", "store file (default: [cabinet] store of the configuration)")
 	backendF := fs.String("backend", "", "hardware backend: sim|periph (default: configuration)")
+	mirrorF := fs.String("mirror", "", "newest-store proof file (default: [cabinet] store_mirror, or <store>.mirror with --store)")
 	fullscreen := fs.Bool("fullscreen", false, "full screen window")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	set, cfg, err := loadSettings(*cfgF)
 	if err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("run: unexpected argument %q", fs.Arg(0))}
+	}
+	backend := *backendF
+	if backend == "" {
+		backend = cfg.Backend()
+	}
+	if backend != "sim" && backend != "periph" { // before anything is opened or created
+		return usageError{fmt.Sprintf("run: unknown backend %q (want sim or periph)", backend)}
 	}
 	ret, err := checkReturns(ctx, *cfgF, cfg)
 	if err != nil {
@@ -39,9 +49,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if path == "" {
 		path = cfg.StorePath()
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return fmt.Errorf("run: store directory: %w", err)
+	mirror := *mirrorF
+	if mirror == "" {
+		mirror = cfg.MirrorPath()
+		if *storeF != "" {
+			mirror = *storeF + ".mirror"
 		}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
@@ -49,16 +61,22 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth()})
+	// Open never creates a store: a new cabinet is initialised by `cabinet
+	// init`. A memory error (damaged, older or missing store where the proof
+	// shows a cabinet has run) opens a failed store: the controller tilts and
+	// the audit screens read what can be read.
+	st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror})
 	if err != nil {
+		if errors.Is(err, recovery.ErrNotInitialised) {
+			return fmt.Errorf("run: %w\n(a new cabinet: run `cabinet init` once; it creates the store and its proof and logs it)", err)
+		}
 		return err
 	}
 	defer st.Close()
-
-	backend := *backendF
-	if backend == "" {
-		backend = cfg.Backend()
+	if err := st.Err(); err != nil {
+		log.Error("store memory error: play disabled until a memory clear, audit available", "err", err)
 	}
+
 	be, simBE, err := openBackend(backend, cfg)
 	if err != nil {
 		return fmt.Errorf("run: %w", err)

@@ -39,7 +39,7 @@ func cmdScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	cfgF := fs.String("config", defaultConfig, "configuration file (with --store)")
 	list := fs.Bool("list", false, "list screen names")
 	seed := fs.Uint64("seed", 0, "with --screen and no --store: play the screen's scenario with this seed instead of its own")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *list {

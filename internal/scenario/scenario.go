@@ -113,7 +113,7 @@ func (p *player) now() time.Time {
 // boot opens the store and starts a controller on it, as `cabinet run` does
 // (configuration, operator menu, return check), with the seeded RNG.
 func (p *player) boot() error {
-	st, err := recovery.Open(p.path, recovery.Options{RecallDepth: p.cfg.RecallDepth(), EventDepth: p.cfg.EventDepth(), Now: p.now})
+	st, err := recovery.Open(p.path, recovery.Options{Init: true, RecallDepth: p.cfg.RecallDepth(), EventDepth: p.cfg.EventDepth(), Now: p.now})
 	if err != nil {
 		return err
 	}
