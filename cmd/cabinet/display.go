@@ -5,21 +5,28 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"cabinet/internal/cabinet"
 	"cabinet/internal/display"
-	"cabinet/internal/hw/sim"
+	"cabinet/internal/view"
 )
 
-// runDisplay runs the window until ctx ends or it is closed. With the sim
-// backend the keyboard and mouse are the cabinet's buttons and switches;
-// with real hardware the touch screen still presses on-screen buttons.
-func runDisplay(ctx context.Context, c *cabinet.Controller, simBE *sim.Backend, fullscreen bool) error {
-	var in display.Input
-	if simBE != nil {
-		in = simBE
-	}
-	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: simBE != nil}, c.Snapshot, in); err != nil {
+// dealPace is the time a dealt card takes from the shoe to its place (a
+// fixed pace until the operator menu offers a speed setting).
+const dealPace = 350 * time.Millisecond
+
+// soundVolume is the sound effects' volume (0…1); the operator's
+// cabinet.sound turns them on and off.
+const soundVolume = 0.8
+
+// runDisplay runs the window until ctx ends or it is closed. panel is
+// what the screen drives: with the sim backend the keyboard and mouse are
+// the cabinet's buttons and switches (legend shows their keys); with real
+// hardware the touch screen presses the on-screen buttons (touch.go).
+func runDisplay(ctx context.Context, c *cabinet.Controller, panel touchInput, demo []*view.Snapshot, legend, fullscreen bool) error {
+	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: legend,
+		Pace: dealPace, Volume: soundVolume, Demo: demo}, c.Snapshot, panel); err != nil {
 		return fmt.Errorf("display: %w", err)
 	}
 	return nil

@@ -7,12 +7,12 @@ import (
 	"errors"
 
 	"cabinet/internal/cabinet"
-	"cabinet/internal/hw/sim"
+	"cabinet/internal/view"
 )
 
 // runDisplay in a headless build (-tags nogui): the cabinet runs without a
 // window until interrupted (used for qemu checks of the arm64 build).
-func runDisplay(ctx context.Context, _ *cabinet.Controller, _ *sim.Backend, _ bool) error {
+func runDisplay(ctx context.Context, _ *cabinet.Controller, _ touchInput, _ []*view.Snapshot, _, _ bool) error {
 	<-ctx.Done()
 	return errors.New("built without display (-tags nogui)")
 }

@@ -46,7 +46,7 @@ func cmdHwtest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	script := fs.String("script", "", "sim: panel actions to play, one per line (press deal, switch main_door on, bill 20.00, jam on, wait 250ms); \"-\" = stdin (default with --text)")
 	bills := fs.Bool("bills", true, "enable the bill acceptor to read bills (never credited)")
 	fullscreen := fs.Bool("fullscreen", false, "full screen window")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -1,5 +1,6 @@
 // Command cabinet runs the card-game cabinet and its technician tools.
 //
+//	cabinet init       create a new cabinet's store and proof (explicit, logged)
 //	cabinet run        the cabinet in a window (sim or periph hardware)
 //	cabinet sim        headless autoplay on a store, every step committed
 //	cabinet audit      meters, recall, events, check — from the store file
@@ -22,6 +23,12 @@ import (
 	"os/signal"
 	"runtime"
 	"syscall"
+
+	duelanalysis "cabinet/internal/analysis/duel"
+	"cabinet/internal/analysis/par"
+	"cabinet/internal/analysis/rngtest"
+	"cabinet/internal/audit"
+	"cabinet/internal/crashtest"
 )
 
 func main() {
@@ -39,13 +46,31 @@ func main() {
 	}
 }
 
-// exitCode is 2 for usage errors, 1 otherwise.
+// exitCode is 2 for usage errors (of every sub-command, including those
+// implemented in their packages), 1 otherwise.
 func exitCode(err error) int {
 	var u usageError
 	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
 		return 2
 	}
+	for _, e := range []error{audit.ErrUsage, crashtest.ErrUsage, par.ErrUsage, rngtest.ErrUsage, duelanalysis.ErrUsage} {
+		if errors.Is(err, e) {
+			return 2
+		}
+	}
 	return 1
+}
+
+// parseFlags parses a sub-command's flags; a malformed flag is a usage
+// error (exit 2), --help is flag.ErrHelp (exit 2, nothing printed twice).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{fmt.Sprintf("%s: %v", fs.Name(), err)}
+	}
+	return nil
 }
 
 type usageError struct{ msg string }
@@ -59,6 +84,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"init", "initialise a new cabinet's store and its newest-store proof (logged)", cmdInit},
 		{"run", "run the cabinet in a window", cmdRun},
 		{"sim", "headless autoplay on a store", cmdSim},
 		{"audit", "meters | recall [N] | events | check  (--json, --csv)", cmdAudit},

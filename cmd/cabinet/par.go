@@ -27,7 +27,7 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	cfgF := fs.String("config", "", "configuration file (default: the engine's default rules)")
 	storeF := fs.String("store", "", "store whose operator overrides apply (read-only; needs --config)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

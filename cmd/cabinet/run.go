@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 
 	"cabinet/internal/cabinet"
 	"cabinet/internal/recovery"
@@ -24,13 +22,24 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	cfgF := fs.String("config", defaultConfig, "configuration file")
 	storeF := fs.String("store", "", "store file (default: [cabinet] store of the configuration)")
 	backendF := fs.String("backend", "", "hardware backend: sim|periph (default: configuration)")
+	mirrorF := fs.String("mirror", "", "newest-store proof file (default: [cabinet] store_mirror, or <store>.mirror with --store)")
 	fullscreen := fs.Bool("fullscreen", false, "full screen window")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	set, cfg, err := loadSettings(*cfgF)
 	if err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("run: unexpected argument %q", fs.Arg(0))}
+	}
+	backend := *backendF
+	if backend == "" {
+		backend = cfg.Backend()
+	}
+	if backend != "sim" && backend != "periph" { // before anything is opened or created
+		return usageError{fmt.Sprintf("run: unknown backend %q (want sim or periph)", backend)}
 	}
 	ret, err := checkReturns(ctx, *cfgF, cfg)
 	if err != nil {
@@ -40,9 +49,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if path == "" {
 		path = cfg.StorePath()
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return fmt.Errorf("run: store directory: %w", err)
+	mirror := *mirrorF
+	if mirror == "" {
+		mirror = cfg.MirrorPath()
+		if *storeF != "" {
+			mirror = *storeF + ".mirror"
 		}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
@@ -50,30 +61,40 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	// A damaged store does not stop the program: the cabinet runs in a
-	// memory-error tilt with the audit screens (platform.md §4). Any other
-	// failure to open (locked, permissions) is an error.
+	// Open never creates a store: a new cabinet is initialised by `cabinet
+	// init`. A memory error (damaged, older or missing store where the proof
+	// shows a cabinet has run) opens a failed store: the controller tilts and
+	// the audit screens read what can be read. A file too damaged to open
+	// at all does not stop the program either: the cabinet runs in a
+	// memory-error tilt (Options.StoreErr). Any other failure to open
+	// (locked, permissions) is an error.
 	var store cabinet.Store
-	st, storeErr := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth()})
+	st, storeErr := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror})
 	switch {
 	case storeErr == nil:
 		defer st.Close()
 		store = st
+		if err := st.Err(); err != nil {
+			log.Error("store memory error: play disabled until a memory clear, audit available", "err", err)
+		}
+	case errors.Is(storeErr, recovery.ErrNotInitialised):
+		return fmt.Errorf("run: %w\n(a new cabinet: run `cabinet init` once; it creates the store and its proof and logs it)", storeErr)
 	case errors.Is(storeErr, recovery.ErrCorrupt):
-		log.Error("store damaged: memory-error tilt", "store", path, "err", storeErr)
+		log.Error("store damaged: memory-error tilt, audit available", "store", path, "err", storeErr)
 	default:
 		return storeErr
 	}
 
-	backend := *backendF
-	if backend == "" {
-		backend = cfg.Backend()
-	}
 	be, simBE, err := openBackend(backend, cfg)
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
 	defer be.Close()
+	var panel touchInput = simBE
+	if simBE == nil { // real hardware: the touch screen presses buttons too
+		tp := withTouch(be)
+		be, panel = tp, tp
+	}
 
 	c, err := cabinet.New(cabinet.Options{Store: store, StoreErr: storeErr, HW: be, Settings: set, Overrides: overridesFunc(cfg, ret),
 		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()})
@@ -88,7 +109,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
-	err = runDisplay(ctx, c, simBE, *fullscreen)
+	err = runDisplay(ctx, c, panel, demoScreens(*cfgF), simBE != nil, *fullscreen)
 	cancel()
 	if rerr := <-done; err == nil {
 		err = rerr

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
+	"cabinet/internal/scenario"
 	"cabinet/internal/view"
 )
 
@@ -36,7 +38,8 @@ func cmdScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	storeF := fs.String("store", "", "render from this store (a copy is used; the file is not changed)")
 	cfgF := fs.String("config", defaultConfig, "configuration file (with --store)")
 	list := fs.Bool("list", false, "list screen names")
-	if err := fs.Parse(args); err != nil {
+	seed := fs.Uint64("seed", 0, "with --screen and no --store: play the screen's scenario with this seed instead of its own")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *list {
@@ -46,7 +49,7 @@ func cmdScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 			return nil
 		}
-		for _, n := range sampleNames() {
+		for _, n := range scenario.Screens() {
 			fmt.Fprintln(stdout, n)
 		}
 		return nil
@@ -62,7 +65,7 @@ func cmdScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *storeF != "" {
 		snap, err = snapshotFromStore(*storeF, *cfgF, *screen)
 	} else {
-		snap, err = sampleSnapshot(*screen)
+		snap, err = scenarioSnapshot(*cfgF, *screen, *seed)
 	}
 	if err != nil {
 		return err
@@ -77,6 +80,26 @@ func cmdScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	fmt.Fprintf(stdout, "wrote %s (%s, %s)\n", *out, *screen, snap.Lang)
 	return nil
+}
+
+// scenarioSnapshot plays the scenario that shows the named screen through
+// the real controller, on a store in a temp dir, and returns that screen.
+func scenarioSnapshot(cfgPath, screen string, seed uint64) (*view.Snapshot, error) {
+	dir, err := os.MkdirTemp("", "cabinet-scenario-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	digest, _ := programDigest()
+	opt := scenario.Options{Config: cfgPath, Dir: dir, Digest: digest}
+	if seed != 0 {
+		return scenario.ScreenSeed(screen, seed, opt)
+	}
+	snap, err := scenario.Screen(screen, opt)
+	if errors.Is(err, scenario.ErrUnknown) {
+		return nil, usageError{fmt.Sprintf("screenshot: %v", err)}
+	}
+	return snap, err
 }
 
 // snapshotFromStore boots a controller on a copy of the store (sim hardware)

@@ -96,11 +96,14 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	cfgF := fs.String("config", defaultConfig, "configuration file")
 	jsonF := fs.Bool("json", false, "print the summary as JSON")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("sim: unexpected argument %q", fs.Arg(0))}
+	}
+	if *rounds < 0 {
+		return usageError{fmt.Sprintf("sim: --rounds %d: want 0 or more", *rounds)}
 	}
 	set, cfg, err := loadSettings(*cfgF)
 	if err != nil {
@@ -130,7 +133,10 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		defer os.RemoveAll(dir)
 		path = filepath.Join(dir, "sim.db")
 	}
-	st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth()})
+	// The sim's stores are scratch stores: it initialises them itself
+	// (Init, logged in the store), with their own proof file next to them.
+	st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(),
+		Mirror: path + ".mirror", Init: true})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -24,7 +25,7 @@ import (
 // configuration's [cabinet] store).
 const DefaultStore = "var/cabinet.db"
 
-const usage = `usage: cabinet audit [--store FILE] meters|recall [N]|events [N]|check [--json|--csv]
+const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] meters|recall [N]|events [N]|check [--json|--csv]
 
   meters     lifetime meters, credits, progressive pool
   recall N   the N newest recalled rounds (default: all kept), every step, card and payout
@@ -35,6 +36,7 @@ The store is opened read-only; it works while the cabinet is off.`
 
 type options struct {
 	store     string
+	mirror    string // newest-store proof ("": <store>.mirror when it exists)
 	json, csv bool
 	cmd       string
 	n         int
@@ -48,6 +50,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage) }
 	fs.StringVar(&o.store, "store", DefaultStore, "store file")
+	fs.StringVar(&o.mirror, "mirror", "", "newest-store proof to compare with the store (default: <store>.mirror when it exists; docs/recovery.md)")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	fs.BoolVar(&o.csv, "csv", false, "print CSV")
 	rest := args
@@ -102,7 +105,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	o.stdout, o.stderr = stdout, stderr
-	st, err := recovery.Open(o.store, recovery.Options{ReadOnly: true})
+	if o.mirror == "" {
+		if _, err := os.Stat(o.store + ".mirror"); err == nil {
+			o.mirror = o.store + ".mirror"
+		}
+	}
+	st, err := recovery.Open(o.store, recovery.Options{ReadOnly: true, Mirror: o.mirror})
 	if err != nil {
 		if o.cmd == "check" {
 			var ce *recovery.CheckError

@@ -23,7 +23,7 @@ import (
 func makeStore(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "cab.db")
-	s, err := recovery.Open(path, recovery.Options{})
+	s, err := recovery.Open(path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,12 +138,12 @@ func TestEvents(t *testing.T) {
 	}
 	out, err = run(t, "--store", path, "events", "1", "--json")
 	var evs []meters.Event
-	if err != nil || json.Unmarshal([]byte(out), &evs) != nil || len(evs) != 1 || evs[0].Seq != 2 {
-		t.Errorf("events 1 --json = %q, %v; want the newest event (seq 2)", out, err)
+	if err != nil || json.Unmarshal([]byte(out), &evs) != nil || len(evs) != 1 || evs[0].Seq != 3 {
+		t.Errorf("events 1 --json = %q, %v; want the newest event (seq 3; 1 is the store initialisation)", out, err)
 	}
 	out, err = run(t, "--store", path, "events", "--csv")
 	rows, cerr := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || cerr != nil || len(rows) != 3 || rows[1][3] != `main door opened, "quoted"` {
+	if err != nil || cerr != nil || len(rows) != 4 || rows[1][3] != `main door opened, "quoted"` {
 		t.Errorf("events --csv = %v, %v, %v", rows, err, cerr)
 	}
 }
@@ -189,7 +189,7 @@ func TestCheck(t *testing.T) {
 
 func TestLockedByCabinet(t *testing.T) {
 	path := makeStore(t)
-	s, err := recovery.Open(path, recovery.Options{})
+	s, err := recovery.Open(path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func (f *failingStore) Update(fn func(tx *recovery.Tx) error) error {
 func newFailingRig(t *testing.T) (*failingStore, *sim.Backend, *Controller, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "cabinet.db")
-	st, err := recovery.Open(path, recovery.Options{})
+	st, err := recovery.Open(path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func inSwitch(s hw.Switch, on bool) hw.Input {
 // and bills, and the audit screens open and report the error.
 func TestDamagedStoreTilts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cabinet.db")
-	st, err := recovery.Open(path, recovery.Options{})
+	st, err := recovery.Open(path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,12 +166,21 @@ func TestDamagedStoreTilts(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, openErr := recovery.Open(path, recovery.Options{})
-	if !errors.Is(openErr, recovery.ErrCorrupt) {
-		t.Fatalf("open damaged store: %v, want ErrCorrupt", openErr)
-	}
+	// recovery.Open either refuses the file (ErrCorrupt: Options.StoreErr)
+	// or opens it failed (Store.Err): both must boot a tilted cabinet.
 	be := sim.New()
-	c, err := New(Options{StoreErr: openErr, HW: be, Settings: testSettings()})
+	opt := Options{HW: be, Settings: testSettings()}
+	dst, openErr := recovery.Open(path, recovery.Options{})
+	switch {
+	case openErr == nil:
+		defer dst.Close()
+		opt.Store = dst
+	case errors.Is(openErr, recovery.ErrCorrupt):
+		opt.StoreErr = openErr
+	default:
+		t.Fatalf("open damaged store: %v, want ErrCorrupt or a failed store", openErr)
+	}
+	c, err := New(opt)
 	if err != nil {
 		t.Fatalf("New on a damaged store failed (the program would exit): %v", err)
 	}

@@ -77,6 +77,7 @@ type Controller struct {
 
 	memErr    error // integrity or store failure: play disabled
 	digestErr error
+	message   string // why the last input was refused (notice.go), "" if accepted
 
 	ui  ui
 	seq uint64
@@ -253,8 +254,9 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 }
 
 // Handle processes one hardware input: the single entry point of the cabinet.
-func (c *Controller) Handle(in hw.Input) error {
+func (c *Controller) Handle(in hw.Input) (err error) {
 	defer func() { c.publish(c.cur) }()
+	defer func() { c.notice(in, err) }() // a refusal says why (notice.go)
 	switch in.Kind {
 	case hw.SwitchChanged:
 		return c.switchChanged(in.Switch, in.On)

@@ -58,7 +58,7 @@ func (r *rig) boot() {
 			r.t.Fatal(err)
 		}
 	}
-	st, err := recovery.Open(r.path, recovery.Options{})
+	st, err := recovery.Open(r.path, recovery.Options{Init: true})
 	if err != nil {
 		r.t.Fatal(err)
 	}

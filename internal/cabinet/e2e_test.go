@@ -178,7 +178,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: 8}
 	clock := func() time.Time { return r.now }
-	st, err := recovery.Open(r.path, recovery.Options{Now: clock})
+	st, err := recovery.Open(r.path, recovery.Options{Init: true, Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ func SettingsFrom(cfg *config.Config) (Settings, error) {
 		Denom:         cfg.Cabinet.Denomination,
 		Currency:      cfg.Cabinet.Currency,
 		Language:      cfg.Cabinet.Language,
+		Sound:         cfg.Cabinet.Sound,
 		JackpotReset:  cfg.Jackpot.Reset,
 		JackpotRateE7: cfg.Jackpot.RateE7,
 		Duel:          DuelSettings{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},

@@ -81,7 +81,7 @@ func TestModelRandomInputs(t *testing.T) {
 func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, refused int) {
 	rnd := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	path := filepath.Join(t.TempDir(), "cabinet.db")
-	st, err := recovery.Open(path, recovery.Options{})
+	st, err := recovery.Open(path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func configRig(t *testing.T) (*rig, *config.Config) {
 	}
 	reboot := func() {
 		r.st.Close()
-		st, err := recovery.Open(r.path, recovery.Options{})
+		st, err := recovery.Open(r.path, recovery.Options{Init: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func TestOperatorMenu(t *testing.T) {
 	// A reboot keeps the override.
 	set, _ := SettingsFrom(cfg)
 	r.st.Close()
-	st, err := recovery.Open(r.path, recovery.Options{})
+	st, err := recovery.Open(r.path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestMemoryError(t *testing.T) {
 	if err := os.WriteFile(r.path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	st, err := recovery.Open(r.path, recovery.Options{})
+	st, err := recovery.Open(r.path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}

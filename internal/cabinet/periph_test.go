@@ -32,7 +32,7 @@ type periphRig struct {
 
 func newPeriphRig(t *testing.T) *periphRig {
 	t.Helper()
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
+	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ type Settings struct {
 	Denom        money.Cents
 	Currency     string
 	Language     string
+	Sound        bool // sound effects on (operator: cabinet.sound)
 
 	JackpotReset  money.Cents
 	JackpotRateE7 int64 // contribution per 10^7 of the Royal Poker stake

@@ -25,7 +25,7 @@ import (
 func newRigWith(t *testing.T, seed uint64, mod func(*Settings)) *rig {
 	t.Helper()
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: seed}
-	st, err := recovery.Open(r.path, recovery.Options{})
+	st, err := recovery.Open(r.path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func stMemoryError(t *testing.T) *rig {
 	if err := os.WriteFile(r.path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r.st, err = recovery.Open(r.path, recovery.Options{}); err != nil {
+	if r.st, err = recovery.Open(r.path, recovery.Options{Init: true}); err != nil {
 		t.Fatal(err)
 	}
 	r.be = sim.New()
@@ -224,7 +224,7 @@ func stDigest(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	var err error
-	if r.st, err = recovery.Open(r.path, recovery.Options{}); err != nil {
+	if r.st, err = recovery.Open(r.path, recovery.Options{Init: true}); err != nil {
 		t.Fatal(err)
 	}
 	r.be = sim.New()

@@ -15,7 +15,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/duel"
-	"cabinet/internal/hw/periph"
+	"cabinet/internal/hw/periph/pins"
 	"cabinet/internal/money"
 )
 
@@ -30,7 +30,7 @@ type Config struct {
 	// Hardware is the GPIO pin map and timings of the periph backend
 	// ([hardware]); validated whatever the backend, so a bad map is found
 	// before the cabinet goes to the Pi.
-	Hardware periph.Config
+	Hardware pins.Config
 
 	enabled   []game.ID
 	rules     map[game.ID]blackjack.Rules
@@ -42,6 +42,7 @@ type Config struct {
 // Cabinet is the [cabinet] section.
 type Cabinet struct {
 	Store          string        // bbolt store file
+	StoreMirror    string        // newest-store proof file (default: Store + ".mirror")
 	Language       string        // "fr" or "en"
 	Currency       string        // ISO 4217 code, e.g. "EUR"
 	Denomination   money.Cents   // credit value for the credits display
@@ -80,7 +81,8 @@ func Load(path string) (*Config, error) {
 }
 
 // Parse decodes and validates a configuration document. Keys left out take
-// their defaults; a key the program does not know is an error.
+// their defaults; a key the program does not know is an error; a document
+// with no key at all (empty, whitespace, comments) is ErrEmpty.
 func Parse(data []byte) (*Config, error) {
 	f := defaults()
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
@@ -100,6 +102,9 @@ func Parse(data []byte) (*Config, error) {
 			return nil, &KeyError{Key: m[1], Value: "(a TOML " + m[2] + ")", Allowed: want}
 		}
 		return nil, fmt.Errorf("config: %w: %w", ErrInvalid, err)
+	}
+	if len(md.Keys()) == 0 {
+		return nil, ErrEmpty
 	}
 	if un := md.Undecoded(); len(un) > 0 {
 		keys := make([]string, len(un))
@@ -141,6 +146,10 @@ func (c *Config) VoidAfter(id game.ID) time.Duration {
 
 // StorePath is the store file ([cabinet] store).
 func (c *Config) StorePath() string { return c.Cabinet.Store }
+
+// MirrorPath is the newest-store proof file ([cabinet] store_mirror; by
+// default the store's path with ".mirror" appended). See docs/recovery.md.
+func (c *Config) MirrorPath() string { return c.Cabinet.StoreMirror }
 
 // RecallDepth is the number of rounds kept for the recall.
 func (c *Config) RecallDepth() int { return c.Cabinet.RecallDepth }
@@ -230,10 +239,10 @@ func buildDuel(c *Config, f duelFile) error {
 	return nil
 }
 
-func buildHardware(c *Config, h periph.Config) error {
+func buildHardware(c *Config, h pins.Config) error {
 	if err := h.Validate(); err != nil {
-		// periph.Validate says "<ErrConfig>: key = "value": want allowed".
-		msg := strings.TrimPrefix(err.Error(), periph.ErrConfig.Error()+": ")
+		// pins.Validate says "<ErrConfig>: key = "value": want allowed".
+		msg := strings.TrimPrefix(err.Error(), pins.ErrConfig.Error()+": ")
 		key, rest, ok1 := strings.Cut(msg, " = ")
 		val, allowed, ok2 := strings.Cut(rest, ": want ")
 		if !ok1 || !ok2 {
@@ -241,7 +250,7 @@ func buildHardware(c *Config, h periph.Config) error {
 		}
 		return &KeyError{Key: key, Value: val, Allowed: allowed}
 	}
-	if c.Cabinet.Backend == "periph" && h.Acceptor.Mode == periph.AcceptorPulse {
+	if c.Cabinet.Backend == "periph" && h.Acceptor.Mode == pins.AcceptorPulse {
 		for _, b := range c.Cabinet.Bills {
 			known := false
 			for _, a := range h.Acceptor.Bills {
@@ -256,7 +265,7 @@ func buildHardware(c *Config, h periph.Config) error {
 	return nil
 }
 
-func billsText(bs []periph.Amount) string {
+func billsText(bs []pins.Amount) string {
 	s := make([]string, len(bs))
 	for i, b := range bs {
 		s[i] = b.Cents().String()
@@ -278,6 +287,13 @@ func buildCabinet(c *Cabinet, f cabinetFile) error {
 		return bad("cabinet.store", f.Store, "a file path, e.g. %q", DefaultStore)
 	}
 	c.Store = f.Store
+	c.StoreMirror = f.StoreMirror
+	if strings.TrimSpace(c.StoreMirror) == "" {
+		c.StoreMirror = f.Store + ".mirror"
+	}
+	if c.StoreMirror == c.Store {
+		return bad("cabinet.store_mirror", f.StoreMirror, "a file other than the store itself (on the Pi: on another partition or device)")
+	}
 	switch f.Language {
 	case "fr", "en":
 		c.Language = f.Language

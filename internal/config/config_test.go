@@ -52,7 +52,7 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	if _, err := c.Rules(game.Duel); err == nil {
 		t.Errorf("Rules(duel) = nil error, want an error")
 	}
-	want := Cabinet{Store: "var/cabinet.db", Language: "fr", Currency: "EUR", Denomination: 1,
+	want := Cabinet{Store: "var/cabinet.db", StoreMirror: "var/cabinet.db.mirror", Language: "fr", Currency: "EUR", Denomination: 1,
 		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
 		RecallDepth: 100, EventDepth: 1000, Sound: true, Backend: "sim",
 		Chips: []money.Cents{100, 500, 1000, 2500, 10000}, MinRTP: 7500}
@@ -265,6 +265,21 @@ func TestFormatDuration(t *testing.T) {
 	for in, want := range map[time.Duration]string{24 * time.Hour: "24h", 30 * 24 * time.Hour: "30d", 90 * time.Minute: "1h30m", 5 * time.Minute: "5m"} {
 		if got := formatDuration(in); got != want {
 			t.Errorf("formatDuration(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestEmptyFileRefused: an empty, whitespace-only or comment-only file is
+// ErrEmpty, never "all defaults" (issue 14 item 3; Load accepted it before).
+func TestEmptyFileRefused(t *testing.T) {
+	for _, doc := range []string{"", " \n\t\r\n", "# only a comment\n\n"} {
+		path := filepath.Join(t.TempDir(), "cabinet.toml")
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(path)
+		if !errors.Is(err, ErrEmpty) {
+			t.Errorf("Load(%q) = %v, %v; want ErrEmpty", doc, c, err)
 		}
 	}
 }

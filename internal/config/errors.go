@@ -10,6 +10,12 @@ import (
 // acceptable. Such an error is a *KeyError.
 var ErrInvalid = errors.New("invalid configuration")
 
+// ErrEmpty is returned for a configuration document with no key at all
+// (an empty file, or only whitespace and comments). It is refused rather than
+// read as "all defaults": on a cabinet that would mean a new store in the
+// working directory and the sim backend.
+var ErrEmpty = errors.New("config: the configuration file is empty (no key at all); see configs/cabinet.toml")
+
 // KeyError says which key is wrong, the value found and what is allowed.
 type KeyError struct {
 	Key     string // dotted path, e.g. "games.classic.min_bet"

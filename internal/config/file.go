@@ -9,7 +9,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/duel"
-	"cabinet/internal/hw/periph"
+	"cabinet/internal/hw/periph/pins"
 )
 
 // file is the TOML document as written: money as decimal strings, durations
@@ -20,13 +20,14 @@ type file struct {
 	Games   gamesFile   `toml:"games"`
 	Jackpot jackpotFile `toml:"jackpot"`
 	Duel    duelFile    `toml:"duel"`
-	// Hardware is decoded straight into periph.Config (its Duration and
+	// Hardware is decoded straight into pins.Config (its Duration and
 	// Amount types read "20ms" and "5.00").
-	Hardware periph.Config `toml:"hardware"`
+	Hardware pins.Config `toml:"hardware"`
 }
 
 type cabinetFile struct {
 	Store          string   `toml:"store"`
+	StoreMirror    string   `toml:"store_mirror"`
 	Language       string   `toml:"language"`
 	Currency       string   `toml:"currency"`
 	Denomination   string   `toml:"denomination"`
@@ -175,7 +176,7 @@ func defaults() file {
 		},
 		Jackpot: jackpotFile{Reset: "20000.00", Rate: DefaultJackpotRate},
 	}
-	d.Hardware = periph.DefaultConfig()
+	d.Hardware = pins.DefaultConfig()
 	dc := duel.DefaultConfig()
 	d.Duel = duelFile{Price: dc.Price.String(), Decks: dc.Decks, Stack: dc.Stack, Ante: dc.Ante, RaiseCap: dc.RaiseCap,
 		MinBet: dc.MinBet, MaxBet: dc.MaxBet, Items: dc.Items, PawnValue: dc.PawnValue, BuyBack: dc.BuyBack,
@@ -223,17 +224,17 @@ func (f file) clone() file {
 	return g
 }
 
-func cloneHardware(h periph.Config) periph.Config {
+func cloneHardware(h pins.Config) pins.Config {
 	g := h
-	g.Buttons = make(map[string]periph.ButtonPins, len(h.Buttons))
+	g.Buttons = make(map[string]pins.ButtonPins, len(h.Buttons))
 	for k, v := range h.Buttons {
 		g.Buttons[k] = v
 	}
-	g.Switches = make(map[string]periph.SwitchPin, len(h.Switches))
+	g.Switches = make(map[string]pins.SwitchPin, len(h.Switches))
 	for k, v := range h.Switches {
 		g.Switches[k] = v
 	}
-	g.Acceptor.Bills = append([]periph.Amount(nil), h.Acceptor.Bills...)
+	g.Acceptor.Bills = append([]pins.Amount(nil), h.Acceptor.Bills...)
 	return g
 }
 

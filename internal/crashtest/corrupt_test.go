@@ -21,7 +21,7 @@ var corruptCases = flag.Int("corrupt", 200, "corruption cases of TestCorruption"
 // with a shoe, carried state and an override.
 func buildStore(t *testing.T, path string, rounds int) {
 	t.Helper()
-	st, err := recovery.Open(path, recovery.Options{RecallDepth: 20})
+	st, err := recovery.Open(path, recovery.Options{Init: true, RecallDepth: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

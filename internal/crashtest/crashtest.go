@@ -12,23 +12,30 @@ import (
 
 // Config is one harness run (the command's flags).
 type Config struct {
-	Bin     string   // cabinet binary (default: this executable)
-	Config  string   // --config passed to the sim ("" = the sim's default)
-	Game    string   // --game of the sim (default "all")
-	Rounds  int64    // rounds of the sim
-	Seed    uint64   // sim seed; also seeds kill moments and damage
-	Kills   int      // SIGKILLs (0: no power-loss run)
-	Corrupt int      // corruption cases (0: none)
-	Dir     string   // work directory ("" = a temporary one, removed unless Keep)
-	Keep    bool     // keep the work directory
-	Env     []string // extra environment for the child
-	Out     io.Writer
+	Bin     string // cabinet binary (default: this executable)
+	Config  string // --config passed to the sim ("" = the sim's default)
+	Game    string // --game of the sim (default "all")
+	Rounds  int64  // rounds of the sim
+	Seed    uint64 // sim seed; also seeds kill moments and damage
+	Kills   int    // SIGKILLs (0: no power-loss run)
+	Corrupt int    // corruption cases (0: none)
+	// PowerCut is the number of rounds played under strace for the
+	// power-cut harness (0: none); Subsets and Torn bound the crash states
+	// per sync (see PowerCutConfig).
+	PowerCut      int64
+	Subsets, Torn int
+	Dir           string   // work directory ("" = a temporary one, removed unless Keep)
+	Keep          bool     // keep the work directory
+	Env           []string // extra environment for the child
+	Out           io.Writer
 }
 
-const usage = `usage: cabinet crashtest [--kills N] [--corrupt N] [--seed S] [--rounds R] [--game all] [--bin PATH] [--config FILE] [--dir DIR] [--keep]
+const usage = `usage: cabinet crashtest [--kills N] [--corrupt N] [--powercut R [--subsets N] [--torn N]] [--seed S] [--rounds R] [--game all] [--bin PATH] [--config FILE] [--dir DIR] [--keep]
 
   --kills N     SIGKILL the sim child N times at random moments, restart it, compare with an uninterrupted run
-  --corrupt N   damage N copies of the finished store and boot each: refused, memory error, or identical`
+  --corrupt N   damage N copies of the finished store and boot each: refused, memory error, or identical
+  --powercut R  play R rounds under strace, build every crash state a power cut may leave between two
+                syncs (unsynced-write subsets, torn 512-byte sectors) and boot each (needs strace)`
 
 // Run implements `cabinet crashtest`.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -38,6 +45,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := Config{Out: stdout}
 	fs.IntVar(&c.Kills, "kills", 0, "number of SIGKILLs")
 	fs.IntVar(&c.Corrupt, "corrupt", 0, "number of corruption cases")
+	fs.Int64Var(&c.PowerCut, "powercut", 0, "rounds played under strace for the power-cut harness")
+	fs.IntVar(&c.Subsets, "subsets", 256, "power cut: subsets of unsynced writes tried per sync (all up to 64)")
+	fs.IntVar(&c.Torn, "torn", 0, "power cut: torn variants per write (0: every 512-byte sector)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the sim, the kill moments and the damage")
 	fs.Int64Var(&c.Rounds, "rounds", 300, "rounds the sim plays")
 	fs.StringVar(&c.Game, "game", "all", "game of the sim")
@@ -51,10 +61,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
 	}
-	if c.Kills < 0 || c.Corrupt < 0 || c.Rounds < 1 {
-		return fmt.Errorf("%w: --kills and --corrupt must be >= 0 and --rounds >= 1", ErrUsage)
+	if c.Kills < 0 || c.Corrupt < 0 || c.Rounds < 1 || c.PowerCut < 0 || c.Subsets < 0 || c.Torn < 0 {
+		return fmt.Errorf("%w: --kills, --corrupt, --powercut, --subsets, --torn must be >= 0 and --rounds >= 1", ErrUsage)
 	}
-	if c.Kills == 0 && c.Corrupt == 0 {
+	if c.Kills == 0 && c.Corrupt == 0 && c.PowerCut == 0 {
 		c.Kills = 20
 	}
 	return c.Run(ctx)
@@ -109,6 +119,20 @@ func (c Config) Run(ctx context.Context) error {
 		fmt.Fprintln(c.Out, s)
 		if s.Bad() {
 			return fmt.Errorf("%w: %s", ErrSilentDamage, s)
+		}
+	}
+	if c.PowerCut > 0 {
+		s, err := PowerCut(ctx, PowerCutConfig{Bin: c.Bin, Config: c.Config, Game: c.Game, Rounds: c.PowerCut, Seed: c.Seed,
+			Dir: c.Dir, MaxSubsets: c.Subsets, TornPerWrite: c.Torn, Out: c.Out})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(c.Out, s)
+		for _, f := range s.Failures {
+			fmt.Fprintln(c.Out, "  FAIL", f)
+		}
+		if s.Failed > 0 {
+			return fmt.Errorf("%w: %s", ErrMismatch, s)
 		}
 	}
 	fmt.Fprintf(c.Out, "crashtest: PASS in %s\n", time.Since(start).Round(time.Millisecond))

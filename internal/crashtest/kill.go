@@ -52,9 +52,13 @@ func (c Config) reference(ctx context.Context, path string) (time.Duration, erro
 	return time.Since(start), nil
 }
 
+// removeStore removes a store and its newest-store proof (the sim keeps it
+// as <store>.mirror).
 func removeStore(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("crashtest: remove %s: %w", path, err)
+	for _, p := range []string{path, path + ".mirror"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("crashtest: remove %s: %w", p, err)
+		}
 	}
 	return nil
 }
@@ -190,7 +194,14 @@ func (c Config) startup(ctx context.Context, ref string, want *State) (time.Dura
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		return 0, fmt.Errorf("crashtest: write %s: %w", path, err)
 	}
-	defer os.Remove(path)
+	proof, err := os.ReadFile(ref + ".mirror")
+	if err != nil {
+		return 0, fmt.Errorf("crashtest: read the reference's proof: %w", err)
+	}
+	if err := os.WriteFile(path+".mirror", proof, 0o600); err != nil {
+		return 0, fmt.Errorf("crashtest: write %s.mirror: %w", path, err)
+	}
+	defer removeStore(path)
 	info, err := os.Stat(path)
 	if err != nil {
 		return 0, fmt.Errorf("crashtest: %w", err)

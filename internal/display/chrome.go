@@ -15,18 +15,31 @@ import (
 // buttonLabel is button b's caption for the snapshot: a game may rename a
 // button ("btn.classic.special" = Surrender), otherwise the generic name.
 func (fr *frame) buttonLabel(b hw.Button) string {
-	if fr.s.Mode == view.Table || fr.s.Mode == view.Help || fr.s.Under == view.Table {
-		if fr.s.Game == game.Duel && (fr.s.Round == nil || fr.s.Round.Duel == nil || fr.s.Round.Duel.SessionOver) {
+	overlay := fr.s.Mode == view.Tilt || fr.s.Mode == view.Handpay
+	if fr.s.Mode == view.Table || fr.s.Mode == view.Help || overlay && fr.s.Under == view.Table {
+		if fr.s.Game == game.Duel && duelBuying(fr.s) {
 			// Between sessions SPOT picks the deck and SPECIAL the level.
 			if s, ok := i18n.Lookup(fr.lang, "btn.duel.buy", b.String()); ok {
 				return s
 			}
+		}
+		if b == hw.Special && fr.betting() {
+			// Between rounds SPECIAL picks the next chip: it says so, with
+			// the chip BET+ places now.
+			return fr.trf("btn.chip", fr.money(fr.s.Chip))
 		}
 		if s, ok := i18n.Lookup(fr.lang, "btn."+string(fr.s.Game), b.String()); ok {
 			return s
 		}
 	}
 	return fr.tr("btn." + b.String())
+}
+
+// betting reports whether a blackjack table is between rounds (bets are
+// placed, no round is being played).
+func (fr *frame) betting() bool {
+	s := fr.s
+	return s.Mode == view.Table && s.Game != game.Duel && (s.Round == nil || s.Round.Done)
 }
 
 // drawButtons draws the on-screen panel: one button per hw.Button, lit
@@ -40,8 +53,10 @@ func (fr *frame) drawButtons() {
 		face, ink := colUnlit, colUnlitText
 		if lit {
 			face, ink = colLit, colLitText
-			glow := fr.pulse(1.2)
-			box(Rect{r.X - 3, r.Y - 3, r.W + 6, r.H + 6}, 12, fade(colLit, 0.25+0.25*glow))
+			if !fr.still { // the moving layer draws the halo
+				glow := fr.pulse(1.2)
+				box(Rect{r.X - 3, r.Y - 3, r.W + 6, r.H + 6}, 12, fade(colLit, 0.25+0.25*glow))
+			}
 		}
 		box(r, 10, face)
 		// A lighter top half gives the physical button's dome.
@@ -117,9 +132,15 @@ func betTotal(bs []game.Bet) money.Cents {
 
 // drawNotice draws a banner with a message across the felt at y.
 func (fr *frame) drawNotice(msg string, y float32, c color.RGBA) {
-	size := fr.fit(msg, 26, 1000, true)
+	fr.drawNoticeAt(msg, Rect{0, y, ScreenW, 0}, c)
+}
+
+// drawNoticeAt draws a notice centred in the column col (X, W) at col.Y,
+// shrunk to fit it.
+func (fr *frame) drawNoticeAt(msg string, col Rect, c color.RGBA) {
+	size := fr.fit(msg, 26, min(1000, col.W-48), true)
 	w := fr.measure(msg, size, true) + 48
-	r := Rect{(ScreenW - w) / 2, y, w, 44}
+	r := Rect{col.X + (col.W-w)/2, col.Y, w, 44}
 	box(r, 12, fade(colInk, 0.88))
 	frameBox(r, 12, 2, c)
 	fr.inRect(msg, r, size, c, true)

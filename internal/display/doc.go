@@ -11,10 +11,14 @@
 //     OS thread (cmd/cabinet locks it with runtime.LockOSThread).
 //   - Screenshot(snap, path) renders one frame to a PNG in a hidden window;
 //     NewOffscreen keeps that window open to render many (tests, tools).
-//   - Samples() gives a sample snapshot of every screen by name.
 //
 // raylib holds one window per process: use one of Run, Screenshot or an
 // Offscreen at a time.
+//
+// The package holds no snapshots of its own: its tests, goldens and
+// `cabinet screenshot` draw the screens of internal/scenario, scripts played
+// through the real controller. Goldens are full-size frames compared pixel
+// by pixel (golden_test.go): one changed digit or card fails them.
 //
 // # Screens
 //
@@ -46,6 +50,27 @@
 // Options.Legend the key of each button is printed on it, a strip lists the
 // bills and switches, and ESC closes the window; without it (a cabinet) ESC
 // does nothing.
+//
+// # Presentation
+//
+//   - Pacing (pace.go): a committed step is replayed card by card from the
+//     shoe, the hole card turning before the dealer draws; results and
+//     meters wait for the reveal; only cards of the last committed snapshot
+//     are drawn; a resumed round, the first snapshot and another screen show
+//     at once; any button finishes the reveal. Options.Pace (0: off).
+//   - Sound (sound.go, audio.go): card, chip, win, blackjack, button and
+//     tilt effects synthesised by code, cued by the drawn committed
+//     pictures, played only when raylib has an audio device, when the
+//     snapshot's Sound (operator) is on, at Options.Volume.
+//   - Refusals: Snapshot.Message names why an input was refused
+//     (cabinet.Notice*); it is drawn at the table, the menu, attract and
+//     inside the tilt and handpay overlays. Table limits are drawn at the
+//     table; between rounds SPECIAL reads "Chip <value>".
+//   - Attract demo (demo.go): Options.Demo's pictures take turns with the
+//     attract screen, marked DEMONSTRATION.
+//   - Frame cost (layers.go): the still picture of a snapshot is cached in
+//     a render texture; each frame draws it and the moving parts over it.
+//     BenchmarkFrame reports busy, empty and full frames and busy/empty.
 //
 // # Assets
 //

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"cabinet/internal/view"
 	"image/color"
 	"math"
 	"slices"
@@ -199,6 +200,9 @@ func (fr *frame) drawDuel() {
 		fr.drawVictory(d)
 		return
 	}
+	if duelBuying(s) {
+		d, right = nil, "" // the buy screen: no session, the Baron dressed
+	}
 	fr.drawTopBar(fr.tr("game.duel"), right)
 	ca := duelCharacterArea()
 	box(ca, 20, fade(colInk, 0.35))
@@ -210,8 +214,7 @@ func (fr *frame) drawDuel() {
 		// Between sessions: the choices DEAL buys.
 		fr.drawNotice(fr.tr("phase.buy"), 150, colGold)
 		if di != nil {
-			fr.centered(fr.trf("duel.choice", fr.trf("duel.deck", di.Deck), fr.word("level", di.Level)),
-				740, 230, 26, colWhite, true, 600)
+			fr.centered(fr.deckLevel(di.Deck, di.Level, "duel.choice"), 740, 230, 26, colWhite, true, 600)
 		}
 		if info, ok := fr.gameInfo(game.Duel); ok && info.MinBet > 0 {
 			fr.centered(fr.trf("duel.price", fr.money(info.MinBet)), 740, 370, 20, colGold, true, 600)
@@ -283,7 +286,7 @@ func (fr *frame) drawDuel() {
 		fr.badge(fr.trf("duel.amount", i18n.Number(fr.lang, di.Amount)), pc.X+pc.W+60, pc.Y+52, 14, colInk, colGold)
 	}
 	// Deck and level.
-	fr.right(fr.trf("duel.deck", d.Deck)+" · "+fr.word("level", d.Level), ScreenW-18, 62, 16, colFeltLine, false)
+	fr.right(fr.deckLevel(d.Deck, d.Level, ""), ScreenW-18, 62, 16, colFeltLine, false)
 	if d.SessionOver && !d.PlayerWon {
 		fr.drawNotice(fr.tr("duel.defeat")+" — "+fr.tr("duel.defeat_text"), 300, colLose)
 	}
@@ -348,4 +351,28 @@ func (fr *frame) drawVictory(d *game.DuelView) {
 	fr.centered(fr.tr("duel.victory_text"), cx, 440, 22, colWhite, true, 760)
 	fr.drawBaron(Rect{40, 70, 340, 446}, newOutfit(d), true)
 	fr.drawMeters(0, false)
+}
+
+// deckLevel names the deck and, when the configuration offers levels, the
+// level ("Jeu de 32 cartes · niveau : difficile"); with no level the deck
+// alone. withKey formats both ("" joins them with a dot).
+func (fr *frame) deckLevel(deck int, level, withKey string) string {
+	d := fr.trf("duel.deck", deck)
+	switch {
+	case level == "":
+		return d
+	case withKey == "":
+		return d + " · " + fr.word("level", level)
+	}
+	return fr.trf(withKey, d, fr.word("level", level))
+}
+
+// duelBuying reports whether Poker Duel is between sessions: nothing
+// dealt, or the engine's buy phase, or a session over (DEAL buys the next).
+func duelBuying(s *view.Snapshot) bool {
+	if s.Round == nil || s.Round.Duel == nil {
+		return true
+	}
+	d := s.Round.Duel
+	return d.Phase == "duel.buy" || d.SessionOver
 }

@@ -28,6 +28,10 @@ type Offscreen struct {
 	// set on the render thread only
 	fonts  *fonts
 	target rl.RenderTexture2D
+	// seen, if set, hears every string drawn (tests).
+	seen func(string)
+	// cache is the still layer, as Run keeps it (layered renders).
+	cache layerCache
 }
 
 // NewOffscreen opens the hidden window and loads the fonts.
@@ -66,6 +70,7 @@ func (o *Offscreen) loop(ready chan<- error) {
 	o.fonts = f
 	o.target = rl.LoadRenderTexture(ScreenW, ScreenH)
 	defer rl.UnloadRenderTexture(o.target)
+	defer o.cache.unload()
 	rl.SetTextureFilter(o.target.Texture, rl.FilterBilinear)
 	ready <- nil
 	for fn := range o.req {
@@ -90,7 +95,7 @@ func (o *Offscreen) do(fn func()) error {
 func (o *Offscreen) drawTarget(s *view.Snapshot, t float64, legend bool, miss func(string)) {
 	rl.BeginTextureMode(o.target)
 	fr := newFrame(o.fonts, s, t, legend)
-	fr.miss = miss
+	fr.miss, fr.seen = miss, o.seen
 	fr.draw()
 	rl.EndTextureMode()
 }
@@ -101,9 +106,26 @@ func (o *Offscreen) Image(s *view.Snapshot, t float64) (*image.RGBA, error) {
 }
 
 func (o *Offscreen) image(s *view.Snapshot, t float64, legend bool, miss func(string)) (*image.RGBA, error) {
+	return o.pixels(func() { o.drawTarget(s, t, legend, miss) })
+}
+
+// layeredImage renders s as Run draws it: the still layer from the cache
+// and the moving layer over it.
+func (o *Offscreen) layeredImage(s *view.Snapshot, t float64) (*image.RGBA, error) {
+	return o.pixels(func() {
+		fr := newFrame(o.fonts, s, t, false)
+		o.cache.prepare(fr)
+		rl.BeginTextureMode(o.target)
+		o.cache.draw(fr)
+		rl.EndTextureMode()
+	})
+}
+
+// pixels runs draw (into o.target) on the render thread and reads the target back.
+func (o *Offscreen) pixels(draw func()) (*image.RGBA, error) {
 	var out *image.RGBA
 	err := o.do(func() {
-		o.drawTarget(s, t, legend, miss)
+		draw()
 		img := rl.LoadImageFromTexture(o.target.Texture)
 		defer rl.UnloadImage(img)
 		rl.ImageFlipVertical(img) // OpenGL textures are stored bottom-up
@@ -131,7 +153,7 @@ func writePNG(img image.Image, path string) error {
 	if err != nil {
 		return fmt.Errorf("display: screenshot %s: %w: %w", path, ErrExport, err)
 	}
-	if err := png.Encode(f, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(f, img); err != nil {
 		f.Close()
 		return fmt.Errorf("display: screenshot %s: %w: %w", path, ErrExport, err)
 	}

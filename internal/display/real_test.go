@@ -125,7 +125,7 @@ func realController(t *testing.T) (*cabinet.Controller, *config.Config, cabinet.
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "real.db"), recovery.Options{})
+	st, err := recovery.Open(filepath.Join(t.TempDir(), "real.db"), recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}

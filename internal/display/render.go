@@ -50,6 +50,17 @@ type frame struct {
 	// miss, if set, hears every key looked up but missing from the
 	// catalogue (tests).
 	miss func(key string)
+	// seen, if set, hears every string drawn (tests: no raw key or
+	// English words on a French screen).
+	seen func(s string)
+	// still: draw the still layer (every pulse at rest, no halo; the
+	// moving layer adds them, layers.go).
+	still bool
+	// fly is the card on its way from the shoe (pace.go), flyF how far.
+	fly  *reveal
+	flyF float32
+	// messageDrawn: the screen placed Snapshot.Message itself.
+	messageDrawn bool
 }
 
 func newFrame(f *fonts, s *view.Snapshot, t float64, legend bool) *frame {
@@ -86,6 +97,9 @@ func (fr *frame) money(c money.Cents) string { return i18n.Money(fr.lang, c, fr.
 
 // text draws s with its top-left corner at (x, y).
 func (fr *frame) text(s string, x, y, size float32, c color.RGBA, bold bool) {
+	if fr.seen != nil {
+		fr.seen(s)
+	}
 	rl.DrawTextEx(fr.f.pick(size, bold), s, rl.Vector2{X: x, Y: y}, size, 0, c)
 }
 
@@ -170,6 +184,9 @@ func roundness(r Rect, radius float32) float32 {
 
 // pulse is a 0..1 wave with the given period in seconds.
 func (fr *frame) pulse(period float64) float32 {
+	if fr.still {
+		return 0
+	}
 	return float32(0.5 + 0.5*math.Sin(2*math.Pi*fr.t/period))
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"cabinet/internal/hw"
 	"cabinet/internal/view"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
@@ -17,6 +18,15 @@ type Options struct {
 	FPS        int  // target frames per second; 60 if 0
 	Legend     bool // simulator: show the keyboard legend; ESC closes the window
 	MSAA       bool // 4× multisampling (smoother edges; costly on a Pi)
+	// Pace is the time each dealt card takes from the shoe (pace.go);
+	// 0 shows every committed step at once.
+	Pace time.Duration
+	// Volume of the sound effects, 0…1 (0: silent); the snapshot's Sound
+	// (the operator's on/off) decides whether they play.
+	Volume float32
+	// Demo is the attract loop's demonstration round (scenario.Demo): its
+	// pictures take turns with the attract screen while no credit is in.
+	Demo []*view.Snapshot
 }
 
 // Run opens the 1280×720 window and draws snap() every frame until ctx is
@@ -68,6 +78,15 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 	defer rl.UnloadRenderTexture(target)
 	rl.SetTextureFilter(target.Texture, rl.FilterBilinear)
 
+	var cache layerCache
+	defer cache.unload()
+	var demos demoReel
+	pace := newPacer(opt.Pace.Seconds())
+	sound := openAudio(opt.Volume)
+	defer sound.close()
+	if in != nil {
+		in = skipper{in, pace, sound}
+	}
 	keys := keymap()
 	start := time.Now()
 	for !rl.WindowShouldClose() {
@@ -83,16 +102,25 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		pollInput(in, keys, func(p rl.Vector2) (float32, float32) {
 			return (p.X - fit.X) * ScreenW / fit.W, (p.Y - fit.Y) * ScreenH / fit.H
 		})
-		fr := newFrame(f, s, time.Since(start).Seconds(), opt.Legend)
+		now := time.Since(start).Seconds()
+		demo := demos.pick(s, opt.Demo, now)
+		pf := pace.frame(s, now)
+		if demo != nil {
+			pf = paced{s: demo}
+		}
+		fr := newFrame(f, pf.s, now, opt.Legend)
+		fr.fly, fr.flyF = pf.flying, pf.f
+		sound.frame(pf.s)
+		cache.prepare(fr)
 		if sw == ScreenW && sh == ScreenH {
 			rl.BeginDrawing()
-			fr.draw()
+			cache.draw(fr)
 			rl.EndDrawing()
 			continue
 		}
 		// Another screen size: draw at design size and scale, letterboxed.
 		rl.BeginTextureMode(target)
-		fr.draw()
+		cache.draw(fr)
 		rl.EndTextureMode()
 		rl.BeginDrawing()
 		rl.ClearBackground(colInk)
@@ -111,4 +139,18 @@ func letterbox(sw, sh float32) Rect {
 	s := min(sw/ScreenW, sh/ScreenH)
 	w, h := ScreenW*s, ScreenH*s
 	return Rect{(sw - w) / 2, (sh - h) / 2, w, h}
+}
+
+// skipper passes inputs on; a button press also finishes the reveal in
+// progress (any button skips the animation).
+type skipper struct {
+	Input
+	p *pacer
+	a *audio
+}
+
+func (k skipper) Press(b hw.Button) bool {
+	k.p.skip()
+	k.a.button(k.a.prev != nil && k.a.prev.Sound)
+	return k.Input.Press(b)
 }

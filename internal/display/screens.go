@@ -57,6 +57,9 @@ func menuTile(i, n int) Rect {
 	return Rect{x0 + float32(i)*(w+gap), 110, w, 400}
 }
 
+// menuGlow is the glow around the selected menu tile r.
+func menuGlow(r Rect) Rect { return Rect{r.X - 6, r.Y - 6, r.W + 12, r.H + 12} }
+
 // drawMenu is the game menu.
 func (fr *frame) drawMenu() {
 	fr.drawFelt()
@@ -66,8 +69,9 @@ func (fr *frame) drawMenu() {
 		sel := g.ID == fr.s.Game
 		if sel {
 			r.Y -= 12
-			p := fr.pulse(1.2)
-			box(Rect{r.X - 6, r.Y - 6, r.W + 12, r.H + 12}, 22, fade(colActive, 0.25+0.2*p))
+			if !fr.still { // the moving layer draws the glow
+				box(menuGlow(r), 22, fade(colActive, 0.25+0.2*fr.pulse(1.2)))
+			}
 		}
 		box(r, 18, color.RGBA{16, 22, 34, 240})
 		border := colGoldDark
@@ -230,6 +234,9 @@ func (fr *frame) drawHelp() {
 		y += row
 		n += lines
 	}
+	if page == payPages(h.Pays)-1 {
+		fr.drawHowTo(id, Rect{rightR.X + 16, y + 14, rightR.W - 32, rightR.Y + rightR.H - y - 24})
+	}
 	fr.centered(fr.tr("help.back"), ScreenW/2, 548, 14, colFeltLine, false, 0)
 	fr.drawMeters(0, false)
 }
@@ -339,10 +346,48 @@ func (fr *frame) draw() {
 		}
 		fr.drawButtons()
 	}
+	if fr.s.Demo {
+		fr.drawDemoBanner()
+	}
 	switch fr.s.Mode {
 	case view.Tilt:
 		fr.drawTilt()
 	case view.Handpay:
 		fr.drawHandpay()
 	}
+}
+
+// drawHowTo teaches the game in plain words (help.howto.<game>) in r,
+// below the last page's paytable: a paragraph per line of the text, as
+// many lines as fit.
+func (fr *frame) drawHowTo(id game.ID, r Rect) {
+	const size, line = 15, 19
+	if r.H < 2*line+30 {
+		return
+	}
+	y := r.Y
+	fr.text(fr.tr("help.howto"), r.X, y, 17, colActive, true)
+	y += 26
+	for _, para := range strings.Split(fr.tr("help.howto."+string(id)), "\n") {
+		for _, l := range fr.wrap(para, size, r.W, false) {
+			if y+line > r.Y+r.H {
+				return
+			}
+			fr.text(l, r.X, y, size, colWhite, false)
+			y += line
+		}
+		y += 5
+	}
+}
+
+// drawDemoBanner marks a demonstration picture: DEMO and how to play for real.
+func (fr *frame) drawDemoBanner() {
+	// Right of the demo's two hands, under the round's call-outs.
+	r := Rect{ScreenW - 460, 290, 440, 120}
+	box(r, 18, fade(colInk, 0.85))
+	frameBox(r, 18, 3, colGold)
+	cx := r.X + r.W/2
+	fr.centered(fr.tr("attract.demo"), cx, r.Y+10, 30, colGold, true, r.W-30)
+	fr.centered(fr.tr("attract.insert"), cx, r.Y+52, 22, colWhite, true, r.W-30)
+	fr.centered(fr.tr("attract.responsible"), cx, r.Y+86, 16, colDim, false, r.W-30)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cabinet/internal/hw"
+	"cabinet/internal/scenario"
 	"cabinet/internal/view"
 )
 
@@ -38,11 +39,11 @@ func litAt(img *image.RGBA, b hw.Button) (lit bool, c color.RGBA) {
 	return near(c, colLit, 40), c
 }
 
-// TestScreens renders every sample in both languages: no catalogue key is
-// missing, the frame is not blank, the buttons mirror the lamps, and the
-// picture matches its golden thumbnail under testdata/golden (tolerant:
-// mean channel difference ≤ 4 and at most 1 % of pixels off by more than
-// 48). After an intended change, regenerate the goldens with
+// TestScreens renders every scenario screen in both languages: no catalogue
+// key is missing, the frame is not blank, the buttons mirror the lamps, and
+// the picture matches its full-size golden under testdata/golden (at most
+// goldenPixels pixels off by more than goldenChannel). After an intended
+// change, regenerate the goldens with
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test ./internal/display -run TestScreens -update
 func TestScreens(t *testing.T) {
@@ -53,10 +54,10 @@ func TestScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, name := range SampleNames() {
+	for _, name := range scenario.Screens() {
 		for _, lang := range []string{"fr", "en"} {
 			t.Run(name+"/"+lang, func(t *testing.T) {
-				s := Samples()[name]
+				s := screen(t, name)
 				s.Lang = lang
 				var missing []string
 				img, err := o.image(s, 0, true, func(k string) {
@@ -88,6 +89,14 @@ func TestScreens(t *testing.T) {
 	}
 }
 
+func lamps(bs ...hw.Button) hw.ButtonSet {
+	var s hw.ButtonSet
+	for _, b := range bs {
+		s = s.With(b)
+	}
+	return s
+}
+
 func distinctColors(img *image.RGBA, step int) int {
 	seen := map[color.RGBA]bool{}
 	b := img.Bounds()
@@ -108,7 +117,7 @@ func TestButtonsMirrorLamps(t *testing.T) {
 	}
 	sets = append(sets, hw.ButtonSet(1<<hw.NumButtons-1))
 	for _, set := range sets {
-		s := Samples()["classic"]
+		s := screen(t, "classic")
 		s.Lamps = set
 		img, err := o.Image(s, 0)
 		if err != nil {
@@ -135,7 +144,7 @@ func TestTableDetails(t *testing.T) {
 		return img
 	}
 	t.Run("card faces", func(t *testing.T) {
-		s := Samples()["classic"]
+		s := screen(t, "classic")
 		img := render(s)
 		areas := HandAreas(s.Round.Hands, 3)
 		sc := cardScale(len(s.Round.Hands))
@@ -155,7 +164,7 @@ func TestTableDetails(t *testing.T) {
 		}
 	})
 	t.Run("active hand highlighted", func(t *testing.T) {
-		s := Samples()["classic"]
+		s := screen(t, "classic")
 		a := HandAreas(s.Round.Hands, 3)[s.Round.Active]
 		x, y := a.X+a.W/2, a.Y+cardH*cardScale(len(s.Round.Hands))+20 // below the cards, inside the highlight
 		on := px(render(s), x, y)
@@ -165,8 +174,25 @@ func TestTableDetails(t *testing.T) {
 			t.Errorf("pixel under the active hand = %v, without highlight %v: want a yellow tint", on, off)
 		}
 	})
+	t.Run("doubled card sideways", func(t *testing.T) {
+		s := screen(t, "classic")
+		h := &s.Round.Hands[0]
+		h.Cards = append(h.Cards, h.Cards[0])
+		areas := HandAreas(s.Round.Hands, 3)
+		sc := cardScale(len(s.Round.Hands))
+		rs := CardRects(Rect{areas[0].X, areas[0].Y, areas[0].W, cardH * sc}, len(h.Cards), cardW*sc, cardH*sc, 0.5)
+		last := rs[len(rs)-1]
+		// Beyond the upright card's right edge, inside the sideways one.
+		x, y := last.X+last.W/2+last.H/2-6, last.Y+last.H/2
+		upright := px(render(s), x, y)
+		h.Doubled = true
+		side := px(render(s), x, y)
+		if !near(side, colWhite, 30) || near(upright, colWhite, 30) {
+			t.Errorf("pixel right of the third card: %v doubled, %v not: want the doubled card lying sideways", side, upright)
+		}
+	})
 	t.Run("free bet token", func(t *testing.T) {
-		s := Samples()["freebet"]
+		s := screen(t, "freebet")
 		img := render(s)
 		a := HandAreas(s.Round.Hands, 1)[1]
 		cx := a.X + a.W/2 + 30
@@ -175,8 +201,8 @@ func TestTableDetails(t *testing.T) {
 		}
 	})
 	t.Run("tilt covers the screen", func(t *testing.T) {
-		under := render(Samples()["classic"])
-		over := render(Samples()["tilt"])
+		under := render(screen(t, "classic"))
+		over := render(screen(t, "tilt"))
 		for _, p := range [][2]float32{{5, 5}, {1275, 5}, {5, 715}, {1275, 715}, {640, 600}, {100, 300}} {
 			u, o := px(under, p[0], p[1]), px(over, p[0], p[1])
 			if u == o || int(o.R) < int(o.G)+60 {
@@ -186,8 +212,8 @@ func TestTableDetails(t *testing.T) {
 	})
 	t.Run("french and english differ", func(t *testing.T) {
 		for _, name := range []string{"classic", "menu", "tilt", "help-royal", "duel"} {
-			fr := Samples()[name]
-			en := Samples()[name]
+			fr := screen(t, name)
+			en := screen(t, name)
 			en.Lang = "en"
 			a, b := thumb(render(fr), 2), thumb(render(en), 2)
 			if n := diffPixels(a, b, Rect{0, 0, ScreenW / 2, ScreenH / 2}); n < 150 {
@@ -195,14 +221,14 @@ func TestTableDetails(t *testing.T) {
 			}
 		}
 		// The HIT button's label differs ("Carte" / "Hit").
-		en := Samples()["classic"]
+		en := screen(t, "classic")
 		en.Lang = "en"
-		if n := diffPixels(render(Samples()["classic"]), render(en), ButtonRect(hw.Hit)); n < 30 {
+		if n := diffPixels(render(screen(t, "classic")), render(en), ButtonRect(hw.Hit)); n < 30 {
 			t.Errorf("HIT button differs in %d pixels between languages, want its label translated", n)
 		}
 	})
 	t.Run("duel outfit", func(t *testing.T) {
-		s := Samples()["duel"]
+		s := screen(t, "duel")
 		ca := duelCharacterArea()
 		inner := Rect{ca.X + 20, ca.Y + 6, ca.W - 40, 420}
 		sc := inner.W / 380
@@ -256,7 +282,7 @@ func TestScreenshot(t *testing.T) {
 	}
 	closeShared() // Screenshot opens its own window
 	p := filepath.Join(t.TempDir(), "royal.png")
-	if err := Screenshot(Samples()["royal"], p); err != nil {
+	if err := Screenshot(screen(t, "royal"), p); err != nil {
 		t.Fatalf("Screenshot() = %v", err)
 	}
 	img, err := loadPNG(p)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"cabinet/internal/scenario"
 )
 
 // The hidden window every test of the package draws in: opened once (GLFW
@@ -60,9 +62,9 @@ func TestShots(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := offscreen(t)
-	for _, name := range SampleNames() {
+	for _, name := range scenario.Screens() {
 		for _, lang := range []string{"fr", "en"} {
-			s := Samples()[name]
+			s := screen(t, name)
 			s.Lang = lang
 			p := filepath.Join(dir, name+"-"+lang+".png")
 			if err := o.Render(s, p); err != nil {

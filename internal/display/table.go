@@ -3,6 +3,7 @@ package display
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strconv"
 
 	"cabinet/internal/game"
@@ -57,14 +58,24 @@ func (fr *frame) badge(s string, cx, y, size float32, fg, bg color.RGBA) Rect {
 
 // totalText is a hand's total as shown: "17", "soft 17", "BJ".
 func (fr *frame) totalText(h game.HandView) string {
-	if len(h.Cards) == 0 {
+	if len(h.Cards) == 0 || h.Total < 0 { // < 0: being dealt (pace.go)
 		return ""
+	}
+	if h.Outcome == game.Blackjack { // a blackjack reads so, not "21"
+		return fr.tr("table.blackjack")
 	}
 	if h.Soft && h.Total < 21 {
 		return fr.trf("table.soft", h.Total)
 	}
 	return strconv.Itoa(h.Total)
 }
+
+// roundNotice is where a round's prompt, refusal or result is called out:
+// the free felt right of the dealer (X, W: the column; Y: the top).
+var roundNotice = Rect{ScreenW - 470, 104, 450, 0}
+
+// jackpotBar is the progressive meter in the table's top bar.
+var jackpotBar = Rect{ScreenW/2 - 230, 4, 460, 44}
 
 // drawBlackjack draws a blackjack table (Classic, Royal, Free Bet, Zappit).
 func (fr *frame) drawBlackjack() {
@@ -77,11 +88,12 @@ func (fr *frame) drawBlackjack() {
 	}
 	fr.drawTopBar(fr.tr("game."+string(s.Game)), right)
 	if s.Game == game.Royal {
-		fr.drawJackpot(Rect{ScreenW/2 - 230, 4, 460, 44}, false)
+		fr.drawJackpot(jackpotBar, false)
 	}
 	info, _ := fr.gameInfo(s.Game)
 	spots := max(info.Spots, 1)
 	fr.drawArc()
+	fr.drawLimits(info)
 
 	pending := len(s.Bets) > 0 || t == nil
 	if pending || (t != nil && t.Done && len(t.Hands) == 0) {
@@ -92,21 +104,35 @@ func (fr *frame) drawBlackjack() {
 		fr.drawSideBets(t.Side, spots)
 	}
 
-	// Prompts and notices: over the rules line during a round, in the
-	// empty middle of the felt while betting (the rules stay readable).
-	y := float32(232)
-	if pending {
-		y = 320
-	}
+	// Prompts and notices: right of the dealer during a round (never over
+	// the rules line, the dealer or a hand), in the empty middle of the
+	// felt while betting.
+	round := func(msg string, c color.RGBA) { fr.drawNoticeAt(msg, roundNotice, c) }
 	switch {
+	case s.Message != "" && !pending:
+		// A refusal during a round takes the prompt's place until the next input.
+		round(fr.word("msg", s.Message), colLose)
+		fr.messageDrawn = true
 	case t != nil && t.Prompt != "" && !pending:
-		fr.drawNotice(fr.word("prompt", t.Prompt), y, colActive)
+		round(fr.word("prompt", t.Prompt), colActive)
 	case pending:
-		fr.drawNotice(fr.tr("prompt.bet"), y, colGold)
+		fr.drawNotice(fr.tr("prompt.bet"), 320, colGold)
+	case t != nil && t.Done && callout(t) != "":
+		c := colPush
+		if t.Paid > 0 {
+			c = colWin
+		}
+		round(fr.tr("callout."+callout(t)), c)
+		if t.Paid > 0 {
+			fr.drawNoticeAt(fr.trf("table.paid", fr.money(t.Paid)), Rect{roundNotice.X, roundNotice.Y + 52, roundNotice.W, 0}, colWin)
+		}
 	case t != nil && t.Done && t.Paid > 0:
-		fr.drawNotice(fr.trf("table.paid", fr.money(t.Paid)), y, colWin)
+		round(fr.trf("table.paid", fr.money(t.Paid)), colWin)
 	}
 	fr.drawNotices()
+	if !fr.still {
+		fr.drawFlying()
+	}
 	bet := betTotal(s.Bets)
 	if !pending && t != nil {
 		bet = t.Staked
@@ -117,9 +143,10 @@ func (fr *frame) drawBlackjack() {
 // drawNotices draws the recovered notice and the transient message.
 func (fr *frame) drawNotices() {
 	if fr.s.Recovered {
-		fr.drawNotice(fr.tr("msg.recovered"), 60, colZap)
+		// Top left, clear of the dealer's cards and of the title bar.
+		fr.drawNoticeAt(fr.tr("msg.recovered"), Rect{12, 60, 440, 0}, colZap)
 	}
-	if fr.s.Message != "" {
+	if fr.s.Message != "" && !fr.messageDrawn {
 		fr.drawNotice(fr.word("msg", fr.s.Message), 180, colLose)
 	}
 }
@@ -233,12 +260,35 @@ func (fr *frame) drawDealer(d game.HandView) {
 	}
 	label := fr.tr("table.dealer")
 	fr.right(label, left-16, area.Y+8, 20, colFeltLine, true)
-	if len(d.Cards) > 0 {
-		fr.badge(fr.totalText(d), left-16-fr.measure(label, 20, true)/2, area.Y+40, 20, colInk, colWhite)
+	if tt := fr.totalText(d); tt != "" {
+		fr.badge(tt, left-16-fr.measure(label, 20, true)/2, area.Y+40, 20, colInk, colWhite)
 	}
 	if d.Outcome != "" {
 		fr.badge(fr.word("outcome", string(d.Outcome)), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, outcomeColor(d.Outcome))
 	}
+}
+
+// handHighlight is the frame around a hand's cards rs in area a.
+func handHighlight(a Rect, rs []Rect, cw, ch float32) Rect {
+	if len(rs) == 0 {
+		return Rect{a.X + a.W/2 - 70, a.Y - 36, 140, ch + 76}
+	}
+	x0, x1 := rs[0].X, rs[len(rs)-1].X+cw
+	w := max(x1-x0, 140)
+	return Rect{(x0+x1)/2 - w/2 - 10, a.Y - 36, w + 20, ch + 76}
+}
+
+// activeHighlight is the active hand's frame, if a hand is being played.
+func activeHighlight(t *game.Table, spots int) (Rect, bool) {
+	if t == nil || t.Done || t.Active < 0 || t.Active >= len(t.Hands) {
+		return Rect{}, false
+	}
+	a := HandAreas(t.Hands, spots)[t.Active]
+	h := t.Hands[t.Active]
+	sc := cardScale(len(t.Hands))
+	cw, ch := cardW*sc, cardH*sc
+	rs := CardRects(Rect{a.X, a.Y, a.W, ch}, len(h.Cards)+h.Hidden, cw, ch, 0.5)
+	return handHighlight(a, rs, cw, ch), true
 }
 
 // drawHands draws the player's hands, the active one highlighted.
@@ -253,20 +303,27 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		rs := CardRects(cards, len(h.Cards)+h.Hidden, cw, ch, 0.5)
 		if active {
 			p := fr.pulse(1)
-			hl := Rect{a.X + a.W/2 - 70, a.Y - 36, 140, ch + 76}
-			if len(rs) > 0 {
-				x0, x1 := rs[0].X, rs[len(rs)-1].X+cw
-				w := max(x1-x0, 140)
-				hl = Rect{(x0+x1)/2 - w/2 - 10, a.Y - 36, w + 20, ch + 76}
-			}
+			hl := handHighlight(a, rs, cw, ch)
 			box(hl, 14, fade(colActive, 0.12+0.1*p))
 			frameBox(hl, 14, 3, mix(colActive, colWhite, p*0.4))
 		}
 		for j, r := range rs {
+			// A doubled hand's card lies sideways (face down while the
+			// rules keep it hidden, Hidden counting it).
+			sideways := h.Doubled && j == len(rs)-1 && j >= 2
+			if sideways {
+				rl.PushMatrix()
+				rl.Translatef(r.X+r.W/2, r.Y+r.H/2, 0)
+				rl.Rotatef(90, 0, 0, 1)
+				r = Rect{-r.W / 2, -r.H / 2, r.W, r.H}
+			}
 			if j < len(h.Cards) {
 				fr.drawCard(h.Cards[j], r)
 			} else {
 				fr.drawBack(r)
+			}
+			if sideways {
+				rl.PopMatrix()
 			}
 		}
 		cx := a.X + a.W/2
@@ -285,9 +342,14 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		}
 		// Outcome and win under the cards.
 		y := a.Y + ch + 4
+		var pills []pill
 		if h.Outcome != "" {
-			fr.badge(fr.word("outcome", string(h.Outcome)), cx, y, 15, colInk, outcomeColor(h.Outcome))
+			pills = append(pills, pill{fr.word("outcome", string(h.Outcome)), outcomeColor(h.Outcome)})
 		}
+		if h.Win > 0 {
+			pills = append(pills, pill{"+" + fr.money(h.Win), colWin})
+		}
+		fr.pillRow(pills, cx, y, 15)
 		// Money on the hand: chips, and a Free Bet token beside them.
 		bx := cx
 		if h.Token > 0 {
@@ -304,9 +366,31 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if h.Insured > 0 {
 			fr.badge(fr.tr("note.insured")+" "+fr.money(h.Insured), cx, betCircleY-52, 11, colInk, colPush)
 		}
-		if h.Win > 0 {
-			fr.badge("+"+fr.money(h.Win), cx+70, y, 15, colInk, colWin)
+	}
+}
+
+// pill is a result label and its colour.
+type pill struct {
+	text string
+	bg   color.RGBA
+}
+
+// pillRow draws pills side by side, centred on cx, 6 px apart: they never
+// overlap whatever their widths.
+func (fr *frame) pillRow(pills []pill, cx, y, size float32) {
+	const gap = 6
+	total := float32(0)
+	for i, p := range pills {
+		if i > 0 {
+			total += gap
 		}
+		total += fr.measure(p.text, size, true) + 18 // badge's width
+	}
+	x := cx - total/2
+	for _, p := range pills {
+		w := fr.measure(p.text, size, true) + 18
+		fr.badge(p.text, x+w/2, y, size, colInk, p.bg)
+		x += w + gap
 	}
 }
 
@@ -345,4 +429,76 @@ func (fr *frame) drawJackpot(r Rect, big bool) {
 	x := r.X + (r.W-lw-aw-14)/2
 	fr.text(label, x, r.Y+(r.H-size)/2, size, colDim, true)
 	fr.text(amount, x+lw+14, r.Y+(r.H-as)/2, as, mix(colGold, colWhite, p*0.5), true)
+}
+
+// shoeRect is where dealt cards come from: the shoe, top right of the felt.
+var shoeRect = Rect{ScreenW - cardW - 40, 64, cardW, cardH}
+
+// drawFlying draws the card being dealt (pace.go): from the shoe to its
+// place, face up (face down for the dealer's hole card); the hole card
+// turning over where it lies.
+func (fr *frame) drawFlying() {
+	r, t := fr.fly, fr.s.Round
+	if r == nil || t == nil {
+		return
+	}
+	var to Rect
+	if r.Hand < 0 {
+		d := t.Dealer
+		n := len(d.Cards) + d.Hidden
+		if !r.Turn {
+			n++
+		}
+		rs := CardRects(dealerArea(), n, cardW, cardH, 0.62)
+		to = rs[min(len(d.Cards), n-1)]
+		if !r.Turn && r.Hole {
+			to = rs[n-1]
+		}
+	} else {
+		if r.Hand >= len(t.Hands) {
+			return
+		}
+		info, _ := fr.gameInfo(t.Game)
+		a := HandAreas(t.Hands, max(info.Spots, 1))[r.Hand]
+		h := t.Hands[r.Hand]
+		sc := cardScale(len(t.Hands))
+		cw, ch := cardW*sc, cardH*sc
+		rs := CardRects(Rect{a.X, a.Y, a.W, ch}, len(h.Cards)+h.Hidden+1, cw, ch, 0.5)
+		to = rs[len(h.Cards)]
+	}
+	f := fr.flyF * fr.flyF * (3 - 2*fr.flyF) // ease in and out
+	if r.Turn {
+		// The hole card turns where it lies: its back narrows, its face widens.
+		w := to.W * float32(math.Abs(float64(1-2*f)))
+		rr := Rect{to.X + (to.W-w)/2, to.Y, max(w, 1), to.H}
+		if f < 0.5 {
+			fr.drawBack(rr)
+		} else {
+			fr.drawCard(r.Face, rr)
+		}
+		return
+	}
+	at := Rect{shoeRect.X + (to.X-shoeRect.X)*f, shoeRect.Y + (to.Y-shoeRect.Y)*f,
+		shoeRect.W + (to.W-shoeRect.W)*f, shoeRect.H + (to.H-shoeRect.H)*f}
+	if r.Hole {
+		fr.drawBack(at)
+		return
+	}
+	fr.drawCard(r.Face, at)
+}
+
+// callout is the settled round's call-out, as the engine settled it: a
+// blackjack on any hand, or every hand pushed ("" for none).
+func callout(t *game.Table) string {
+	push := len(t.Hands) > 0
+	for _, h := range t.Hands {
+		if h.Outcome == game.Blackjack {
+			return "blackjack"
+		}
+		push = push && h.Outcome == game.Push
+	}
+	if push {
+		return "push"
+	}
+	return ""
 }

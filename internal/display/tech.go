@@ -351,7 +351,7 @@ func (fr *frame) drawHwTest() {
 // drawTilt covers the whole frozen screen and says what is wrong.
 func (fr *frame) drawTilt() {
 	rl.DrawRectangle(0, 0, ScreenW, ScreenH, colTilt)
-	r := Rect{240, 150, 800, 380}
+	r := tiltRect
 	box(r, 24, color.RGBA{30, 0, 0, 245})
 	frameBox(r, 24, 4, mix(colLose, colWhite, fr.pulse(1)*0.5))
 	fr.centered("⚠ "+fr.tr("tilt.title"), ScreenW/2, r.Y+26, 48, colWhite, true, r.W-40)
@@ -364,12 +364,28 @@ func (fr *frame) drawTilt() {
 	if t := fr.s.Round; t != nil && !t.Done {
 		fr.centered(fr.tr("tilt.frozen"), ScreenW/2, r.Y+r.H-50, 18, colDim, false, r.W-40)
 	}
+	fr.overlayMessage(r.Y + r.H - 150)
 }
+
+// overlayMessage draws the transient message (a refused bill, key, button)
+// inside an overlay at y: the screen below is dimmed, so its own notice is
+// not readable there.
+func (fr *frame) overlayMessage(y float32) {
+	if fr.s.Message != "" {
+		fr.drawNotice(fr.word("msg", fr.s.Message), y, colLose)
+	}
+}
+
+// The tilt and handpay boxes.
+var (
+	tiltRect    = Rect{240, 150, 800, 380}
+	handpayRect = Rect{220, 160, 840, 360}
+)
 
 // drawHandpay is the handpay lock.
 func (fr *frame) drawHandpay() {
 	rl.DrawRectangle(0, 0, ScreenW, ScreenH, color.RGBA{0, 0, 0, 190})
-	r := Rect{220, 160, 840, 360}
+	r := handpayRect
 	box(r, 24, color.RGBA{40, 28, 0, 250})
 	frameBox(r, 24, 5, mix(colGoldDark, colGold, fr.pulse(1)))
 	fr.centered(fr.tr("handpay.title"), ScreenW/2, r.Y+34, 52, colGold, true, r.W-40)
@@ -379,6 +395,7 @@ func (fr *frame) drawHandpay() {
 	}
 	fr.centered(fr.trf(key, fr.money(fr.s.Handpay)), ScreenW/2, r.Y+150, 44, colWhite, true, r.W-40)
 	fr.centered(fr.tr("handpay.hint"), ScreenW/2, r.Y+r.H-70, 22, colDim, false, r.W-40)
+	fr.overlayMessage(r.Y + r.H - 130)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

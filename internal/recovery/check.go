@@ -21,7 +21,21 @@ import (
 // the invariant failed). A failure marks the store failed: Update refuses to
 // write until Clear.
 func (s *Store) Check() error {
+	if s.bolt() == nil { // the file could not be opened: Open said why
+		if f := s.Err(); f != nil {
+			var ce *CheckError
+			if errors.As(f, &ce) {
+				return f
+			}
+			return &CheckError{Path: s.path, Problems: []error{f}}
+		}
+		return fmt.Errorf("recovery: check %s: store closed", s.path)
+	}
 	var problems []error
+	var me *MirrorError
+	if errors.As(s.Err(), &me) {
+		problems = append(problems, me)
+	}
 	fatal, fp, err := preflight(s.path)
 	if err != nil {
 		return err
@@ -98,11 +112,24 @@ func checkRecords(tx *Tx) []error {
 		}
 	}
 	var sm storeMeta
-	each(bMeta, only(bMeta, kStore, &sm))
+	each(bMeta, func(k, raw []byte) error {
+		if bytes.Equal(k, kCommit) {
+			_, err := unseal(bMeta, k, raw)
+			return err
+		}
+		return only(bMeta, kStore, &sm)(k, raw)
+	})
 	var m Machine
 	each(bMachine, only(bMachine, kMachine, &m))
+	each(bRound, checkRoundKey)
 	var open OpenRound
-	each(bRound, only(bRound, kOpen, &open))
+	if tx.tx.Bucket(bRound) != nil {
+		if o, err := tx.getRound(); err != nil {
+			add(err)
+		} else if o != nil {
+			open = *o
+		}
+	}
 	each(bCarry, func(k, raw []byte) error {
 		if !game.ID(k).Valid() {
 			return corrupt(bCarry, k, "carry of an unknown game")

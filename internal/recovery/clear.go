@@ -34,11 +34,23 @@ func (s *Store) Clear(confirm string) error {
 		return err
 	}
 	s.mu.Lock()
-	old := s.db
-	s.db, s.failed = db, nil
+	old, oldMirror := s.db, s.mirror
+	s.db, s.failed, s.mirror = db, nil, nil
 	s.mu.Unlock()
 	if old != nil {
 		_ = old.Close()
+	}
+	if oldMirror != nil {
+		_ = oldMirror.Close()
+	}
+	if opt := s.opt; opt.Mirror != "" {
+		f, err := os.OpenFile(opt.Mirror, os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("recovery: clear %s: open proof: %w", s.path, err)
+		}
+		s.mu.Lock()
+		s.mirror = f
+		s.mu.Unlock()
 	}
 	return nil
 }
@@ -62,7 +74,14 @@ func ClearFile(path, confirm string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{path: path, opt: opt, db: db}, nil
+	s := &Store{path: path, opt: opt, db: db}
+	if opt.Mirror != "" {
+		if err := s.openMirror(); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // rebuild keeps path aside and replaces it with a new, initialised store,
@@ -86,7 +105,7 @@ func rebuild(path string, opt Options) (_ *bolt.DB, err error) {
 	}
 	tmp := path + ".clearing"
 	_ = os.Remove(tmp)
-	db, err := bolt.Open(tmp, 0o600, &bolt.Options{Timeout: lockTimeout})
+	db, err := bolt.Open(tmp, 0o600, boltOptions(false))
 	if err != nil {
 		return nil, fmt.Errorf("recovery: clear %s: create new store: %w", path, err)
 	}
@@ -97,6 +116,7 @@ func rebuild(path string, opt Options) (_ *bolt.DB, err error) {
 		}
 	}()
 	tmpStore := &Store{path: path, opt: opt}
+	var p proof
 	err = db.Update(func(btx *bolt.Tx) error {
 		if err := createAll(btx, now); err != nil {
 			return err
@@ -109,7 +129,12 @@ func rebuild(path string, opt Options) (_ *bolt.DB, err error) {
 		if aside != "" {
 			text += "; previous store kept as " + filepath.Base(aside)
 		}
-		return tx.Log(meters.KindMemoryClear, text)
+		if err := tx.Log(meters.KindMemoryClear, text); err != nil {
+			return err
+		}
+		var err error
+		p, err = bumpCommit(btx)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("recovery: clear %s: initialise: %w", path, err)
@@ -118,6 +143,16 @@ func rebuild(path string, opt Options) (_ *bolt.DB, err error) {
 		return nil, fmt.Errorf("recovery: clear %s: replace: %w", path, err)
 	}
 	syncDir(filepath.Dir(path))
+	if opt.Mirror != "" {
+		// The old proof is kept aside with the old store; the new one names
+		// the new store (its own identity, commit 1).
+		if _, err := os.Stat(opt.Mirror); err == nil && aside != "" {
+			_ = os.Link(opt.Mirror, aside+".mirror")
+		}
+		if err := createMirror(opt.Mirror, p); err != nil {
+			return nil, fmt.Errorf("recovery: clear %s: %w", path, err)
+		}
+	}
 	return db, nil
 }
 

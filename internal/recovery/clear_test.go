@@ -18,7 +18,7 @@ func TestClearKeepsEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, Options{Now: fixedClock()})
+	s, err := Open(path, Options{Init: true, Now: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestClearKeepsEvidence(t *testing.T) {
 		t.Errorf("kept file differs from the store before the clear (%v)", err)
 	}
 	credit(t, s, 100) // writable again
-	if _, err := Open(path, Options{}); !errors.Is(err, ErrLocked) {
+	if _, err := Open(path, Options{Init: true}); !errors.Is(err, ErrLocked) {
 		t.Errorf("Open after Clear = %v, want ErrLocked (the new file is held)", err)
 	}
 }
@@ -66,9 +66,17 @@ func TestClearFileOfUnopenableStore(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(path, Options{}); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("Open of a file with no valid meta page = %v, want ErrCorrupt", err)
+	bad, err := Open(path, Options{})
+	if err != nil || !errors.Is(bad.Err(), ErrCorrupt) || !errors.Is(bad.Check(), ErrCorrupt) {
+		t.Fatalf("Open of a file with no valid meta page = %v (Err %v), want a failed store with ErrCorrupt", err, bad.Err())
 	}
+	if err := bad.Update(func(*Tx) error { return nil }); !errors.Is(err, ErrFailed) {
+		t.Fatalf("Update on it = %v, want ErrFailed", err)
+	}
+	if err := bad.View(func(*Tx) error { return nil }); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("View on it = %v, want ErrCorrupt", err)
+	}
+	_ = bad.Close()
 	if _, err := ClearFile(path, "no", Options{}); !errors.Is(err, ErrConfirm) {
 		t.Errorf("ClearFile(no) = %v, want ErrConfirm", err)
 	}

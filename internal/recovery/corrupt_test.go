@@ -37,7 +37,7 @@ func rawEdit(t *testing.T, path string, bucket, key []byte, edit func(v []byte) 
 func populated(t *testing.T) string {
 	t.Helper()
 	path := t.TempDir() + "/s.db"
-	s, err := Open(path, Options{Now: fixedClock()})
+	s, err := Open(path, Options{Init: true, Now: fixedClock()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestCorruptRecordFound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := Open(path, Options{})
+			s, err := Open(path, Options{Init: true})
 			if err != nil {
 				t.Fatalf("Open = %v (damaged records must still open for audit)", err)
 			}
@@ -130,7 +130,7 @@ func TestMovedRecordFound(t *testing.T) {
 	_ = db.View(func(tx *bolt.Tx) error { v1 = bytes.Clone(tx.Bucket(bEvents).Get(seqKey(1))); return nil })
 	db.Close()
 	rawEdit(t, path, bEvents, seqKey(2), func([]byte) []byte { return v1 })
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestMissingMachineIsCorruptNotFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestInvariantBrokenOnDiskFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestDamagedFileNeverCrashes(t *testing.T) {
 			if err := os.WriteFile(p, damage(bytes.Clone(orig)), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Open(p, Options{})
+			s, err := Open(p, Options{Init: true})
 			if err != nil {
 				if !errors.Is(err, ErrCorrupt) {
 					t.Errorf("Open = %v, want ok or ErrCorrupt", err)

@@ -21,13 +21,25 @@
 // record damaged, truncated or moved to another key is reported as a
 // *CorruptError (wrapping ErrCorrupt) that names the bucket and the key.
 //
-//	meta/store          store format and creation time
+//	meta/store          store format, creation time, the store's identity
+//	meta/commit         commit counter (incremented by every Update)
 //	machine/machine     Machine: credits, meters, pool, handpay, sim progress
-//	round/open          OpenRound (absent between rounds)
+//	round/open          OpenRound header (absent between rounds); older
+//	                    stores: the whole OpenRound (still read)
+//	round/shoe          the open round's shoe cards (written when they change)
+//	round/step<#n>      the open round's step n (written once)
 //	carry/<game>        per-game state kept between rounds (opaque bytes)
 //	overrides/<key>     operator setting overrides
 //	recall/#<seq>       meters.Recall ring (RecallDepth newest kept)
 //	events/#<seq>       meters.Event ring (EventDepth newest kept)
+//
+// # Newest-store proof
+//
+// Options.Mirror names a second small file holding the store's identity,
+// its commit counter and a digest of the machine record, written and synced
+// after every commit and compared at boot (mirror.go, docs/recovery.md): an
+// older, other, missing or empty store is a memory error. Open never creates
+// a store unless Options.Init (`cabinet init`).
 //
 // # Integrity
 //

@@ -68,3 +68,35 @@ func (e *CheckError) Unwrap() []error { return append([]error{ErrCorrupt}, e.Pro
 // reported by Check for a bbolt file with no bucket: a store whose creation
 // was interrupted before its first commit (a read-write Open initialises it).
 var ErrNotInitialised = errors.New("recovery: store not initialised")
+
+// Memory errors of the newest-store proof (Options.Mirror). Each is wrapped
+// by a *MirrorError, which wraps ErrCorrupt too: play stays disabled until a
+// full memory clear, the audit screens still read the store when it exists.
+var (
+	// ErrRollback: the store is older than the proof (an older copy put back).
+	ErrRollback = errors.New("recovery: store is older than its newest-store proof")
+	// ErrForeign: the store is not the one the proof names (another store, or
+	// the machine record differs at the same commit).
+	ErrForeign = errors.New("recovery: store is not the one this cabinet last wrote")
+	// ErrStoreMissing: no store, or an empty one, where the proof shows a
+	// cabinet has run.
+	ErrStoreMissing = errors.New("recovery: store missing or empty where a cabinet has run")
+	// ErrMirror: the proof file is missing, damaged or older than the store.
+	ErrMirror = errors.New("recovery: newest-store proof missing or damaged")
+)
+
+// MirrorError is a newest-store proof failure found at boot or while
+// writing the proof. errors.Is matches ErrCorrupt and Kind.
+type MirrorError struct {
+	Store, Mirror   string // the two files
+	StoreN, MirrorN uint64 // commit counters found (0: none)
+	Kind            error  // ErrRollback, ErrForeign, ErrStoreMissing or ErrMirror
+	Detail          string
+}
+
+func (e *MirrorError) Error() string {
+	return fmt.Sprintf("%v: %s (store %s, proof %s)", e.Kind, e.Detail, e.Store, e.Mirror)
+}
+
+// Unwrap returns ErrCorrupt and the kind.
+func (e *MirrorError) Unwrap() []error { return []error{ErrCorrupt, e.Kind} }

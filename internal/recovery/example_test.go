@@ -15,7 +15,7 @@ import (
 func ExampleStore_Update() {
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)
-	st, err := recovery.Open(filepath.Join(dir, "cabinet.db"), recovery.Options{})
+	st, err := recovery.Open(filepath.Join(dir, "cabinet.db"), recovery.Options{Init: true})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -97,7 +97,7 @@ func FuzzDecodeMeta(f *testing.F) {
 // without panicking or reading out of bounds.
 func FuzzCheckFile(f *testing.F) {
 	path := filepath.Join(f.TempDir(), "seed.db")
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Init: true})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -11,9 +11,9 @@ import (
 )
 
 func TestExclusiveOpenInProcess(t *testing.T) {
-	s, path := openTest(t, Options{})
+	s, path := openTest(t, Options{Init: true})
 	_ = s
-	_, err := Open(path, Options{})
+	_, err := Open(path, Options{Init: true})
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("second Open(%s) = %v, want ErrLocked naming the file", path, err)
 	}
@@ -28,7 +28,7 @@ func TestReadOnlyWhenNotLocked(t *testing.T) {
 	if _, err := Open(path, Options{ReadOnly: true}); err == nil {
 		t.Fatalf("read-only Open of a missing file succeeded")
 	}
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestReadOnlyWhenNotLocked(t *testing.T) {
 	if err := a.Update(func(*Tx) error { return nil }); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("read-only Update = %v, want ErrReadOnly", err)
 	}
-	if _, err := Open(path, Options{}); !errors.Is(err, ErrLocked) {
+	if _, err := Open(path, Options{Init: true}); !errors.Is(err, ErrLocked) {
 		t.Errorf("read-write Open while audited = %v, want ErrLocked", err)
 	}
 }
@@ -64,7 +64,7 @@ func TestReadOnlyWhenNotLocked(t *testing.T) {
 // test binary re-executed) and opens it from the parent.
 func TestExclusiveOpenChildProcess(t *testing.T) {
 	if p := os.Getenv("RECOVERY_TEST_HOLD"); p != "" {
-		s, err := Open(p, Options{})
+		s, err := Open(p, Options{Init: true})
 		if err != nil {
 			os.Stdout.WriteString("error " + err.Error() + "\n")
 			os.Exit(1)
@@ -92,7 +92,7 @@ func TestExclusiveOpenChildProcess(t *testing.T) {
 	if err != nil || line != "held\n" {
 		t.Fatalf("child said %q, %v", line, err)
 	}
-	_, err = Open(path, Options{})
+	_, err = Open(path, Options{Init: true})
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), path) {
 		t.Errorf("Open while a child holds %s = %v, want ErrLocked naming the file", path, err)
 	}
@@ -104,7 +104,7 @@ func TestExclusiveOpenChildProcess(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("child: %v", err)
 	}
-	s, err := Open(path, Options{})
+	s, err := Open(path, Options{Init: true})
 	if err != nil {
 		t.Fatalf("Open after the child exited = %v", err)
 	}

@@ -23,7 +23,7 @@ func TestStoreModel(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		n++
 		path := filepath.Join(dir, fmt.Sprintf("m%d.db", n))
-		s, err := Open(path, Options{Now: fixedClock()})
+		s, err := Open(path, Options{Init: true, Now: fixedClock()})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestStoreModel(t *testing.T) {
 				if err := s.Close(); err != nil {
 					rt.Fatal(err)
 				}
-				if s, err = Open(path, Options{Now: fixedClock()}); err != nil {
+				if s, err = Open(path, Options{Init: true, Now: fixedClock()}); err != nil {
 					rt.Fatal(err)
 				}
 				if err := s.Check(); err != nil {

@@ -15,7 +15,7 @@ import (
 )
 
 func TestRoundTrip(t *testing.T) {
-	s, _ := openTest(t, Options{})
+	s, _ := openTest(t, Options{Init: true})
 	m := Machine{Credits: 2500, PoolUnits: 123456789, NextRound: 7, Handpay: 0, Sim: json.RawMessage(`{"seed":1}`)}
 	m.Meters.BillsIn = 5000
 	m.Meters.Bills = map[string]int64{"500": 6, "2000": 1}
@@ -93,8 +93,9 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if len(evs) != 1 || evs[0].Seq != 1 || evs[0].Kind != meters.KindPowerUp || evs[0].At.IsZero() {
-			t.Errorf("Events() = %+v, want one power_up with seq 1", evs)
+		// seq 1 is the initialisation (Options.Init logs it).
+		if len(evs) != 2 || evs[0].Seq != 2 || evs[0].Kind != meters.KindPowerUp || evs[0].At.IsZero() || evs[1].Kind != meters.KindMemoryClear {
+			t.Errorf("Events() = %+v, want power_up seq 2 after the initialisation", evs)
 		}
 		return nil
 	})
@@ -114,14 +115,14 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestFreshStoreHasZeroMachine(t *testing.T) {
-	s, _ := openTest(t, Options{})
+	s, _ := openTest(t, Options{Init: true})
 	if m := machine(t, s); m.Credits != 0 || m.NextRound != 0 {
 		t.Errorf("Machine() on a new store = %+v, want zero", m)
 	}
 }
 
 func TestInvariantViolationWritesNothing(t *testing.T) {
-	s, _ := openTest(t, Options{})
+	s, _ := openTest(t, Options{Init: true})
 	credit(t, s, 1000)
 	err := s.Update(func(tx *Tx) error {
 		if err := tx.Log(meters.KindBillAccepted, "should vanish"); err != nil {
@@ -142,8 +143,8 @@ func TestInvariantViolationWritesNothing(t *testing.T) {
 	}
 	_ = s.View(func(tx *Tx) error {
 		evs, err := tx.Events(0)
-		if err != nil || len(evs) != 0 {
-			t.Errorf("Events() after rejected commit = %v, %v, want none", evs, err)
+		if err != nil || len(evs) != 1 {
+			t.Errorf("Events() after rejected commit = %v, %v, want only the initialisation", evs, err)
 		}
 		return nil
 	})
@@ -152,7 +153,7 @@ func TestInvariantViolationWritesNothing(t *testing.T) {
 }
 
 func TestFnErrorWritesNothing(t *testing.T) {
-	s, _ := openTest(t, Options{})
+	s, _ := openTest(t, Options{Init: true})
 	boom := errors.New("boom")
 	err := s.Update(func(tx *Tx) error {
 		_ = tx.Log(meters.KindDoor, "x")
@@ -162,15 +163,15 @@ func TestFnErrorWritesNothing(t *testing.T) {
 		t.Fatalf("Update = %v, want boom", err)
 	}
 	_ = s.View(func(tx *Tx) error {
-		if evs, _ := tx.Events(0); len(evs) != 0 {
-			t.Errorf("Events() = %v, want none", evs)
+		if evs, _ := tx.Events(0); len(evs) != 1 {
+			t.Errorf("Events() = %v, want only the initialisation", evs)
 		}
 		return nil
 	})
 }
 
 func TestRingsTrimmed(t *testing.T) {
-	s, _ := openTest(t, Options{RecallDepth: 10, EventDepth: 1000})
+	s, _ := openTest(t, Options{Init: true, RecallDepth: 10, EventDepth: 1000})
 	for i := range 25 {
 		if err := s.Update(func(tx *Tx) error { return tx.CloseRound(sampleRecall(uint64(i + 1))) }); err != nil {
 			t.Fatalf("CloseRound %d = %v", i, err)
@@ -197,8 +198,8 @@ func TestRingsTrimmed(t *testing.T) {
 			t.Errorf("Recall(3) = %d rounds, want 3 newest", len(rs))
 		}
 		evs, err := tx.Events(0)
-		if err != nil || len(evs) != 1000 || evs[0].Seq != 1234 || evs[999].Seq != 235 {
-			t.Errorf("Events(0) = %d events (newest seq %d), %v; want 1000, seq 1234..235", len(evs), evs[0].Seq, err)
+		if err != nil || len(evs) != 1000 || evs[0].Seq != 1235 || evs[999].Seq != 236 {
+			t.Errorf("Events(0) = %d events (newest seq %d), %v; want 1000, seq 1235..236 (1 is the initialisation)", len(evs), evs[0].Seq, err)
 		}
 		return nil
 	})

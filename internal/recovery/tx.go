@@ -40,6 +40,9 @@ const storeFormat = 1
 type storeMeta struct {
 	Format  int       `json:"format"`
 	Created time.Time `json:"created"`
+	// ID is the store's random identity (32 hex digits), named by the
+	// newest-store proof ("" in stores made before the proof existed).
+	ID string `json:"id,omitempty"`
 	// ClearedFrom names the file kept aside by the memory clear that
 	// created this store, if any.
 	ClearedFrom string `json:"cleared_from,omitempty"`
@@ -92,6 +95,8 @@ type Tx struct {
 	// machine is the record written by PutMachine in this transaction
 	// (checked against the invariant before commit).
 	machine *Machine
+	// written counts the record bytes put in this transaction (benchmarks).
+	written int
 }
 
 func (tx *Tx) bucket(name []byte) (*bolt.Bucket, error) {
@@ -123,6 +128,7 @@ func (tx *Tx) put(bucket, key []byte, v any) error {
 	if err != nil {
 		return err
 	}
+	tx.written += len(raw)
 	if err := b.Put(key, raw); err != nil {
 		return fmt.Errorf("recovery: put %s/%s: %w", bucket, keyString(key), err)
 	}
@@ -166,12 +172,7 @@ func cloneMachine(m Machine) Machine {
 
 // OpenRound returns the round in progress, or nil, nil between rounds.
 func (tx *Tx) OpenRound() (*OpenRound, error) {
-	var o OpenRound
-	ok, err := tx.get(bRound, kOpen, &o)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return &o, nil
+	return tx.getRound()
 }
 
 // PutOpenRound writes the round in progress.
@@ -182,7 +183,7 @@ func (tx *Tx) PutOpenRound(o *OpenRound) error {
 	if !o.Game.Valid() {
 		return fmt.Errorf("recovery: put open round %d: unknown game %q", o.Round, o.Game)
 	}
-	return tx.put(bRound, kOpen, o)
+	return tx.putRound(o)
 }
 
 // CloseRound ends the round in progress: it deletes the open round, pushes
@@ -192,7 +193,7 @@ func (tx *Tx) CloseRound(rec meters.Recall) error {
 	if err != nil {
 		return err
 	}
-	if err := b.Delete(kOpen); err != nil {
+	if err := clearRound(b); err != nil {
 		return fmt.Errorf("recovery: close round %d: %w", rec.Round, err)
 	}
 	if err := tx.push(bRecall, tx.s.opt.RecallDepth, func(uint64) any { return rec }); err != nil {

@@ -33,6 +33,11 @@ type Snapshot struct {
 	// Under is the screen frozen below a Tilt or Handpay overlay.
 	Under Mode   `json:"under,omitempty"`
 	Lang  string `json:"lang"` // "fr" or "en"
+	// Sound: the operator has the sound effects on (cabinet.sound).
+	Sound bool `json:"sound,omitempty"`
+	// Demo marks the attract loop's demonstration pictures (display only:
+	// the controller never sets it).
+	Demo bool `json:"demo,omitempty"`
 
 	Currency string      `json:"currency"` // e.g. "€"
 	Denom    money.Cents `json:"denom"`    // credit denomination for the optional credits display

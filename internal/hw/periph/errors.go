@@ -1,10 +1,14 @@
 package periph
 
-import "errors"
+import (
+	"errors"
+
+	"cabinet/internal/hw/periph/pins"
+)
 
 // ErrConfig is returned (wrapped with the key, the value and what is allowed)
 // by Config.Validate and by Open for a bad pin map or timing.
-var ErrConfig = errors.New("periph: bad hardware configuration")
+var ErrConfig = pins.ErrConfig
 
 // ErrPin is returned (wrapped with the pin and its key) by Open when a pin
 // name is not registered on this machine or cannot be set up.

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"cabinet/internal/recovery"
+)
+
+// cmdInit is the explicit, logged act that makes a new cabinet: it creates
+// the store and its newest-store proof (or gives a healthy store made before
+// the proof existed its proof file). It never initialises over a cabinet that
+// has run: a missing or damaged store with a proof is a memory error, and
+// only the technician's memory clear (audit + reset keys) starts over.
+func cmdInit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfgF := fs.String("config", defaultConfig, "configuration file")
+	storeF := fs.String("store", "", "store file (default: [cabinet] store)")
+	mirrorF := fs.String("mirror", "", "newest-store proof file (default: [cabinet] store_mirror, or <store>.mirror with --store)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("init: unexpected argument %q", fs.Arg(0))}
+	}
+	_, cfg, err := loadSettings(*cfgF)
+	if err != nil {
+		return err
+	}
+	path, mirror := *storeF, *mirrorF
+	if path == "" {
+		path = cfg.StorePath()
+	}
+	if mirror == "" {
+		mirror = cfg.MirrorPath()
+		if *storeF != "" {
+			mirror = *storeF + ".mirror"
+		}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	// A cabinet that has run is never initialised over, so look first.
+	if st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror}); err == nil {
+		ferr := st.Err()
+		_ = st.Close()
+		if ferr == nil {
+			fmt.Fprintf(stdout, "init: %s is already initialised (proof %s): nothing done\n", path, mirror)
+			return nil
+		}
+		if !errors.Is(ferr, recovery.ErrMirror) || errors.Is(ferr, recovery.ErrStoreMissing) {
+			return fmt.Errorf("init: %s: %w\n(a cabinet has run here: only the technician's memory clear starts over)", path, ferr)
+		}
+		if _, statErr := os.Stat(mirror); statErr == nil {
+			return fmt.Errorf("init: %s: %w\n(the proof file exists but does not match: memory clear)", path, ferr)
+		}
+	} else if !errors.Is(err, recovery.ErrNotInitialised) {
+		return fmt.Errorf("init: %w", err)
+	}
+	for _, dir := range []string{filepath.Dir(path), filepath.Dir(mirror)} {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return fmt.Errorf("init: %w", err)
+		}
+	}
+	st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror, Init: true})
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	defer st.Close()
+	if err := st.Err(); err != nil {
+		return fmt.Errorf("init: %s: %w", path, err)
+	}
+	log.Info("cabinet initialised (logged in the store's event log)", "store", path, "proof", mirror)
+	fmt.Fprintf(stdout, "init: %s initialised, proof %s\n", path, mirror)
+	return nil
+}

@@ -1,0 +1,62 @@
+package display
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"cabinet/internal/i18n"
+	"cabinet/internal/view"
+)
+
+// TestAttractDemo: with no credit the attract screen takes turns with the
+// demo round played through the real controller (scenario "demo"), each
+// picture marked DEMONSTRATION with the attract screen's lamps and
+// credits; with credits in there is no demo.
+func TestAttractDemo(t *testing.T) {
+	o := offscreen(t)
+	attract := screen(t, "attract")
+	var demo []*view.Snapshot
+	for _, n := range []string{"demo-1", "demo-2", "demo-3", "demo-4"} {
+		demo = append(demo, screen(t, n))
+	}
+	var d demoReel
+	if got := d.pick(attract, demo, 1); got != nil {
+		t.Error("a demo picture during the attract spell")
+	}
+	first := d.pick(attract, demo, attractSpell+0.1)
+	second := d.pick(attract, demo, attractSpell+demoStep*1.5)
+	if first == nil || second == nil {
+		t.Fatal("no demo picture after the attract spell")
+	}
+	if !first.Demo || first.Lamps != attract.Lamps || first.Credits != attract.Credits || first.Mode != view.Table {
+		t.Errorf("demo picture: demo %v lamps %v credits %v mode %s, want marked, the attract lamps %v and credits %v",
+			first.Demo, first.Lamps, first.Credits, first.Mode, attract.Lamps, attract.Credits)
+	}
+	if second.Round == nil || second.Round.Round == 0 || len(second.Round.Hands) == 0 {
+		t.Error("the second demo picture shows no dealt round")
+	}
+	if got := d.pick(attract, demo, attractSpell+0.2); got != first {
+		t.Error("the same demo picture is not the same snapshot (the frame cache would redraw it every frame)")
+	}
+	if got := d.pick(screen(t, "menu"), demo, attractSpell+0.1); got != nil {
+		t.Error("demo shown with credits in")
+	}
+	for _, lang := range []string{"fr", "en"} {
+		first.Lang = lang
+		got := drawn(t, o, "demo-1", lang) // sanity: the demo table itself draws
+		if len(got) == 0 {
+			t.Fatal("demo table drew nothing")
+		}
+		var strs []string
+		o.seen = func(s string) { strs = append(strs, s) }
+		if _, err := o.image(first, 0, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		o.seen = nil
+		want := i18n.T(lang, "attract.demo")
+		if !slices.ContainsFunc(strs, func(s string) bool { return strings.Contains(s, want) }) {
+			t.Errorf("%s: demo picture not marked %q", lang, want)
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package display
+
+import (
+	"slices"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/view"
+)
+
+// Pacing (platform.md §7): a committed step arrives as one snapshot with
+// all its cards; the pacer shows them one at a time, as a dealer would:
+// each new card travels from the shoe, the hole card turns before the
+// dealer draws. It only ever removes cards from the snapshot it is given —
+// it replays what is committed, never anything ahead of the store — and
+// while a step is being paced it holds back the step's results (outcomes,
+// pays, the credit and win meters show the previous snapshot's) so the
+// reveal is not spoilt. Any button finishes the reveal at once (skip).
+//
+// Nothing is paced when there is no previous picture of the same round to
+// start from: the first snapshot after boot, a round resumed after a power
+// cut (Recovered), another game, another screen. With a zero interval
+// (tests, autoplay, operator setting off) nothing is paced at all.
+
+// reveal is one card to show: in hand Hand (-1: the dealer) at index Card.
+type reveal struct {
+	Hand, Card int
+	Face       card.Card // the card (as committed)
+	Turn       bool      // the dealer's hole card turning, not a new card
+	Hole       bool      // the dealer's hole card dealt face down
+}
+
+// pacer holds the picture being shown and the reveal in progress.
+type pacer struct {
+	per float64 // seconds per card; 0: no pacing
+
+	last  *view.Snapshot // latest snapshot given
+	base  *game.Table    // the picture the reveal starts from (fully shown)
+	prev  *view.Snapshot // the snapshot base came from (meters held back)
+	queue []reveal       // cards of last not yet in base, in dealing order
+	start float64        // when the reveal started
+	views map[int]*view.Snapshot
+}
+
+// paced is what a frame draws: the snapshot as far as it is revealed, and
+// the card on its way from the shoe (nil when none).
+type paced struct {
+	s      *view.Snapshot
+	flying *reveal
+	f      float32 // 0…1: how far the flying card has travelled
+}
+
+func newPacer(secondsPerCard float64) *pacer { return &pacer{per: secondsPerCard} }
+
+// skip finishes the reveal in progress.
+func (p *pacer) skip() { p.queue = nil }
+
+// frame returns what to draw at time now for the latest snapshot s.
+func (p *pacer) frame(s *view.Snapshot, now float64) paced {
+	if s != p.last {
+		p.next(s, now)
+	}
+	if len(p.queue) == 0 {
+		p.base, p.prev = nil, s
+		return paced{s: s}
+	}
+	n := int((now - p.start) / p.per) // cards fully shown
+	if n >= len(p.queue) {
+		p.queue, p.base, p.prev = nil, nil, s
+		return paced{s: s}
+	}
+	f := float32((now-p.start)/p.per) - float32(n)
+	r := p.queue[n]
+	return paced{s: p.view(n), flying: &r, f: f}
+}
+
+// next starts pacing s against what is on screen now.
+func (p *pacer) next(s *view.Snapshot, now float64) {
+	shown := p.prev
+	if len(p.queue) > 0 { // a new step during a reveal: the rest shows at once
+		shown = p.last
+	}
+	p.last, p.queue, p.views = s, nil, nil
+	if p.per <= 0 || shown == nil || s.Recovered || s.Mode != view.Table || shown.Mode != view.Table ||
+		s.Round == nil || s.Game == game.Duel || s.Game != shown.Game {
+		p.prev = s
+		return
+	}
+	from := shown.Round
+	if from == nil || from.Round != s.Round.Round || from.Game != s.Round.Game {
+		from = &game.Table{Game: s.Round.Game, Round: s.Round.Round, Active: -1}
+	}
+	q, ok := reveals(from, s.Round)
+	if !ok || len(q) == 0 {
+		p.prev = s
+		return
+	}
+	p.base, p.prev, p.queue, p.start = from, shown, q, now
+}
+
+// reveals lists the cards of to that from does not show, in dealing order:
+// round by round (first cards of every hand, the dealer's up card, second
+// cards, …), the dealer's hole card turning before the cards it draws. ok
+// is false when to is not from with cards added (a split re-lays the hands
+// out; such a step shows at once).
+func reveals(from, to *game.Table) ([]reveal, bool) {
+	if len(from.Hands) != 0 && len(from.Hands) != len(to.Hands) {
+		return nil, false
+	}
+	var q []reveal
+	maxCards := 0
+	for i, h := range to.Hands {
+		had := 0
+		if i < len(from.Hands) {
+			had = len(from.Hands[i].Cards)
+			if had > len(h.Cards) || !slices.Equal(from.Hands[i].Cards, h.Cards[:had]) {
+				return nil, false
+			}
+		}
+		for c := had; c < len(h.Cards); c++ {
+			q = append(q, reveal{Hand: i, Card: c, Face: h.Cards[c]})
+		}
+		maxCards = max(maxCards, len(h.Cards))
+	}
+	// Dealer: cards shown before (face up), the hole card, then draws.
+	d0, d1 := from.Dealer, to.Dealer
+	if len(d0.Cards) > len(d1.Cards) || !slices.Equal(d0.Cards, d1.Cards[:len(d0.Cards)]) {
+		return nil, false
+	}
+	var dq []reveal
+	for c := len(d0.Cards); c < len(d1.Cards); c++ {
+		dq = append(dq, reveal{Hand: -1, Card: c, Face: d1.Cards[c], Turn: c < len(d0.Cards)+d0.Hidden})
+	}
+	for k := d0.Hidden; k < d1.Hidden; k++ { // a hole card dealt face down
+		dq = append(dq, reveal{Hand: -1, Card: len(d1.Cards) + k, Hole: true})
+	}
+	// Interleave as dealt: the players' first cards, the dealer's first,
+	// the players' second, the dealer's second; later cards after.
+	slices.SortStableFunc(q, func(a, b reveal) int { return a.Card - b.Card })
+	var out []reveal
+	for _, r := range q {
+		for len(dq) > 0 && dq[0].Card < r.Card && len(from.Hands) == 0 {
+			out, dq = append(out, dq[0]), dq[1:]
+		}
+		out = append(out, r)
+	}
+	return append(out, dq...), true
+}
+
+// view is the last snapshot with the first n cards of the queue shown
+// (and the one in flight not yet), the results held back. Views are kept
+// per n so the frame cache sees one snapshot per reveal step.
+func (p *pacer) view(n int) *view.Snapshot {
+	if v := p.views[n]; v != nil {
+		return v
+	}
+	s := *p.last
+	t := *s.Round
+	t.Hands = slices.Clone(t.Hands)
+	shown := map[[2]int]bool{}
+	for _, r := range p.queue[:n] {
+		shown[[2]int{r.Hand, r.Card}] = true
+	}
+	keep := func(h game.HandView, hand, had int) game.HandView {
+		k := had
+		for k < len(h.Cards) && shown[[2]int{hand, k}] {
+			k++
+		}
+		if k < len(h.Cards) {
+			h.Total = -1 // not shown until the hand is complete
+		}
+		h.Cards = h.Cards[:k]
+		h.Outcome, h.Win = "", 0
+		return h
+	}
+	for i := range t.Hands {
+		had := 0
+		if i < len(p.base.Hands) {
+			had = len(p.base.Hands[i].Cards)
+		}
+		t.Hands[i] = keep(t.Hands[i], i, had)
+	}
+	d := t.Dealer
+	hidden := p.base.Dealer.Hidden
+	for _, r := range p.queue[:n] {
+		switch {
+		case r.Hand == -1 && r.Turn:
+			hidden--
+		case r.Hand == -1 && r.Hole:
+			hidden++
+		}
+	}
+	t.Dealer = keep(d, -1, len(p.base.Dealer.Cards))
+	t.Dealer.Hidden = max(hidden, 0)
+	if len(t.Dealer.Cards) == len(d.Cards) && t.Dealer.Hidden == d.Hidden {
+		t.Dealer.Total = d.Total
+	}
+	t.Side = nil
+	t.Paid, t.Prompt = 0, "" // Done stays: the buttons' names follow the committed state
+	s.Round = &t
+	s.Credits, s.Win = p.prev.Credits, p.prev.Win
+	if p.views == nil {
+		p.views = map[int]*view.Snapshot{}
+	}
+	p.views[n] = &s
+	return &s
+}

@@ -1,0 +1,140 @@
+package display
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"cabinet/internal/game"
+	"cabinet/internal/scenario"
+	"cabinet/internal/view"
+)
+
+// paceShots plays a Classic round step by step through the real
+// controller: betting, the deal, the stand that lets the dealer play and
+// settles the round.
+func paceShots(t *testing.T) []scenario.Shot {
+	t.Helper()
+	shots, err := scenario.Play(scenario.Scenario{Name: "pace", Seed: 7, Script: `
+		bill 100.00
+		menu classic
+		press deal
+		press bet
+		shot betting
+		press deal
+		shot dealt
+		press stand
+		shot settled
+	`}, scenario.Options{Config: filepath.Join("..", "..", "configs", "cabinet.toml"), Dir: t.TempDir(), Digest: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shots
+}
+
+// cardsOf lists the cards a table shows face up, by place.
+func cardsOf(tb *game.Table) map[int][]string {
+	out := map[int][]string{}
+	if tb == nil {
+		return out
+	}
+	for i, h := range tb.Hands {
+		for _, c := range h.Cards {
+			out[i] = append(out[i], c.String())
+		}
+	}
+	for _, c := range tb.Dealer.Cards {
+		out[-1] = append(out[-1], c.String())
+	}
+	return out
+}
+
+// TestPaceNeverAhead: at every moment of every reveal, each card drawn is
+// a card of the last committed snapshot, at its place (a prefix of that
+// hand): the animation never shows anything the store has not committed.
+// Cards come one at a time, the meters and results wait for the reveal,
+// and the committed picture is shown whole at the end.
+func TestPaceNeverAhead(t *testing.T) {
+	shots := paceShots(t)
+	p := newPacer(0.5)
+	now := 0.0
+	var before *view.Snapshot
+	turned := false
+	for _, sh := range shots {
+		s := sh.Snap
+		prevCount := -1
+		for step := 0; step < 40; step++ {
+			f := p.frame(s, now)
+			if f.flying != nil && f.flying.Turn {
+				turned = true
+			}
+			got, want := cardsOf(f.s.Round), cardsOf(s.Round)
+			count := 0
+			for place, cs := range got {
+				if len(cs) > len(want[place]) || !slices.Equal(cs, want[place][:len(cs)]) {
+					t.Fatalf("%s at %.2fs: place %d shows %v, committed %v", sh.Name, now, place, cs, want[place])
+				}
+				count += len(cs)
+			}
+			if prevCount >= 0 && count > prevCount+1 {
+				t.Errorf("%s at %.2fs: %d cards appeared at once", sh.Name, now, count-prevCount)
+			}
+			prevCount = count
+			if f.s != s && (f.s.Credits != before.Credits || f.s.Win != before.Win || f.s.Round.Paid != 0 || outcomes(f.s.Round)) {
+				t.Errorf("%s at %.2fs: results shown during the reveal (credits %v, before %v)", sh.Name, now, f.s.Credits, before.Credits)
+			}
+			now += 0.125
+		}
+		if f := p.frame(s, now); f.s != s {
+			t.Errorf("%s: after the reveal the committed snapshot is not shown whole", sh.Name)
+		}
+		before = s
+	}
+	if !turned {
+		t.Error("the dealer's hole card never turned on its own before the draws")
+	}
+	// The deal was paced (one card at a time), not shown at once.
+	p = newPacer(0.5)
+	p.frame(shots[0].Snap, 0)
+	if f := p.frame(shots[1].Snap, 0.01); f.s == shots[1].Snap || f.flying == nil {
+		t.Error("the deal was not paced")
+	}
+	p.skip()
+	if f := p.frame(shots[1].Snap, 0.02); f.s != shots[1].Snap {
+		t.Error("skip did not show the committed picture at once")
+	}
+}
+
+// TestPaceResumedAtOnce: a round resumed after a power cut, the first
+// snapshot after boot, and a cabinet with pacing off show the committed
+// picture at once.
+func TestPaceResumedAtOnce(t *testing.T) {
+	shots := paceShots(t)
+	rec := screen(t, "recovered")
+	if !rec.Recovered {
+		t.Fatal("recovered screen not marked Recovered")
+	}
+	p := newPacer(0.5)
+	p.frame(shots[0].Snap, 0)
+	if f := p.frame(rec, 1); f.s != rec || f.flying != nil {
+		t.Error("a resumed round was paced: it must show at once")
+	}
+	if f := newPacer(0.5).frame(shots[1].Snap, 0); f.s != shots[1].Snap {
+		t.Error("the first snapshot after boot was paced")
+	}
+	off := newPacer(0)
+	off.frame(shots[0].Snap, 0)
+	if f := off.frame(shots[1].Snap, 0); f.s != shots[1].Snap {
+		t.Error("pacing off still paced")
+	}
+}
+
+// outcomes reports whether any hand of t shows a result.
+func outcomes(t *game.Table) bool {
+	for _, h := range t.Hands {
+		if h.Outcome != "" {
+			return true
+		}
+	}
+	return t.Dealer.Outcome != "" || len(t.Side) > 0
+}

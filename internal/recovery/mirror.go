@@ -1,0 +1,255 @@
+package recovery
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The newest-store proof (platform.md §4, issue 14): every commit increments
+// a counter kept in the store (meta/commit) and, right after bbolt's commit,
+// the proof file (Options.Mirror) receives the store's identity, the counter
+// and a SHA-256 digest of the machine record. At boot the two are compared:
+// an older store (rollback), another store (swap), a missing or empty store
+// where a cabinet has run, or a damaged proof are memory errors.
+//
+// The proof file is 1024 bytes: two 512-byte slots, each one sector, written
+// in place (pwrite of the slot counter%2, then fdatasync). A write torn by a
+// power cut damages at most the slot being written; its checksum fails and
+// the other slot still proves the previous commit, which the boot repairs
+// (counter exactly one behind). The file is created (and replaced by a memory
+// clear) atomically: temporary file, fsync, rename, fsync of the directory.
+const (
+	mirrorSlot  = 512
+	mirrorMagic = "CABMIRR1"
+	// slot layout: magic 8 | id 16 | counter 8 | digest 32 | crc32c 4
+	slotUsed = 8 + 16 + 8 + 32
+)
+
+// proof is one slot of the proof file and what the store says of itself.
+type proof struct {
+	ID     [16]byte
+	N      uint64
+	Digest [32]byte
+}
+
+func (p proof) slot() []byte {
+	b := make([]byte, mirrorSlot)
+	copy(b, mirrorMagic)
+	copy(b[8:], p.ID[:])
+	binary.BigEndian.PutUint64(b[24:], p.N)
+	copy(b[32:], p.Digest[:])
+	binary.BigEndian.PutUint32(b[slotUsed:], crc32.Checksum(b[:slotUsed], castagnoli))
+	return b
+}
+
+func parseSlot(b []byte) (proof, bool) {
+	var p proof
+	if len(b) < mirrorSlot || string(b[:8]) != mirrorMagic ||
+		binary.BigEndian.Uint32(b[slotUsed:]) != crc32.Checksum(b[:slotUsed], castagnoli) {
+		return p, false
+	}
+	copy(p.ID[:], b[8:24])
+	p.N = binary.BigEndian.Uint64(b[24:])
+	copy(p.Digest[:], b[32:64])
+	return p, true
+}
+
+// readMirror returns the newest valid slot of the proof file. exists is false
+// when the file does not exist; a file with no valid slot is an error
+// wrapping ErrMirror.
+func readMirror(path string) (p proof, exists bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return p, false, nil
+	}
+	if err != nil {
+		return p, false, fmt.Errorf("recovery: read proof %s: %w", path, err)
+	}
+	ok := false
+	for off := 0; off+mirrorSlot <= len(data) && off < 2*mirrorSlot; off += mirrorSlot {
+		if q, valid := parseSlot(data[off : off+mirrorSlot]); valid && (!ok || q.N > p.N) {
+			p, ok = q, true
+		}
+	}
+	if !ok {
+		return p, true, fmt.Errorf("%w: %s (%d bytes) has no valid slot", ErrMirror, path, len(data))
+	}
+	return p, true, nil
+}
+
+// createMirror writes a new proof file atomically (both slots, the previous
+// commit in the other slot when p.N > 0: a fresh file never shows a torn
+// write as a rollback).
+func createMirror(path string, p proof) error {
+	tmp := path + ".new"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("recovery: create proof %s: %w", path, err)
+	}
+	buf := make([]byte, 2*mirrorSlot)
+	copy(buf[(p.N%2)*mirrorSlot:], p.slot())
+	copy(buf[((p.N+1)%2)*mirrorSlot:], p.slot())
+	_, err = f.Write(buf)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("recovery: create proof %s: %w", path, err)
+	}
+	syncDir(filepath.Dir(path))
+	return nil
+}
+
+// writeMirror writes p into its slot and waits for it to be durable.
+func writeMirror(f *os.File, p proof) error {
+	if _, err := f.WriteAt(p.slot(), int64(p.N%2)*mirrorSlot); err != nil {
+		return fmt.Errorf("recovery: write proof %s: %w", f.Name(), err)
+	}
+	if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+		return fmt.Errorf("recovery: sync proof %s: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// kCommit is meta/commit: the commit counter (8 bytes, big endian, sealed).
+var kCommit = []byte("commit")
+
+// newStoreID returns a random store identity.
+func newStoreID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// selfProof reads what the store says of itself: its identity, its commit
+// counter and the digest of its machine record.
+func selfProof(btx *bolt.Tx) (proof, error) {
+	var p proof
+	meta := btx.Bucket(bMeta)
+	mach := btx.Bucket(bMachine)
+	if meta == nil || mach == nil {
+		return p, &CorruptError{Bucket: "meta", Key: "*", Reason: "bucket missing"}
+	}
+	var sm storeMeta
+	if err := decode(bMeta, kStore, meta.Get(kStore), &sm); err != nil {
+		return p, err
+	}
+	if sm.ID != "" {
+		id, err := hex.DecodeString(sm.ID)
+		if err != nil || len(id) != 16 {
+			return p, corrupt(bMeta, kStore, "store id %q is not 32 hex digits", sm.ID)
+		}
+		copy(p.ID[:], id)
+	}
+	n, err := commitCount(meta)
+	if err != nil {
+		return p, err
+	}
+	p.N = n
+	p.Digest = digest(p.ID, n, mach.Get(kMachine))
+	return p, nil
+}
+
+func commitCount(meta *bolt.Bucket) (uint64, error) {
+	raw := meta.Get(kCommit)
+	if raw == nil {
+		return 0, nil
+	}
+	b, err := unseal(bMeta, kCommit, raw)
+	if err != nil {
+		return 0, err
+	}
+	if len(b) != 8 {
+		return 0, corrupt(bMeta, kCommit, "counter is %d bytes, want 8", len(b))
+	}
+	return binary.BigEndian.Uint64(b), nil
+}
+
+// bumpCommit increments meta/commit inside a read-write transaction and
+// returns the proof of the transaction being committed.
+func bumpCommit(btx *bolt.Tx) (proof, error) {
+	meta := btx.Bucket(bMeta)
+	if meta == nil {
+		return proof{}, &CorruptError{Bucket: "meta", Key: "*", Reason: "bucket missing"}
+	}
+	n, err := commitCount(meta)
+	if err != nil {
+		return proof{}, err
+	}
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n+1)
+	if err := meta.Put(kCommit, seal(bMeta, kCommit, b[:])); err != nil {
+		return proof{}, fmt.Errorf("recovery: put commit counter: %w", err)
+	}
+	return selfProof(btx)
+}
+
+func digest(id [16]byte, n uint64, machine []byte) [32]byte {
+	h := sha256.New()
+	h.Write(id[:])
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	h.Write(b[:])
+	h.Write(machine)
+	var d [32]byte
+	copy(d[:], h.Sum(nil))
+	return d
+}
+
+// compareProof decides what the boot makes of the store's own proof (self)
+// against the proof file (file): nil (same commit), repair (the store is one
+// commit ahead: the proof write of a completed commit was cut), or a memory
+// error.
+func compareProof(storePath, mirrorPath string, self, file proof) (repair bool, err error) {
+	me := func(kind error, format string, args ...any) error {
+		return &MirrorError{Store: storePath, Mirror: mirrorPath, StoreN: self.N, MirrorN: file.N, Kind: kind, Detail: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case !bytes.Equal(self.ID[:], file.ID[:]):
+		return false, me(ErrForeign, "store id %x, the proof names store %x", self.ID, file.ID)
+	case self.N == file.N && self.Digest != file.Digest:
+		return false, me(ErrForeign, "commit %d: the machine record differs from the one the proof names", self.N)
+	case self.N == file.N:
+		return false, nil
+	case self.N == file.N+1:
+		return true, nil
+	case self.N < file.N:
+		return false, me(ErrRollback, "store at commit %d, the proof at commit %d: an older copy of the store", self.N, file.N)
+	default:
+		return false, me(ErrMirror, "store at commit %d, the proof at commit %d: the proof is older than the store", self.N, file.N)
+	}
+}
+
+// Commits returns the store's commit counter (meta/commit): the number of
+// commits since the store was created. The power-cut harness uses it to
+// tell which commit a crash state holds.
+func (s *Store) Commits() (uint64, error) {
+	var n uint64
+	err := s.View(func(tx *Tx) error {
+		meta, err := tx.bucket(bMeta)
+		if err != nil {
+			return err
+		}
+		n, err = commitCount(meta)
+		return err
+	})
+	return n, err
+}

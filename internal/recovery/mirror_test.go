@@ -1,0 +1,272 @@
+package recovery
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+)
+
+// cabinetFiles makes a store with its proof file, credits 10.00 and closes
+// it; it returns both paths.
+func cabinetFiles(t *testing.T) (store, mirror string) {
+	t.Helper()
+	dir := t.TempDir()
+	store, mirror = filepath.Join(dir, "cabinet.db"), filepath.Join(dir, "proof", "cabinet.mirror")
+	if err := os.Mkdir(filepath.Dir(mirror), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(store, Options{Mirror: mirror, Init: true, Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	credit(t, s, 1000)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return store, mirror
+}
+
+func openMirrored(t *testing.T, store, mirror string) *Store {
+	t.Helper()
+	s, err := Open(store, Options{Mirror: mirror, Now: fixedClock()})
+	if err != nil {
+		t.Fatalf("Open = %v, want a store (failed or not)", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fileBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestNewestStoreProof: an older copy of the store (issue 14 item 1: it
+// passed `audit check` and play went on), another store, a store truncated
+// to 0 bytes or deleted (item 2: silently re-initialised), a lost or damaged
+// proof are memory errors: Open returns a failed store, Check says why,
+// Update is refused, nothing is written, and the audit still reads whatever
+// file there is.
+func TestNewestStoreProof(t *testing.T) {
+	cases := []struct {
+		name     string
+		damage   func(t *testing.T, store, mirror string)
+		kind     error
+		readable bool // the audit can still read the machine record
+	}{
+		{"rollback", func(t *testing.T, store, mirror string) {
+			old := store + ".old"
+			copyFile(t, store, old)
+			s := openMirrored(t, store, mirror)
+			credit(t, s, 500)
+			credit(t, s, 500)
+			_ = s.Close()
+			copyFile(t, old, store)
+		}, ErrRollback, true},
+		{"other store", func(t *testing.T, store, mirror string) {
+			other := filepath.Join(t.TempDir(), "other.db")
+			s, err := Open(other, Options{Init: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			credit(t, s, 1000)
+			_ = s.Close()
+			copyFile(t, other, store)
+		}, ErrForeign, true},
+		{"truncated to 0 bytes", func(t *testing.T, store, mirror string) {
+			if err := os.Truncate(store, 0); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrStoreMissing, false},
+		{"deleted", func(t *testing.T, store, mirror string) {
+			if err := os.Remove(store); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrStoreMissing, false},
+		{"proof deleted", func(t *testing.T, store, mirror string) {
+			if err := os.Remove(mirror); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrMirror, true},
+		{"proof damaged", func(t *testing.T, store, mirror string) {
+			if err := os.WriteFile(mirror, bytes.Repeat([]byte{0xA5}, 1024), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrMirror, true},
+		{"proof older than the store by two", func(t *testing.T, store, mirror string) {
+			old := mirror + ".old"
+			copyFile(t, mirror, old)
+			s := openMirrored(t, store, mirror)
+			credit(t, s, 500)
+			credit(t, s, 500)
+			_ = s.Close()
+			copyFile(t, old, mirror)
+		}, ErrMirror, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			store, mirror := cabinetFiles(t)
+			tc.damage(t, store, mirror)
+			before, beforeMirror := fileBytes(t, store), fileBytes(t, mirror)
+			s := openMirrored(t, store, mirror)
+			if !errors.Is(s.Err(), tc.kind) || !errors.Is(s.Err(), ErrCorrupt) {
+				t.Fatalf("Err() = %v, want %v (a memory error)", s.Err(), tc.kind)
+			}
+			if err := s.Check(); !errors.Is(err, tc.kind) {
+				t.Errorf("Check() = %v, want %v", err, tc.kind)
+			}
+			if err := s.Update(func(tx *Tx) error { return tx.Log(meters.KindDoor, "x") }); !errors.Is(err, ErrFailed) {
+				t.Errorf("Update = %v, want ErrFailed", err)
+			}
+			err := s.View(func(tx *Tx) error { _, err := tx.Machine(); return err })
+			if tc.readable && err != nil {
+				t.Errorf("View = %v, want the audit to read the store", err)
+			}
+			if !tc.readable && !errors.Is(err, tc.kind) {
+				t.Errorf("View = %v, want %v", err, tc.kind)
+			}
+			_ = s.Close()
+			if got := fileBytes(t, store); !bytes.Equal(got, before) {
+				t.Errorf("store file changed by the boot (%d → %d bytes)", len(before), len(got))
+			}
+			if got := fileBytes(t, mirror); !bytes.Equal(got, beforeMirror) {
+				t.Errorf("proof file changed by the boot")
+			}
+			if _, err := os.Stat(store); tc.name == "deleted" && err == nil {
+				t.Errorf("a deleted store was re-created")
+			}
+			// The technician's memory clear makes the cabinet writable again,
+			// with a new proof.
+			s = openMirrored(t, store, mirror)
+			if err := s.Clear(ClearConfirm); err != nil {
+				t.Fatalf("Clear = %v", err)
+			}
+			credit(t, s, 100)
+			_ = s.Close()
+			s = openMirrored(t, store, mirror)
+			if err := s.Err(); err != nil {
+				t.Fatalf("after memory clear Err() = %v", err)
+			}
+			if m := machine(t, s); m.Credits != 100 {
+				t.Errorf("credits after clear = %v, want 1.00", m.Credits)
+			}
+		})
+	}
+}
+
+// TestProofOneBehindIsRepaired: a commit whose proof write was cut (the
+// store one commit ahead) boots normally; the proof is repaired and the
+// repair logged. A torn proof slot comes to the same.
+func TestProofOneBehindIsRepaired(t *testing.T) {
+	for _, torn := range []bool{false, true} {
+		store, mirror := cabinetFiles(t)
+		s := openMirrored(t, store, mirror)
+		old := fileBytes(t, mirror)
+		credit(t, s, 700)
+		_ = s.Close()
+		if torn { // the slot just written is half garbage
+			b := fileBytes(t, mirror)
+			for slot := 0; slot < 2; slot++ {
+				if !bytes.Equal(b[slot*mirrorSlot:(slot+1)*mirrorSlot], old[slot*mirrorSlot:(slot+1)*mirrorSlot]) {
+					copy(b[slot*mirrorSlot+20:], bytes.Repeat([]byte{0xFF}, 40))
+				}
+			}
+			if err := os.WriteFile(mirror, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			if err := os.WriteFile(mirror, old, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s = openMirrored(t, store, mirror)
+		if err := s.Err(); err != nil {
+			t.Fatalf("torn=%v: Err() = %v, want the one-behind proof repaired", torn, err)
+		}
+		if m := machine(t, s); m.Credits != 1700 {
+			t.Errorf("credits = %v, want 17.00", m.Credits)
+		}
+		var evs []meters.Event
+		_ = s.View(func(tx *Tx) error { evs, _ = tx.Events(1); return nil })
+		if len(evs) != 1 || !strings.Contains(evs[0].Text, "repaired") {
+			t.Errorf("newest event = %+v, want the repair logged", evs)
+		}
+		_ = s.Close()
+		s = openMirrored(t, store, mirror)
+		if err := s.Err(); err != nil {
+			t.Errorf("second boot Err() = %v", err)
+		}
+		_ = s.Close()
+	}
+}
+
+// TestNoSilentInit: a missing or empty store without Init is refused and
+// nothing is created; Init creates the store and its proof and logs it; Init
+// adopts a healthy store that has no proof yet, logged too.
+func TestNoSilentInit(t *testing.T) {
+	dir := t.TempDir()
+	store, mirror := filepath.Join(dir, "c.db"), filepath.Join(dir, "c.mirror")
+	if _, err := Open(store, Options{Mirror: mirror}); !errors.Is(err, ErrNotInitialised) {
+		t.Fatalf("Open of a missing store = %v, want ErrNotInitialised", err)
+	}
+	for _, p := range []string{store, mirror} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s created by a refused Open", p)
+		}
+	}
+	if err := os.WriteFile(store, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(store, Options{}); !errors.Is(err, ErrNotInitialised) {
+		t.Fatalf("Open of an empty store = %v, want ErrNotInitialised", err)
+	}
+	// An existing store without proof: a memory error, unless adopted by init.
+	plain := filepath.Join(dir, "plain.db")
+	s, err := Open(plain, Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	credit(t, s, 300)
+	_ = s.Close()
+	s = openMirrored(t, plain, mirror)
+	if !errors.Is(s.Err(), ErrMirror) {
+		t.Fatalf("store without proof: Err() = %v, want ErrMirror", s.Err())
+	}
+	_ = s.Close()
+	s, err = Open(plain, Options{Mirror: mirror, Init: true})
+	if err != nil || s.Err() != nil {
+		t.Fatalf("init adopting a store = %v, %v", err, s.Err())
+	}
+	var evs []meters.Event
+	_ = s.View(func(tx *Tx) error { evs, _ = tx.Events(1); return nil })
+	if len(evs) != 1 || !strings.Contains(evs[0].Text, "cabinet init") {
+		t.Errorf("newest event = %+v, want the adoption logged", evs)
+	}
+	credit(t, s, money.Cents(1))
+	_ = s.Close()
+	s = openMirrored(t, plain, mirror)
+	if s.Err() != nil || machine(t, s).Credits != 301 {
+		t.Errorf("after adoption Err() = %v, credits %v", s.Err(), machine(t, s).Credits)
+	}
+}

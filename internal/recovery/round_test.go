@@ -1,0 +1,132 @@
+package recovery
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/meters"
+)
+
+func sampleOpen(steps int) *OpenRound {
+	shoe := card.NewShoe(6)
+	shoe.Pos, shoe.Cut = 12, 250
+	o := &OpenRound{Game: game.Classic, Round: 7, Start: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		Rules: json.RawMessage(`{"decks":6}`), State: json.RawMessage(`{"x":1}`), Shoe: shoe, CreditsBefore: 500}
+	for i := range steps {
+		o.Steps = append(o.Steps, meters.Step{N: i, Action: game.Action{Kind: game.Hit},
+			Events: []game.Event{{Kind: game.CardDealt, Card: card.MustParse("QS")[0]}}})
+	}
+	return o
+}
+
+// TestRoundPartsExact: the open round stored in parts reads back exactly;
+// a further step writes the step and the header, not the shoe or the
+// earlier steps (issue 17); the shoe's cards are rewritten when they change.
+func TestRoundPartsExact(t *testing.T) {
+	s, _ := openTest(t, Options{Init: true})
+	o := sampleOpen(3)
+	var first, next, reshuffled int
+	put := func(o *OpenRound, n *int) {
+		t.Helper()
+		if err := s.Update(func(tx *Tx) error {
+			err := tx.PutOpenRound(o)
+			*n = tx.written
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var got *OpenRound
+		_ = s.View(func(tx *Tx) error { var err error; got, err = tx.OpenRound(); return err })
+		if !sameJSONTest(got, o) {
+			t.Fatalf("OpenRound() = %+v, want %+v", got, o)
+		}
+	}
+	put(o, &first)
+	o.Steps = append(o.Steps, meters.Step{N: 3, Action: game.Action{Kind: game.Stand}})
+	o.Shoe.Pos++
+	put(o, &next)
+	o.Shoe.Cards[0], o.Shoe.Cards[1] = o.Shoe.Cards[1], o.Shoe.Cards[0]
+	put(o, &reshuffled)
+	shoeBytes := len(seal(bRound, kShoe, mustJSON(t, o.Shoe.Cards)))
+	if next >= first-shoeBytes || reshuffled < shoeBytes {
+		t.Errorf("bytes written: first %d, next step %d, after a reshuffle %d (shoe %d): want the step alone small, the reshuffle to rewrite the shoe", first, next, reshuffled, shoeBytes)
+	}
+	// Closing the round removes every part.
+	if err := s.Update(func(tx *Tx) error { return tx.CloseRound(sampleRecall(7)) }); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.View(func(tx *Tx) error {
+		n := 0
+		_ = tx.tx.Bucket(bRound).ForEach(func(_, _ []byte) error { n++; return nil })
+		if n != 0 {
+			t.Errorf("%d keys left in the round bucket after CloseRound", n)
+		}
+		return nil
+	})
+}
+
+// TestRoundOldLayoutRead: a store written before the parts layout (the
+// whole round in round/open) is read as it was; the next step writes parts.
+// A missing step or shoe of the parts layout is corruption.
+func TestRoundOldLayoutRead(t *testing.T) {
+	s, _ := openTest(t, Options{Init: true})
+	o := sampleOpen(2)
+	if err := s.Update(func(tx *Tx) error {
+		m, _ := tx.Machine()
+		m.NextRound = 8
+		return tx.PutMachine(m)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.bolt().Update(func(btx *bolt.Tx) error {
+		raw, err := encode(bRound, kOpen, o) // the old layout: one record
+		if err != nil {
+			return err
+		}
+		return btx.Bucket(bRound).Put(kOpen, raw)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got *OpenRound
+	if err := s.View(func(tx *Tx) error { var err error; got, err = tx.OpenRound(); return err }); err != nil || !sameJSONTest(got, o) {
+		t.Fatalf("old layout: OpenRound() = %+v, %v", got, err)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatalf("Check of the old layout = %v", err)
+	}
+	if err := s.Update(func(tx *Tx) error { return tx.PutOpenRound(o) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatalf("Check after the switch to parts = %v", err)
+	}
+	// Damage: a step of the parts layout goes missing.
+	if err := s.bolt().Update(func(btx *bolt.Tx) error { return btx.Bucket(bRound).Delete(stepKey(1)) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.View(func(tx *Tx) error { _, err := tx.OpenRound(); return err }); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("missing step: OpenRound() = %v, want ErrCorrupt", err)
+	}
+	if err := s.Check(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("missing step: Check() = %v, want ErrCorrupt", err)
+	}
+	s.failed = nil // the cleanup's Check would report it again
+	if err := s.Update(func(tx *Tx) error { return tx.PutOpenRound(o) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
