@@ -174,6 +174,7 @@ func sameJSON(a, b any) bool {
 
 func normRecall(r meters.Recall) meters.Recall {
 	r.Start, r.End = time.Time{}, time.Time{}
+	r.Recovered = false // a killed run's resumed round says so; the reference's does not
 	r.Steps = normSteps(r.Steps)
 	return r
 }
