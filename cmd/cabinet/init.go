@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"cabinet/internal/config"
 	"cabinet/internal/recovery"
 )
 
@@ -34,16 +35,7 @@ func cmdInit(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	path, mirror := *storeF, *mirrorF
-	if path == "" {
-		path = cfg.StorePath()
-	}
-	if mirror == "" {
-		mirror = cfg.MirrorPath()
-		if *storeF != "" {
-			mirror = *storeF + ".mirror"
-		}
-	}
+	path, mirror := storePaths(cfg, *storeF, *mirrorF)
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	// A cabinet that has run is never initialised over, so look first.
 	if st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror}); err == nil {
@@ -78,4 +70,20 @@ func cmdInit(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	log.Info("cabinet initialised (logged in the store's event log)", "store", path, "proof", mirror)
 	fmt.Fprintf(stdout, "init: %s initialised, proof %s\n", path, mirror)
 	return nil
+}
+
+// storePaths is the store file and its newest-store proof for run and init:
+// the flags when given, else the configuration's; a --store without --mirror
+// keeps its proof beside it (<store>.mirror), never the configured cabinet's.
+func storePaths(cfg *config.Config, store, mirror string) (string, string) {
+	if mirror == "" {
+		mirror = cfg.MirrorPath()
+		if store != "" {
+			mirror = store + ".mirror"
+		}
+	}
+	if store == "" {
+		store = cfg.StorePath()
+	}
+	return store, mirror
 }

@@ -45,17 +45,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	path := *storeF
-	if path == "" {
-		path = cfg.StorePath()
-	}
-	mirror := *mirrorF
-	if mirror == "" {
-		mirror = cfg.MirrorPath()
-		if *storeF != "" {
-			mirror = *storeF + ".mirror"
-		}
-	}
+	path, mirror := storePaths(cfg, *storeF, *mirrorF)
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	digest, err := programDigest()
 	if err != nil {
