@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"cabinet/internal/cabinet"
+	"cabinet/internal/controller"
 	"cabinet/internal/display"
 	"cabinet/internal/view"
 )
@@ -24,7 +24,7 @@ const soundVolume = 0.8
 // what the screen drives: with the sim backend the keyboard and mouse are
 // the cabinet's buttons and switches (legend shows their keys); with real
 // hardware the touch screen presses the on-screen buttons (touch.go).
-func runDisplay(ctx context.Context, c *cabinet.Controller, panel touchInput, demo []*view.Snapshot, legend, fullscreen bool) error {
+func runDisplay(ctx context.Context, c *controller.Controller, panel touchInput, demo []*view.Snapshot, legend, fullscreen bool) error {
 	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: legend,
 		Pace: dealPace, Volume: soundVolume, Demo: demo}, c.Snapshot, panel); err != nil {
 		return fmt.Errorf("display: %w", err)

@@ -6,13 +6,13 @@ import (
 	"context"
 	"errors"
 
-	"cabinet/internal/cabinet"
+	"cabinet/internal/controller"
 	"cabinet/internal/view"
 )
 
 // runDisplay in a headless build (-tags nogui): the cabinet runs without a
 // window until interrupted (used for qemu checks of the arm64 build).
-func runDisplay(ctx context.Context, _ *cabinet.Controller, _ touchInput, _ []*view.Snapshot, _, _ bool) error {
+func runDisplay(ctx context.Context, _ *controller.Controller, _ touchInput, _ []*view.Snapshot, _, _ bool) error {
 	<-ctx.Done()
 	return errors.New("built without display (-tags nogui)")
 }

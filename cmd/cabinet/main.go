@@ -27,7 +27,7 @@ import (
 	duelanalysis "cabinet/internal/analysis/duel"
 	"cabinet/internal/analysis/par"
 	"cabinet/internal/analysis/rngtest"
-	"cabinet/internal/audit"
+	"cabinet/internal/auditcmd"
 	"cabinet/internal/crashtest"
 )
 
@@ -53,7 +53,7 @@ func exitCode(err error) int {
 	if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
 		return 2
 	}
-	for _, e := range []error{audit.ErrUsage, crashtest.ErrUsage, par.ErrUsage, rngtest.ErrUsage, duelanalysis.ErrUsage} {
+	for _, e := range []error{auditcmd.ErrUsage, crashtest.ErrUsage, par.ErrUsage, rngtest.ErrUsage, duelanalysis.ErrUsage} {
 		if errors.Is(err, e) {
 			return 2
 		}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"log/slog"
 
-	"cabinet/internal/cabinet"
+	"cabinet/internal/controller"
 	"cabinet/internal/recovery"
 )
 
@@ -58,7 +58,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// at all does not stop the program either: the cabinet runs in a
 	// memory-error tilt (Options.StoreErr). Any other failure to open
 	// (locked, permissions) is an error.
-	var store cabinet.Store
+	var store controller.Store
 	st, storeErr := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror})
 	switch {
 	case storeErr == nil:
@@ -86,7 +86,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		be, panel = tp, tp
 	}
 
-	c, err := cabinet.New(cabinet.Options{Store: store, StoreErr: storeErr, HW: be, Settings: set, Overrides: overridesFunc(cfg, ret),
+	c, err := controller.New(controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Overrides: overridesFunc(cfg, ret),
 		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()})
 	if err != nil {
 		return err

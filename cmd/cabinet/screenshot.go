@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"cabinet/internal/cabinet"
+	"cabinet/internal/controller"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
@@ -142,7 +142,7 @@ func snapshotFromStore(path, cfgPath, screen string) (*view.Snapshot, error) {
 	be := sim.New()
 	defer be.Close()
 	digest, _ := programDigest()
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, Settings: set, Overrides: overridesFunc(cfg, ret),
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, Overrides: overridesFunc(cfg, ret),
 		Operator: operatorMenu(cfg), Returns: ret, Digest: digest})
 	if err != nil {
 		return nil, err

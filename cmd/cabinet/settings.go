@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"cabinet/internal/analysis/rtp"
-	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
+	"cabinet/internal/controller"
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/player"
@@ -14,22 +14,22 @@ import (
 
 // loadSettings reads the configuration file and turns it into the
 // controller's settings. A bad file stops here, before the store is opened.
-func loadSettings(path string) (cabinet.Settings, *config.Config, error) {
+func loadSettings(path string) (controller.InForce, *config.Config, error) {
 	cfg, err := config.Load(path)
 	if err != nil {
-		return cabinet.Settings{}, nil, err
+		return controller.InForce{}, nil, err
 	}
-	s, err := cabinet.SettingsFrom(cfg)
+	s, err := controller.InForceFrom(cfg)
 	return s, cfg, err
 }
 
 // operatorMenu is the configuration's operator menu.
-func operatorMenu(cfg *config.Config) cabinet.OperatorMenu { return cfg }
+func operatorMenu(cfg *config.Config) controller.OperatorMenu { return cfg }
 
 // chooser is autoplay's player: player.Optimal (the analyser's valuation) for each
 // blackjack game (so simulated and computed RTP compare), the reference
 // player for Poker Duel.
-func chooser(s cabinet.Settings) cabinet.Chooser {
+func chooser(s controller.InForce) controller.Chooser {
 	strat := map[game.ID]*player.Optimal{}
 	for id, r := range s.Rules {
 		if st, err := player.NewOptimal(r); err == nil {
@@ -42,7 +42,7 @@ func chooser(s cabinet.Settings) cabinet.Chooser {
 				return game.Action{Kind: st.Choose(r.Table(), legal)}
 			}
 		}
-		return cabinet.BasicChooser(r, legal)
+		return controller.BasicChooser(r, legal)
 	}
 }
 
@@ -50,7 +50,7 @@ func chooser(s cabinet.Settings) cabinet.Chooser {
 // force and refuses a forbidden one (platform.md §6) before any store is
 // opened: the error names the game, the wager, its figure and min_rtp.
 // The returned Returns is the controller's check of operator changes.
-func checkReturns(ctx context.Context, path string, cfg *config.Config) (*cabinet.Returns, error) {
+func checkReturns(ctx context.Context, path string, cfg *config.Config) (*controller.Returns, error) {
 	g := rtp.NewGuard()
 	in, err := rtp.FromConfig(cfg)
 	if err != nil {
@@ -59,12 +59,12 @@ func checkReturns(ctx context.Context, path string, cfg *config.Config) (*cabine
 	if _, err := g.Check(ctx, in); err != nil {
 		return nil, fmt.Errorf("%s: configuration refused: %w", path, err)
 	}
-	return &cabinet.Returns{Guard: g, MinRTP: cfg.MinRTP()}, nil
+	return &controller.Returns{Guard: g, MinRTP: cfg.MinRTP()}, nil
 }
 
 // figureBP is the RTP of one bet of a game under the controller's rules in
 // force, in hundredths of a percent (false if the analysis has none).
-func figureBP(c *cabinet.Controller, id game.ID, bet game.BetKind) (int64, bool) {
+func figureBP(c *controller.Controller, id game.ID, bet game.BetKind) (int64, bool) {
 	for _, f := range c.ReturnFigures(id) {
 		if f.Bet == bet {
 			return f.RTPBP, true
@@ -74,7 +74,7 @@ func figureBP(c *cabinet.Controller, id game.ID, bet game.BetKind) (int64, bool)
 }
 
 // computedBetRTP is the figure for one bet of a game ("" if none).
-func computedBetRTP(c *cabinet.Controller, id game.ID, bet game.BetKind) string {
+func computedBetRTP(c *controller.Controller, id game.ID, bet game.BetKind) string {
 	if bp, ok := figureBP(c, id, bet); ok {
 		return fmt.Sprintf("%d.%02d%%", bp/100, bp%100)
 	}
@@ -83,9 +83,9 @@ func computedBetRTP(c *cabinet.Controller, id game.ID, bet game.BetKind) string 
 
 // overridesFunc applies the store's operator overrides to cfg, refusing a
 // combination whose return is forbidden (ret nil: no return check).
-func overridesFunc(cfg *config.Config, ret *cabinet.Returns) func(cabinet.Settings, map[string]string) (cabinet.Settings, error) {
+func overridesFunc(cfg *config.Config, ret *controller.Returns) func(controller.InForce, map[string]string) (controller.InForce, error) {
 	if ret == nil {
-		return cabinet.OverridesFrom(cfg)
+		return controller.OverridesFrom(cfg)
 	}
-	return ret.Guarded(cabinet.OverridesFrom(cfg))
+	return ret.Guarded(controller.OverridesFrom(cfg))
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"cabinet/internal/cabinet"
+	"cabinet/internal/controller"
 	"cabinet/internal/game"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
@@ -144,7 +144,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	be := sim.New()
 	defer be.Close()
 	tally := betTally{}
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: be, RNG: cabinet.SeededRNG{Seed: *seed}, Settings: set,
+	c, err := controller.New(controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
 		Overrides: overridesFunc(cfg, ret), Returns: ret, OnCommit: tally.add})
 	if err != nil {
 		return err
@@ -211,7 +211,7 @@ func pct(won, wagered int64) string {
 	return fmt.Sprintf("%.3f%%", 100*float64(won)/float64(wagered))
 }
 
-func summarize(c *cabinet.Controller, games []game.ID, steps int64, elapsed time.Duration, tally betTally) simResult {
+func summarize(c *controller.Controller, games []game.ID, steps int64, elapsed time.Duration, tally betTally) simResult {
 	m := c.Machine()
 	mt := m.Meters
 	won := int64(mt.TotalWon + mt.JackpotHandpay)
@@ -230,7 +230,7 @@ func summarize(c *cabinet.Controller, games []game.ID, steps int64, elapsed time
 }
 
 // betLines lists a game's bets in a stable order: main first, then by name.
-func betLines(c *cabinet.Controller, id game.ID, t map[game.BetKind]*[2]money.Cents) []simBet {
+func betLines(c *controller.Controller, id game.ID, t map[game.BetKind]*[2]money.Cents) []simBet {
 	kinds := make([]game.BetKind, 0, len(t))
 	for k := range t {
 		kinds = append(kinds, k)
@@ -257,7 +257,7 @@ func betLines(c *cabinet.Controller, id game.ID, t map[game.BetKind]*[2]money.Ce
 // rules in force (file plus the store's overrides): each bet's computed RTP
 // weighted by what was wagered on it ("" when a bet has
 // no figure, e.g. Poker Duel's session). Reporting only.
-func expectedRTP(c *cabinet.Controller, id game.ID, t map[game.BetKind]*[2]money.Cents) string {
+func expectedRTP(c *controller.Controller, id game.ID, t map[game.BetKind]*[2]money.Cents) string {
 	var num, den int64
 	for k, v := range t {
 		if v[0] == 0 {

@@ -6,7 +6,7 @@ import (
 
 	duelanalysis "cabinet/internal/analysis/duel"
 	"cabinet/internal/analysis/rngtest"
-	"cabinet/internal/audit"
+	"cabinet/internal/auditcmd"
 	"cabinet/internal/crashtest"
 )
 
@@ -14,7 +14,7 @@ import (
 // dispatches to them.
 
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return audit.Run(ctx, args, stdout, stderr)
+	return auditcmd.Run(ctx, args, stdout, stderr)
 }
 
 func cmdCrashtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -10,7 +10,7 @@ import (
 
 // Usage errors exit 2 in every sub-command (flag errors included, and the
 // packages' own usage errors); `run --backend foo` and `sim --rounds -1`
-// create nothing; `run` never creates a store (issue 14, small items).
+// create nothing; `run` never creates a store (platform.md §6).
 func TestUsageErrorsExit2(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "cabinet.db")

@@ -42,7 +42,7 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 		if id == game.Zappit {
 			// The shipped table limit keeps the return at the worst bet above
 			// 97 % under the 100.00 win cap (the preset's 1000.00 gives 57 %
-			// and is refused at start-up by the return check, issue 19).
+			// and is refused at start-up by the return check, platform.md §6).
 			want.MaxBet = 2500
 		}
 		if d := cmp.Diff(want, got); d != "" {
@@ -270,7 +270,7 @@ func TestFormatDuration(t *testing.T) {
 }
 
 // TestEmptyFileRefused: an empty, whitespace-only or comment-only file is
-// ErrEmpty, never "all defaults" (issue 14 item 3; Load accepted it before).
+// ErrEmpty, never "all defaults" (platform.md §6; Load accepted it before).
 func TestEmptyFileRefused(t *testing.T) {
 	for _, doc := range []string{"", " \n\t\r\n", "# only a comment\n\n"} {
 		path := filepath.Join(t.TempDir(), "cabinet.toml")

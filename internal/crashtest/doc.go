@@ -1,5 +1,5 @@
 // Package crashtest implements `cabinet crashtest`, the laboratory's two
-// robustness harnesses (issue 6, bbolt's robustness tests as the model):
+// robustness harnesses (platform.md §4, docs/recovery.md; bbolt's robustness tests as the model):
 //
 // Power loss: `<bin> sim --game all --rounds R --seed S --store FILE` runs as a
 // real child process on a real file and is SIGKILLed at seeded random

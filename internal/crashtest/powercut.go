@@ -20,7 +20,7 @@ import (
 	"cabinet/internal/recovery"
 )
 
-// The power-cut harness (issue 14 item 6), in the spirit of ALICE (OSDI'14)
+// The power-cut harness (docs/recovery.md), in the spirit of ALICE (OSDI'14)
 // and of bbolt's dm-flakey tests. A SIGKILL keeps the kernel's page cache,
 // so it cannot show that the store survives a power cut; this harness does:
 //

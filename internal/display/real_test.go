@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
+	"cabinet/internal/controller"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
@@ -115,13 +115,13 @@ func TestRealScreensHaveWords(t *testing.T) {
 
 // realController is the cabinet on the shipped configuration, a bbolt store
 // in a temp dir and the sim backend.
-func realController(t *testing.T) (*cabinet.Controller, *config.Config, cabinet.Settings) {
+func realController(t *testing.T) (*controller.Controller, *config.Config, controller.InForce) {
 	t.Helper()
 	cfg, err := config.Load(filepath.Join("..", "..", "configs", "cabinet.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := cabinet.SettingsFrom(cfg)
+	set, err := controller.InForceFrom(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +130,8 @@ func realController(t *testing.T) (*cabinet.Controller, *config.Config, cabinet.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: sim.New(), RNG: cabinet.SeededRNG{Seed: 5}, Settings: set,
-		Operator: cfg, Overrides: cabinet.OverridesFrom(cfg)})
+	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5}, InForce: set,
+		Operator: cfg, Overrides: controller.OverridesFrom(cfg)})
 	if err != nil {
 		t.Fatal(err)
 	}

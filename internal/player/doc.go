@@ -1,5 +1,5 @@
 // Package player holds the players: policies that choose an action at a
-// table, apart from the rules that say which actions are legal (issue 18).
+// table, apart from the rules that say which actions are legal.
 //
 //   - Optimal plays blackjack by the PAR analyser's valuation
 //     (internal/analysis/par.Values): every decision maximises the expected

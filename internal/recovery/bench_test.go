@@ -84,8 +84,8 @@ func stepCommit(b *testing.B, withProof bool) {
 	}
 	b.StopTimer()
 	st1 := s.bolt().Stats().TxStats
-	// Record bytes put per step, and what the whole-round layout (before
-	// issue 17) put for the same steps.
+	// Record bytes put per step, and what the whole-round layout (the format
+	// before the stepwise one) put for the same steps.
 	b.ReportMetric(float64(written)/float64(b.N), "bytes/step")
 	b.ReportMetric(float64(whole)/float64(b.N), "wholeround-bytes/step")
 	// Pages bbolt wrote per commit (dirty pages incl. freelist; the meta

@@ -11,7 +11,7 @@ import (
 // TestGuardOnlyFaultsAreCorruption: a real memory fault (a read of a mapped
 // file beyond its end after it was truncated: SIGBUS, turned into a panic by
 // SetPanicOnFault) is reported as ErrCorrupt; ordinary panics propagate as
-// the bugs they are (issue 14 item 5: they were all reported as corruption).
+// the bugs they are (docs/recovery.md: they were all reported as corruption).
 func TestGuardOnlyFaultsAreCorruption(t *testing.T) {
 	t.Run("fault", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "mapped")

@@ -16,7 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The newest-store proof (platform.md §4, issue 14): every commit increments
+// The newest-store proof (platform.md §4, docs/recovery.md): every commit increments
 // a counter kept in the store (meta/commit) and, right after bbolt's commit,
 // the proof file (Options.Mirror) receives the store's identity, the counter
 // and a SHA-256 digest of the machine record. At boot the two are compared:

@@ -62,7 +62,7 @@ func fileBytes(t *testing.T, path string) []byte {
 	return b
 }
 
-// TestNewestStoreProof: an older copy of the store (issue 14 item 1: it
+// TestNewestStoreProof: an older copy of the store (platform.md §4: it
 // passed `audit check` and play went on), another store, a store truncated
 // to 0 bytes or deleted (item 2: silently re-initialised), a lost or damaged
 // proof are memory errors: Open returns a failed store, Check says why,

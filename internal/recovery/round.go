@@ -11,7 +11,7 @@ import (
 	"cabinet/internal/meters"
 )
 
-// The open round is stored in parts (issue 17: a step used to rewrite the
+// The open round is stored in parts (docs/recovery.md: a step used to rewrite the
 // whole round, shoe and all earlier steps):
 //
 //	round/open        the header: OpenRound without its steps and without

@@ -27,7 +27,7 @@ func sampleOpen(steps int) *OpenRound {
 
 // TestRoundPartsExact: the open round stored in parts reads back exactly;
 // a further step writes the step and the header, not the shoe or the
-// earlier steps (issue 17); the shoe's cards are rewritten when they change.
+// earlier steps (README, Performance); the shoe's cards are rewritten when they change.
 func TestRoundPartsExact(t *testing.T) {
 	s, _ := openTest(t, Options{Init: true})
 	o := sampleOpen(3)

@@ -315,7 +315,7 @@ func (s *Store) adopt() error {
 // dropped: bbolt then rebuilds the freelist at open by walking the tree, and
 // on a damaged leaf it panics with a plain string (not a memory fault),
 // which the corruption harness turned into a crash of the boot; guard may
-// only absorb real faults (issue 14 item 5). Other page sizes were not
+// only absorb real faults (docs/recovery.md). Other page sizes were not
 // tried (the OS's 4 KiB is kept).
 func boltOptions(readOnly bool) *bolt.Options {
 	return &bolt.Options{Timeout: lockTimeout, ReadOnly: readOnly}

@@ -16,7 +16,7 @@ import (
 
 func TestRoundTrip(t *testing.T) {
 	s, _ := openTest(t, Options{Init: true})
-	m := Machine{Credits: 2500, PoolUnits: 123456789, NextRound: 7, Handpay: 0, Sim: json.RawMessage(`{"seed":1}`)}
+	m := Machine{Credits: 2500, PoolUnits: 123456789, NextRound: 7, Handpay: 0, HandpayKind: "cashout"}
 	m.Meters.BillsIn = 5000
 	m.Meters.Bills = map[string]int64{"500": 6, "2000": 1}
 	m.Meters.RoundStarted(game.Royal)

@@ -65,8 +65,6 @@ type Machine struct {
 	// HandpayKind what it is ("cashout", "jackpot"; the controller's words).
 	Handpay     money.Cents `json:"handpay"`
 	HandpayKind string      `json:"handpay_kind,omitempty"`
-	// Sim is opaque progress of `cabinet sim` (the store does not read it).
-	Sim json.RawMessage `json:"sim,omitempty"`
 }
 
 // OpenRound is the round in progress: enough to rebuild it exactly (the
@@ -166,7 +164,6 @@ func (tx *Tx) PutMachine(m Machine) error {
 
 func cloneMachine(m Machine) Machine {
 	m.Meters = m.Meters.Clone()
-	m.Sim = bytes.Clone(m.Sim)
 	return m
 }
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"cabinet/internal/analysis/rtp"
-	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
+	"cabinet/internal/controller"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
@@ -51,15 +51,15 @@ var Start = time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)
 type player struct {
 	opt   Options
 	cfg   *config.Config
-	set   cabinet.Settings
+	set   controller.InForce
 	seed  uint64
 	path  string
 	st    *recovery.Store
 	be    *sim.Backend
-	c     *cabinet.Controller
+	c     *controller.Controller
 	clock time.Time
 	shots []Shot
-	ret   *cabinet.Returns
+	ret   *controller.Returns
 }
 
 // Play runs sc from a fresh store and returns its shots in script order.
@@ -70,7 +70,7 @@ func Play(sc Scenario, opt Options) ([]Shot, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := cabinet.SettingsFrom(cfg)
+	set, err := controller.InForceFrom(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ func Play(sc Scenario, opt Options) ([]Shot, error) {
 		return nil, fmt.Errorf("scenario %s: configuration refused: %w", sc.Name, err)
 	}
 	p := &player{opt: opt, cfg: cfg, set: set, seed: sc.Seed, clock: Start,
-		path: filepath.Join(opt.Dir, sc.Name+".db"), ret: &cabinet.Returns{Guard: g, MinRTP: cfg.MinRTP()}}
+		path: filepath.Join(opt.Dir, sc.Name+".db"), ret: &controller.Returns{Guard: g, MinRTP: cfg.MinRTP()}}
 	if err := p.boot(); err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
@@ -118,8 +118,8 @@ func (p *player) boot() error {
 		return err
 	}
 	p.st, p.be = st, sim.New()
-	c, err := cabinet.New(cabinet.Options{Store: st, HW: p.be, RNG: cabinet.SeededRNG{Seed: p.seed}, Settings: p.set,
-		Overrides: p.ret.Guarded(cabinet.OverridesFrom(p.cfg)), Operator: p.cfg, Returns: p.ret, Now: p.now, Digest: p.opt.Digest})
+	c, err := controller.New(controller.Options{Store: st, HW: p.be, RNG: controller.SeededRNG{Seed: p.seed}, InForce: p.set,
+		Overrides: p.ret.Guarded(controller.OverridesFrom(p.cfg)), Operator: p.cfg, Returns: p.ret, Now: p.now, Digest: p.opt.Digest})
 	if err != nil {
 		st.Close()
 		return err

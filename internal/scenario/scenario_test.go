@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"cabinet/internal/cabinet"
+	"cabinet/internal/controller"
 
 	"cabinet/internal/view"
 )
@@ -137,7 +137,7 @@ func TestMinBetNotice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := shots[0].Snap.Message; m != cabinet.NoticeMinBet {
-		t.Errorf("message %q, want %q", m, cabinet.NoticeMinBet)
+	if m := shots[0].Snap.Message; m != controller.NoticeMinBet {
+		t.Errorf("message %q, want %q", m, controller.NoticeMinBet)
 	}
 }

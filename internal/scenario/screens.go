@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
+	"cabinet/internal/controller"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
 	"cabinet/internal/selftest"
@@ -233,14 +233,14 @@ var Library = []Scenario{
 // RefusalShots are the library's screens of a refused input and the notice
 // each must show.
 var RefusalShots = map[string]string{
-	"refuse-royal-both":     cabinet.NoticeRoyalNeedsBoth,
-	"refuse-side-main":      cabinet.NoticeSideNeedsMain,
-	"refuse-funds":          cabinet.NoticeFunds,
-	"refuse-max":            cabinet.NoticeMaxBet,
-	"refuse-operator":       cabinet.NoticeOperatorRound,
-	"refuse-bill-limit":     cabinet.NoticeCreditLimit,
-	"refuse-bill-inhibited": cabinet.NoticeBillInhibited,
-	"refuse-bill-jammed":    cabinet.NoticeBillJammed,
+	"refuse-royal-both":     controller.NoticeRoyalNeedsBoth,
+	"refuse-side-main":      controller.NoticeSideNeedsMain,
+	"refuse-funds":          controller.NoticeFunds,
+	"refuse-max":            controller.NoticeMaxBet,
+	"refuse-operator":       controller.NoticeOperatorRound,
+	"refuse-bill-limit":     controller.NoticeCreditLimit,
+	"refuse-bill-inhibited": controller.NoticeBillInhibited,
+	"refuse-bill-jammed":    controller.NoticeBillJammed,
 }
 
 // Demo is the attract loop's demonstration: the shots of the demo
@@ -403,7 +403,7 @@ func hwtest(opt Options) (*view.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := cabinet.SettingsFrom(cfg)
+	set, err := controller.InForceFrom(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/periph"
-	"cabinet/internal/hw/periph/hwtest"
+	"cabinet/internal/hw/periph/periphtest"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/i18n"
 	"cabinet/internal/money"
@@ -41,7 +41,7 @@ func start(t *testing.T, h selftest.Hardware, accept money.Cents) *running {
 			cancel()
 			select {
 			case err = <-done:
-			case <-time.After(hwtest.HangGuard):
+			case <-time.After(periphtest.HangGuard):
 				t.Error("selftest.Run did not return after cancel")
 			}
 		})
@@ -57,7 +57,7 @@ func (r *running) next() selftest.Line {
 	select {
 	case l := <-r.lines:
 		return l
-	case <-time.After(hwtest.HangGuard):
+	case <-time.After(periphtest.HangGuard):
 		r.t.Fatal("no line from the self-test")
 	}
 	return selftest.Line{}
@@ -76,7 +76,7 @@ func (r *running) tick() {
 	r.t.Helper()
 	select {
 	case r.ticks <- time.Time{}:
-	case <-time.After(hwtest.HangGuard):
+	case <-time.After(periphtest.HangGuard):
 		r.t.Fatal("lamp tick not taken")
 	}
 }
@@ -159,7 +159,7 @@ func TestRunEndsWhenInputsClose(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Run = %v", err)
 		}
-	case <-time.After(hwtest.HangGuard):
+	case <-time.After(periphtest.HangGuard):
 		t.Fatal("Run did not return when the inputs closed")
 	}
 	if strings.Join(lines, "|") != "lamp deal lit|press deal" {
@@ -168,7 +168,7 @@ func TestRunEndsWhenInputsClose(t *testing.T) {
 }
 
 func TestRunPeriph(t *testing.T) {
-	rig := hwtest.NewRig(t, periph.DefaultConfig())
+	rig := periphtest.NewRig(t, periph.DefaultConfig())
 	r := start(t, rig.Backend, 10000)
 	r.expect("lamp deal lit")
 	if got := rig.Lamps(); got != hw.ButtonSet(0).With(hw.Deal) {

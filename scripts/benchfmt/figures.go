@@ -20,7 +20,7 @@ const (
 )
 
 // Figure is one line of the report. Value is nil when the figure is not
-// available (NA), with the reason. Goal is issue 17's target, when it set
+// available (NA), with the reason. Goal is the performance goal (README, Performance), when it set
 // one ("<= 2.1", ">= 8e7").
 type Figure struct {
 	Name  string   `json:"name"`
@@ -132,7 +132,7 @@ func (r *Run) ratio(fig, pkg, num, numUnit, den, denUnit, goal string) Figure {
 	return value(fig, a/b, "ratio", goal)
 }
 
-// Figures computes every figure of issue 17 from one run, in a fixed order.
+// Figures computes every performance figure (README, Performance) from one run, in a fixed order.
 // The engine and frame figures are one per benchmark found, so benchmarks
 // added later (BenchmarkClassicRound, BenchmarkFrameX) appear by themselves.
 func Figures(r *Run) []Figure {

@@ -1,5 +1,5 @@
 // Command benchfmt turns the `go test -json -bench` output of scripts/bench
-// into the cabinet's performance figures (issue 17), one line per figure:
+// into the cabinet's performance figures (README, Performance), one line per figure:
 //
 //	name value unit
 //	name NA reason

@@ -15,7 +15,7 @@ import (
 // Pairing is one measured match-up: A is the side whose result is shown.
 type Pairing struct {
 	A, B         string
-	MustBeat     bool // the acceptance criterion of issue 5
+	MustBeat     bool // the acceptance criterion of games.md §5 (the hard opponent beats the reference players)
 	aStrat, bStr duel.Strategy
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestHardBeatsEveryone is the acceptance criterion of issue 5 at a modest
+// TestHardBeatsEveryone is the acceptance criterion of games.md §5 (the hard opponent beats the reference players) at a modest
 // size: the hard level wins chips against every reference player and the
 // easy level with the whole 95 % interval above zero, on both decks. The
 // long run is `cabinet duel-eval`.

@@ -1,4 +1,4 @@
-// Package par is the PAR analyser (issue 9): the return to player of every
+// Package par is the PAR analyser (games.md, docs/par.md): the return to player of every
 // blackjack game's main bet and side bets computed from blackjack.Rules (the
 // one source of truth shared with the engine), the valuation of every
 // decision (Values) that internal/player.Optimal plays by, and the `cabinet

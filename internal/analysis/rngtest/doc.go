@@ -1,4 +1,4 @@
-// Package rngtest is the cabinet's RNG evidence (issue 9, docs/rng.md):
+// Package rngtest is the cabinet's RNG evidence (platform.md §8, docs/rng.md):
 // `cabinet rng` writes raw bytes from crypto/rand — the production source —
 // for outside batteries such as dieharder, and `cabinet rng shuffle-test`
 // runs chi-square tests of card-position uniformity and pair adjacency on

@@ -1,5 +1,5 @@
 // Package rtp computes the return to player of the rules in force and
-// refuses the combinations the platform forbids (platform.md §6, issue 19).
+// refuses the combinations the platform forbids (platform.md §6, platform.md §6).
 //
 // Every wager of every enabled blackjack game is computed by the analyser
 // (internal/analysis) from the rules in force — the configuration file plus

@@ -32,7 +32,7 @@ func (r *Round) Apply(a game.Action, src card.Source) ([]game.Event, error) {
 // AppendApply is Apply for loops that play many steps and rounds (the
 // simulator, the benchmarks): the events are appended to evs, and the work
 // copy of the step reuses the storage of the one before, so a warm loop
-// allocates nothing (issue 17). The events and the round are exactly those
+// allocates nothing (README, Performance). The events and the round are exactly those
 // Apply gives. The price: slices read from the round before the call
 // (ActiveHand, Hands[i].Cards, a shallow copy of the Round) may be
 // overwritten by it; hold none across a call. On error the round is

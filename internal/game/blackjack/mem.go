@@ -8,7 +8,7 @@ import (
 
 // mem is the storage a Round reuses from step to step and, through Renew,
 // from round to round, so that a round played in a loop (the simulator, the
-// engine benchmarks) allocates nothing once warm (issue 17). It is never
+// engine benchmarks) allocates nothing once warm (README, Performance). It is never
 // encoded: a Round decoded from the store starts without one and makes it on
 // its first Apply. What is recorded (events, the encoded round) is the same
 // with or without it.

@@ -11,7 +11,7 @@ import (
 
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/periph"
-	"cabinet/internal/hw/periph/hwtest"
+	"cabinet/internal/hw/periph/periphtest"
 	"cabinet/internal/money"
 )
 
@@ -27,7 +27,7 @@ func presses(ins []hw.Input) []hw.Button {
 }
 
 func TestDebounce(t *testing.T) {
-	r := hwtest.NewRig(t, periph.DefaultConfig())
+	r := periphtest.NewRig(t, periph.DefaultConfig())
 	pin := r.ButtonPin(hw.Deal)
 	// Contact bounce: every level lasts less than the 20 ms window.
 	for _, step := range []struct {
@@ -64,7 +64,7 @@ func TestDebounce(t *testing.T) {
 
 // A press that bounces on the way down and on the way up is still one press.
 func TestDebounceBouncyPress(t *testing.T) {
-	r := hwtest.NewRig(t, periph.DefaultConfig())
+	r := periphtest.NewRig(t, periph.DefaultConfig())
 	pin := r.ButtonPin(hw.Stand)
 	for range 4 {
 		r.Set(pin, true)
@@ -90,7 +90,7 @@ func TestDebounceBouncyPress(t *testing.T) {
 func TestDebounceConfigured(t *testing.T) {
 	cfg := periph.DefaultConfig()
 	cfg.Debounce = periph.Duration(50 * time.Millisecond)
-	r := hwtest.NewRig(t, cfg)
+	r := periphtest.NewRig(t, cfg)
 	r.Set(r.ButtonPin(hw.Hit), true)
 	r.Advance(49 * time.Millisecond)
 	if got := r.Inputs(); len(got) != 0 {
@@ -103,7 +103,7 @@ func TestDebounceConfigured(t *testing.T) {
 }
 
 func TestHold(t *testing.T) {
-	r := hwtest.NewRig(t, periph.DefaultConfig())
+	r := periphtest.NewRig(t, periph.DefaultConfig())
 	pin := r.ButtonPin(hw.BetPlus)
 	r.Set(pin, true)
 	for range 400 { // held for 2 s, ticked every 5 ms
@@ -124,7 +124,7 @@ func TestHold(t *testing.T) {
 // Every button is reported as itself, and two buttons pressed together are
 // both reported.
 func TestEveryButton(t *testing.T) {
-	r := hwtest.NewRig(t, periph.DefaultConfig())
+	r := periphtest.NewRig(t, periph.DefaultConfig())
 	var want []hw.Button
 	for b := hw.Button(0); b < hw.NumButtons; b++ {
 		r.Press(b)
@@ -144,7 +144,7 @@ func TestLamps(t *testing.T) {
 		t.Run("lamp_active="+string(active), func(t *testing.T) {
 			cfg := periph.DefaultConfig()
 			cfg.LampActive = active
-			r := hwtest.NewRig(t, cfg)
+			r := periphtest.NewRig(t, cfg)
 			on, off := gpio.Level(active == periph.High), gpio.Level(active != periph.High)
 			if got := r.Lamps(); got != 0 {
 				t.Fatalf("after New: lamps %b, want all off", got)
@@ -174,7 +174,7 @@ func TestLamps(t *testing.T) {
 }
 
 func TestSwitches(t *testing.T) {
-	r := hwtest.NewRig(t, periph.DefaultConfig())
+	r := periphtest.NewRig(t, periph.DefaultConfig())
 	for s := hw.Switch(0); s < hw.NumSwitches; s++ {
 		t.Run(s.String(), func(t *testing.T) {
 			r.Switch(s, true)
@@ -203,7 +203,7 @@ func TestSwitches(t *testing.T) {
 // the keys active low: the electrical level that means "on" is configured.
 func TestSwitchLevels(t *testing.T) {
 	cfg := periph.DefaultConfig()
-	r := hwtest.NewRig(t, cfg)
+	r := periphtest.NewRig(t, cfg)
 	r.Edge(r.SwitchPin(hw.MainDoor), gpio.High)
 	r.Edge(r.SwitchPin(hw.AuditKey), gpio.Low)
 	r.Advance(20 * time.Millisecond)
@@ -224,7 +224,7 @@ func TestSwitchLevels(t *testing.T) {
 		t.Errorf("deal (active low) pull = %s, want PullUp", p)
 	}
 	cfg.Switches[hw.CashDoor.String()] = periph.SwitchPin{Input: cfg.Switches[hw.CashDoor.String()].Input, Active: periph.High}
-	r2 := hwtest.NewRig(t, cfg)
+	r2 := periphtest.NewRig(t, cfg)
 	if p := r2.Board.Pin(r2.SwitchPin(hw.CashDoor)).Pull(); p != gpio.PullDown {
 		t.Errorf("cash door (active high, no pull given) pull = %s, want PullDown", p)
 	}
@@ -235,8 +235,8 @@ func TestSwitchLevels(t *testing.T) {
 // before any edge.
 func TestDoorsOpenAtStart(t *testing.T) {
 	cfg := periph.DefaultConfig()
-	board := hwtest.BoardFor(cfg)
-	b, err := periph.NewStepped(cfg, board.ByName, hwtest.NewClock(time.Time{}), make(chan struct{}, 1024))
+	board := periphtest.BoardFor(cfg)
+	b, err := periph.NewStepped(cfg, board.ByName, periphtest.NewClock(time.Time{}), make(chan struct{}, 1024))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestDoorsOpenAtStart(t *testing.T) {
 		case in := <-b.Inputs():
 			in.At = time.Time{}
 			got = append(got, in)
-		case <-time.After(hwtest.HangGuard):
+		case <-time.After(periphtest.HangGuard):
 			t.Fatalf("start-up reports: %v, want both doors open", got)
 		}
 	}
@@ -258,7 +258,7 @@ func TestDoorsOpenAtStart(t *testing.T) {
 }
 
 func TestTower(t *testing.T) {
-	r := hwtest.NewRig(t, periph.DefaultConfig())
+	r := periphtest.NewRig(t, periph.DefaultConfig())
 	for _, tw := range []hw.Tower{hw.TowerTilt, hw.TowerAttendant, hw.TowerOff, hw.TowerTilt} {
 		if err := r.Backend.SetTower(tw); err != nil {
 			t.Fatalf("SetTower(%d) = %v", tw, err)
@@ -274,7 +274,7 @@ func TestInhibit(t *testing.T) {
 		t.Run("inhibit_active="+string(active), func(t *testing.T) {
 			cfg := periph.DefaultConfig()
 			cfg.Acceptor.InhibitActive = active
-			r := hwtest.NewRig(t, cfg)
+			r := periphtest.NewRig(t, cfg)
 			if !r.Inhibited() {
 				t.Fatal("after New: acceptor enabled, want inhibited")
 			}
@@ -308,7 +308,7 @@ func TestInhibit(t *testing.T) {
 }
 
 func TestBillValid(t *testing.T) {
-	r := hwtest.NewRig(t, periph.DefaultConfig())
+	r := periphtest.NewRig(t, periph.DefaultConfig())
 	for _, v := range []money.Cents{500, 1000, 2000, 5000, 10000} {
 		r.Bill(v)
 		got := r.Inputs()
@@ -334,23 +334,23 @@ func TestBillMalformed(t *testing.T) {
 	w, g := 50*time.Millisecond, 50*time.Millisecond
 	tests := []struct {
 		name string
-		send func(r *hwtest.Rig)
+		send func(r *periphtest.Rig)
 		want string // in the error
 	}{
-		{"pulse too short", func(r *hwtest.Rig) { r.Train(2, a.WidthMin.Std()-time.Millisecond, g) }, "width"},
-		{"pulse too long", func(r *hwtest.Rig) { r.Train(2, a.WidthMax.Std()+time.Millisecond, g) }, "width"},
-		{"gap too short", func(r *hwtest.Rig) { r.Train(2, w, a.GapMin.Std()-time.Millisecond) }, "gap"},
-		{"gap too long", func(r *hwtest.Rig) { r.Train(2, w, a.GapMax.Std()+time.Millisecond) }, "gap"},
-		{"count not a bill", func(r *hwtest.Rig) { r.Train(3, w, g) }, "3 pulses"},
-		{"too many pulses", func(r *hwtest.Rig) { r.Train(21, w, g) }, "pulse 21"},
-		{"line stuck active", func(r *hwtest.Rig) {
+		{"pulse too short", func(r *periphtest.Rig) { r.Train(2, a.WidthMin.Std()-time.Millisecond, g) }, "width"},
+		{"pulse too long", func(r *periphtest.Rig) { r.Train(2, a.WidthMax.Std()+time.Millisecond, g) }, "width"},
+		{"gap too short", func(r *periphtest.Rig) { r.Train(2, w, a.GapMin.Std()-time.Millisecond) }, "gap"},
+		{"gap too long", func(r *periphtest.Rig) { r.Train(2, w, a.GapMax.Std()+time.Millisecond) }, "gap"},
+		{"count not a bill", func(r *periphtest.Rig) { r.Train(3, w, g) }, "3 pulses"},
+		{"too many pulses", func(r *periphtest.Rig) { r.Train(21, w, g) }, "pulse 21"},
+		{"line stuck active", func(r *periphtest.Rig) {
 			r.Set(a.Pulse, true)
 			r.Advance(2 * time.Second)
 		}, "held"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := hwtest.NewRig(t, periph.DefaultConfig())
+			r := periphtest.NewRig(t, periph.DefaultConfig())
 			tt.send(r)
 			r.Set(a.Pulse, false)
 			r.Advance(2 * time.Second)
@@ -383,8 +383,8 @@ func TestBillMalformed(t *testing.T) {
 // decoder waits for a quiet line first.
 func TestBillAtStartNotCredited(t *testing.T) {
 	cfg := periph.DefaultConfig()
-	board := hwtest.BoardFor(cfg)
-	clock := hwtest.NewClock(time.Time{})
+	board := periphtest.BoardFor(cfg)
+	clock := periphtest.NewClock(time.Time{})
 	processed := make(chan struct{})
 	b, err := periph.NewStepped(cfg, board.ByName, clock, processed)
 	if err != nil {
@@ -395,7 +395,7 @@ func TestBillAtStartNotCredited(t *testing.T) {
 		t.Helper()
 		select {
 		case <-processed:
-		case <-time.After(hwtest.HangGuard):
+		case <-time.After(periphtest.HangGuard):
 			t.Fatal("backend stalled")
 		}
 	}
@@ -426,7 +426,7 @@ func TestBillAtStartNotCredited(t *testing.T) {
 }
 
 func TestClose(t *testing.T) {
-	r := hwtest.NewRig(t, periph.DefaultConfig())
+	r := periphtest.NewRig(t, periph.DefaultConfig())
 	if err := r.Backend.SetLamps(1<<hw.NumButtons - 1); err != nil {
 		t.Fatal(err)
 	}
@@ -473,9 +473,9 @@ func TestMissingPin(t *testing.T) {
 		{"TOWER_TILT", "hardware.tower.tilt"},
 		{"GPIO27", "hardware.acceptor.inhibit"},
 	} {
-		board := hwtest.BoardFor(cfg)
+		board := periphtest.BoardFor(cfg)
 		board.Remove(tt.pin)
-		b, err := periph.New(cfg, board.ByName, hwtest.NewClock(time.Time{}))
+		b, err := periph.New(cfg, board.ByName, periphtest.NewClock(time.Time{}))
 		if err == nil {
 			b.Close()
 			t.Fatalf("New without %s = nil error, want ErrPin", tt.pin)
@@ -489,7 +489,7 @@ func TestMissingPin(t *testing.T) {
 func TestPinNamedTwice(t *testing.T) {
 	cfg := periph.DefaultConfig()
 	cfg.Buttons["split"] = periph.ButtonPins{Input: "GPIO21", Lamp: "LAMP_SPLIT"} // the main door's
-	_, err := periph.New(cfg, hwtest.BoardFor(periph.DefaultConfig()).ByName, hwtest.NewClock(time.Time{}))
+	_, err := periph.New(cfg, periphtest.BoardFor(periph.DefaultConfig()).ByName, periphtest.NewClock(time.Time{}))
 	if !errors.Is(err, periph.ErrConfig) {
 		t.Fatalf("New with GPIO21 twice = %v, want ErrConfig", err)
 	}
@@ -503,7 +503,7 @@ func TestPinNamedTwice(t *testing.T) {
 func TestAcceptorNone(t *testing.T) {
 	cfg := periph.DefaultConfig()
 	cfg.Acceptor = periph.Acceptor{Mode: periph.AcceptorNone}
-	r := hwtest.NewRig(t, cfg)
+	r := periphtest.NewRig(t, cfg)
 	if err := r.Backend.SetAcceptance(10000); err != nil {
 		t.Fatalf("SetAcceptance without an acceptor = %v, want nil", err)
 	}
@@ -521,7 +521,7 @@ func TestAcceptorNone(t *testing.T) {
 // train credits nothing.
 func TestBillJam(t *testing.T) {
 	cfg := periph.DefaultConfig()
-	r := hwtest.NewRig(t, cfg)
+	r := periphtest.NewRig(t, cfg)
 	pin := cfg.Acceptor.Pulse
 	r.Set(pin, true)
 	r.Advance(cfg.Acceptor.WidthMax.Std() + time.Millisecond) // too long for a pulse, not yet a jam

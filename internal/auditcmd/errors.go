@@ -1,0 +1,10 @@
+package auditcmd
+
+import "errors"
+
+// ErrUsage is wrapped by errors in the command line.
+var ErrUsage = errors.New("audit: usage")
+
+// ErrCheckFailed is returned by `check` when the store fails its integrity
+// check (the command exits non-zero); the problems are printed first.
+var ErrCheckFailed = errors.New("audit: store failed its integrity check")

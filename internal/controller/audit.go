@@ -1,0 +1,156 @@
+package controller
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// eventPageSize is how many events an event-log page shows.
+const eventPageSize = 20
+
+// eventPages is how many pages the whole event log fills (at least one).
+func (c *Controller) eventPages() int {
+	n := 0
+	_ = c.st.View(func(tx *recovery.Tx) error {
+		evs, err := tx.Events(0)
+		n = len(evs)
+		return err
+	})
+	return max(1, (n+eventPageSize-1)/eventPageSize)
+}
+
+// Audit pages, in the order SPOT cycles them.
+var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
+
+// memoryClear is the full memory clear: the store keeps the old file aside,
+// resets, logs it; then the cabinet boots again on the empty store.
+func (c *Controller) memoryClear() error {
+	if err := c.st.Clear("CLEAR"); err != nil {
+		return fmt.Errorf("cabinet: memory clear: %w", err)
+	}
+	c.memErr = nil // boot commits the state of the empty store
+	if err := c.boot(); err != nil {
+		c.memErr = err
+		return err
+	}
+	c.ui.mode = view.Attract
+	return nil
+}
+
+// auditView reads the technician's pages from the store (committed state).
+func (c *Controller) auditView(cs state) *view.AuditView {
+	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest, Version: c.opt.Version}
+	// Every configured bill denomination has its line, at zero too.
+	shown := cs.m
+	shown.Meters.Bills = make(map[string]int64, len(c.set.Bills))
+	for _, b := range c.set.Bills {
+		shown.Meters.Bills[strconv.FormatInt(int64(b), 10)] = 0
+	}
+	for d, n := range cs.m.Meters.Bills {
+		shown.Meters.Bills[d] = n
+	}
+	a.Meters = MeterLines(shown)
+	if c.memErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.memErr.Error()})
+	}
+	if c.digestErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.digestErr.Error()})
+	}
+	switch a.Page {
+	case "events":
+		var evs []meters.Event
+		_ = c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			evs, err = tx.Events(0) // the whole ring, newest first
+			return err
+		})
+		a.EventPages = max(1, (len(evs)+eventPageSize-1)/eventPageSize)
+		a.EventPage = min(c.ui.eventPage, a.EventPages-1)
+		evs = evs[min(len(evs), a.EventPage*eventPageSize):min(len(evs), (a.EventPage+1)*eventPageSize)]
+		for _, e := range evs {
+			l := view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text, Detail: e.Detail}
+			for _, x := range e.Args {
+				l.Args = append(l.Args, view.EventArg{Type: x.Type, Value: x.Value})
+			}
+			a.Events = append(a.Events, l)
+		}
+	case "recall":
+		var recs []meters.Recall
+		_ = c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			recs, err = tx.Recall(0)
+			return err
+		})
+		if len(recs) > 0 {
+			i := c.ui.recallIdx % len(recs)
+			rv, err := RecallPicture(recs[i], c.ui.recallStep)
+			if err != nil {
+				a.Checks = append(a.Checks, view.KV{Key: "recall", Value: err.Error()})
+			} else {
+				rv.Index, rv.Count = i, len(recs)
+				a.Recall = rv
+			}
+		}
+	}
+	return a
+}
+
+// RecallPicture replays a recalled round up to step (all steps if step < 0)
+// and returns the table picture after it: the audit screen's redraw.
+func RecallPicture(rec meters.Recall, step int) (*view.RecallView, error) {
+	steps := rec.Steps
+	if step < 0 || step >= len(steps) {
+		step = len(steps) - 1
+	}
+	r, err := fresh(rec.Game, rec.Rules, rec.Round)
+	if err != nil {
+		return nil, fmt.Errorf("recall round %d: %w", rec.Round, err)
+	}
+	action := ""
+	for _, s := range steps[:step+1] {
+		if s.Action.Kind == game.Void {
+			action = string(game.Void)
+			continue
+		}
+		if _, err := r.Apply(s.Action, card.NewStack(game.Drawn(s.Events)...)); err != nil {
+			return nil, fmt.Errorf("recall round %d step %d: %w", rec.Round, s.N, err)
+		}
+		action = string(s.Action.Kind)
+	}
+	return &view.RecallView{Round: rec.Round, Game: rec.Game, Start: rec.Start.Format(time.DateTime),
+		End: rec.End.Format(time.DateTime), Step: step, Steps: len(steps), Action: action, Table: r.Table(),
+		Before: rec.CreditsBefore, After: rec.CreditsAfter, Recovered: rec.Recovered, Voided: rec.Voided}, nil
+}
+
+// MeterLines are every meter for the audit screen, named as `cabinet audit
+// meters` names them (meters.Lines: "total_in", "bills.2000",
+// "games.royal.won", "games.freebet.side.anypair.wagered", …) after the
+// credit meter, the pending handpay and the progressive pool. Values are
+// language-neutral tokens the display formats: money as Cents.String
+// ("1234.50"), counts as integers.
+func MeterLines(m recovery.Machine) []view.KV {
+	kv := []view.KV{
+		{Key: "credits", Value: m.Credits.String()},
+		{Key: "handpay_pending", Value: m.Handpay.String()},
+		{Key: "progressive_pool", Value: money.Cents(m.PoolUnits / PoolUnitsPerCent).String()},
+	}
+	for _, l := range m.Meters.Lines() {
+		v := strconv.FormatInt(l.Value, 10)
+		switch l.Unit {
+		case meters.UnitCents:
+			v = money.Cents(l.Value).String()
+		case meters.UnitPoolUnits:
+			v = money.Cents(l.Value / PoolUnitsPerCent).String()
+		}
+		kv = append(kv, view.KV{Key: l.Name, Value: v})
+	}
+	return kv
+}

@@ -1,0 +1,282 @@
+package controller
+
+import (
+	"fmt"
+	"strconv"
+
+	"cabinet/internal/hw"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// Handpay kinds kept in the machine record.
+const (
+	HandpayCashout = "cashout"
+	HandpayJackpot = "jackpot"
+)
+
+// logOnly commits an event-log entry (no money). With a memory error nothing
+// is written: the store is evidence.
+func (c *Controller) logOnly(kind, text string) error {
+	return c.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return c.logTx(tx, kind, text) })
+}
+
+// billStacked credits a stacked bill in one transaction with its meters. A
+// stacked bill is money in the cash box: it is always credited, even above the
+// credit limit (the acceptor should have been inhibited; logged if not).
+func (c *Controller) billStacked(v money.Cents) error {
+	if v <= 0 {
+		return c.logOnly(meters.KindBillError, fmt.Sprintf("stacked bill with value %v ignored", v))
+	}
+	if c.memErr != nil {
+		c.log.Error("bill stacked during memory error: not credited, store untouched", "value", v)
+		return fmt.Errorf("%w: bill %v stacked during memory error", ErrMemory, v)
+	}
+	err := c.commit("credit bill", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
+		m.Credits += v
+		m.Meters.BillsIn += v
+		if m.Meters.Bills == nil {
+			m.Meters.Bills = map[string]int64{}
+		}
+		m.Meters.Bills[strconv.FormatInt(int64(v), 10)]++
+		text, detail := "bill "+v.String(), "bill"
+		if m.Credits > c.set.CreditLimit {
+			text += " (credit limit exceeded: acceptor was not inhibited)"
+			detail = "bill_over_limit"
+		}
+		return c.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v))
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)
+	}
+	if c.ui.mode == view.Attract {
+		c.ui.mode = view.Menu
+	}
+	return nil
+}
+
+// cashOut locks the cabinet in a handpay for the whole credit meter. Only
+// between rounds.
+func (c *Controller) cashOut() error {
+	if err := c.canPlay(); err != nil {
+		return err
+	}
+	if c.cur.open != nil {
+		return fmt.Errorf("%w: cash out during a round", ErrNotNow)
+	}
+	if c.cur.m.Credits <= 0 {
+		return fmt.Errorf("%w: no credits", ErrNotNow)
+	}
+	err := c.commit("cash out", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
+		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
+		return c.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits))
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: cash out: %w", err)
+	}
+	c.ui.clearBets()
+	return nil
+}
+
+// clearHandpay is the attendant's reset key: a cash-out handpay takes the
+// amount locked off the credits, to zero unless a bill was stacked since
+// (handpay cancelled credits meter); a jackpot handpay goes to the jackpot
+// handpay meter (it was never credited).
+func (c *Controller) clearHandpay() error {
+	err := c.commit("clear handpay", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
+		amount, kind := m.Handpay, m.HandpayKind
+		switch kind {
+		case HandpayCashout:
+			if amount > m.Credits {
+				return fmt.Errorf("%w: cashout handpay %v above credits %v", ErrMemory, amount, m.Credits)
+			}
+			m.Credits -= amount
+			m.Meters.HandpayCancelled += amount
+		default:
+			m.Meters.JackpotHandpay += amount
+			m.Meters.JackpotHandpays++
+		}
+		m.Handpay, m.HandpayKind = 0, ""
+		return c.logDetail(tx, meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount),
+			"handpay_paid", argKey("handpay_kind."+kind), argMoney(amount))
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: clear handpay: %w", err)
+	}
+	if c.cur.m.Credits == 0 && c.cur.open == nil {
+		c.ui.mode = view.Attract
+	}
+	return nil
+}
+
+// switchChanged handles doors and keys: the new position, its meter and its
+// event-log entry (with the tilt it starts or clears) commit together, and
+// only then does the cabinet show it. With a memory error nothing is written
+// but the position is still followed (the audit key must work).
+func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
+	if c.cur.switches[sw] == on {
+		return nil
+	}
+	pos := "closed"
+	if on {
+		pos = "opened"
+	}
+	kind := meters.KindDoor
+	switch sw {
+	case hw.AuditKey, hw.OperatorKey, hw.ResetKey:
+		kind = meters.KindKey
+		pos = "off"
+		if on {
+			pos = "on"
+		}
+	}
+	text := sw.String() + " " + pos
+	detail := "switch_" + pos // switch_opened, switch_closed, switch_on, switch_off
+	if sw == hw.OperatorKey && on && (c.cur.open != nil || c.canPlay() != nil) {
+		text += " (refused: only between rounds, with nothing pending)"
+		detail = "operator_key_refused"
+	}
+	err := c.commit("log "+text, func(tx *recovery.Tx, s *state) error {
+		s.switches[sw] = on
+		if tx == nil {
+			return c.logTx(tx, kind, text)
+		}
+		if on {
+			switch sw {
+			case hw.MainDoor:
+				s.m.Meters.MainDoor++
+			case hw.CashDoor:
+				s.m.Meters.CashDoor++
+			case hw.AuditKey:
+				s.m.Meters.AuditKey++
+			case hw.OperatorKey:
+				s.m.Meters.OperatorKey++
+			}
+		}
+		if err := c.logDetail(tx, kind, text, detail, argSwitch(sw)); err != nil {
+			return err
+		}
+		door := sw == hw.MainDoor || sw == hw.CashDoor
+		if t := c.tiltsOf(*s); door && on && len(t) > 0 {
+			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", argTilts(t)...)
+		}
+		if door && !on && len(c.tiltsOf(*s)) == 0 {
+			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared", "tilt_cleared")
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: log %s: %w", text, err)
+	}
+	switch sw {
+	case hw.ResetKey:
+		if on && c.cur.m.Handpay > 0 && c.memErr == nil && !c.cur.switches[hw.AuditKey] {
+			return c.clearHandpay()
+		}
+	case hw.OperatorKey:
+		if on && c.cur.open == nil && c.canPlay() == nil {
+			c.ui.enterOperator()
+		} else if !on && c.ui.mode == view.Operator {
+			c.ui.leaveOperator()
+		}
+	case hw.AuditKey:
+		if on {
+			c.ui.auditPage, c.ui.recallIdx, c.ui.recallStep = 0, 0, -1
+		}
+	}
+	return nil
+}
+
+// tilts lists the reasons play is suspended (message keys), in a fixed order.
+func (c *Controller) tilts() []string { return c.tiltsOf(c.cur) }
+
+// tiltsOf lists the tilt reasons with the hardware facts of s.
+func (c *Controller) tiltsOf(s state) []string {
+	var t []string
+	if c.memErr != nil {
+		t = append(t, "memory_error")
+	}
+	if c.digestErr != nil {
+		t = append(t, "program_digest")
+	}
+	if s.switches[hw.MainDoor] {
+		t = append(t, "main_door")
+	}
+	if s.switches[hw.CashDoor] {
+		t = append(t, "cash_door")
+	}
+	if s.jam {
+		t = append(t, "bill_jam")
+	}
+	return t
+}
+
+// TiltReasons are every reason tilts() can give (the screen translates
+// "tilt."+reason).
+var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_door", "bill_jam"}
+
+// billJam tilts while the acceptor reports a jam and clears when it is free
+// again (platform.md §1: tilt from any state, clearing back to where it was;
+// the acceptor stays inhibited meanwhile). Both are logged.
+func (c *Controller) billJam(on bool, why string) error {
+	if c.cur.jam == on {
+		return nil
+	}
+	return c.commit("log bill jam", func(tx *recovery.Tx, s *state) error {
+		s.jam = on
+		t := c.tiltsOf(*s)
+		switch {
+		case on:
+			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)
+		case len(t) == 0:
+			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)", "tilt_cleared")
+		}
+		return c.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t), "jam_cleared_still_tilted", argTilts(t)...)
+	})
+}
+
+// outputs drives lamps, tower light and acceptance from the committed state.
+func (c *Controller) outputs(cs state) {
+	s := c.snap.Load()
+	if s == nil {
+		return
+	}
+	if err := c.hw.SetLamps(s.Lamps); err != nil {
+		c.log.Error("set lamps", "err", err)
+	}
+	tower := hw.TowerOff
+	switch {
+	case len(c.tiltsOf(cs)) > 0:
+		tower = hw.TowerTilt
+	case cs.m.Handpay > 0:
+		tower = hw.TowerAttendant
+	}
+	if err := c.hw.SetTower(tower); err != nil {
+		c.log.Error("set tower", "err", err)
+	}
+	if err := c.hw.SetAcceptance(c.acceptance(cs)); err != nil {
+		c.log.Error("set acceptance", "err", err)
+	}
+}
+
+// acceptance is the largest bill the acceptor may take now; 0 inhibits it
+// (tilt, handpay, audit, operator, credit limit reached). The hardware
+// self-test is another command (cabinet hwtest), never a controller mode.
+func (c *Controller) acceptance(cs state) money.Cents {
+	if len(c.tiltsOf(cs)) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.ui.mode == view.Operator {
+		return 0
+	}
+	room := c.set.CreditLimit - cs.m.Credits
+	var best money.Cents
+	for _, b := range c.set.Bills {
+		if b <= room && b > best {
+			best = b
+		}
+	}
+	return best
+}

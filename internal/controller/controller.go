@@ -1,0 +1,340 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// Options wires a Controller.
+type Options struct {
+	// Store is the durable store (a *recovery.Store). If StoreErr is set
+	// instead, the store could not be opened: the cabinet boots in a
+	// memory-error tilt with the audit screens working (nothing to read).
+	Store    Store
+	StoreErr error
+	HW       hw.Backend
+	RNG      RNG
+	InForce  InForce
+	// Overrides turns stored operator overrides into effective settings
+	// (nil: overrides are ignored). It must not touch the store.
+	Overrides func(base InForce, o map[string]string) (InForce, error)
+	Now       func() time.Time
+	Log       *slog.Logger
+	Digest    string // program SHA-256 (hex)
+	Version   string // program version, shown beside the digest
+	// WantDigest, if set, must equal Digest or the cabinet tilts at boot.
+	WantDigest string
+	// Operator is the operator menu (nil: none).
+	Operator OperatorMenu
+	// RTP computes a game's return with settings s in force, in basis
+	// points of a percent (the operator menu shows it live while a draft
+	// changes the game and refuses a draft at 100 % or more or below
+	// MinRTP). Returns, when set, takes precedence (PreviewReturns). nil
+	// and no Returns: the published figure (Figures), which does not
+	// follow the draft.
+	RTP func(s InForce, id game.ID) (int64, error)
+	// MinRTP is the lowest return an operator change may leave a game
+	// with, basis points (0: none).
+	MinRTP int64
+	// Figures gives the help screens' RTP figures (nil: none shown).
+	Figures func(id game.ID) []view.RTPLine
+	// Returns, if set, computes the help figures from the rules in force
+	// and takes precedence over Figures (returns.go).
+	Returns *Returns
+	// OnCommit, if set, sees the events of every committed round step, as
+	// recorded (the simulator's per-bet figures). It runs after the commit
+	// and must not call back into the controller.
+	OnCommit func(id game.ID, round uint64, evs []game.Event)
+}
+
+// Controller is the cabinet. Handle and Run are not safe for concurrent use;
+// Snapshot is (the display calls it from its own goroutine).
+type Controller struct {
+	st   Store
+	hw   hw.Backend
+	rng  RNG
+	now  func() time.Time
+	log  *slog.Logger
+	opt  Options
+	set  InForce
+	base InForce
+
+	// cur is the committed state: only commit (commit.go) assigns it, and
+	// publish builds the snapshot from it alone.
+	cur state
+
+	memErr    error // integrity or store failure: play disabled
+	digestErr error
+	message   string // why the last input was refused (notice.go), "" if accepted
+
+	ui  ui
+	seq uint64
+
+	snap atomic.Pointer[view.Snapshot]
+}
+
+// New boots the cabinet on an open store: integrity check, power-up, resume
+// or void of an open round. A memory error does not fail New: the controller
+// starts tilted (audit still works) and Err reports it.
+func New(opt Options) (*Controller, error) {
+	if opt.Store == nil && opt.StoreErr != nil {
+		opt.Store = brokenStore{fmt.Errorf("open store: %w", opt.StoreErr)}
+	}
+	if opt.Store == nil || opt.HW == nil {
+		return nil, fmt.Errorf("cabinet: new: store and hardware are required")
+	}
+	if err := opt.InForce.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.RNG == nil {
+		opt.RNG = CryptoRNG{}
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.RTP == nil && opt.Figures != nil {
+		opt.RTP = figuresRTP(opt.Figures)
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	c := &Controller{st: opt.Store, hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
+		set: opt.InForce, base: opt.InForce}
+	c.ui.init(c)
+	if opt.WantDigest != "" && opt.WantDigest != opt.Digest {
+		c.digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
+	}
+	if err := c.boot(); err != nil {
+		c.memErr = err
+		c.log.Error("memory error at boot", "err", err)
+	}
+	c.publish(c.cur)
+	return c, nil
+}
+
+// Err reports the boot failure that keeps play disabled, if any.
+func (c *Controller) Err() error {
+	if c.memErr != nil {
+		return c.memErr
+	}
+	return c.digestErr
+}
+
+func (c *Controller) boot() error {
+	if err := c.st.Check(); err != nil {
+		// Play stays disabled; the audit screens show what can still be
+		// read (the machine record, if its own checksum holds). Nothing is
+		// written: the store is evidence.
+		var m recovery.Machine
+		if rerr := c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			m, err = tx.Machine()
+			return err
+		}); rerr == nil {
+			c.cur.m = m
+		}
+		return fmt.Errorf("%w: %w", ErrMemory, err)
+	}
+	err := c.commit("boot", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
+		s.open, s.round, s.last, s.win, s.recovered = nil, nil, nil, 0, false
+		if m.NextRound == 0 { // fresh store
+			m.NextRound = 1
+			m.PoolUnits = int64(c.set.JackpotReset) * PoolUnitsPerCent
+			if err := tx.Log(meters.KindMemoryClear, "store initialised"); err != nil {
+				return err
+			}
+		}
+		m.Meters.PowerUps++
+		if err := tx.Log(meters.KindPowerUp, "power up"); err != nil {
+			return err
+		}
+		open, err := tx.OpenRound()
+		if err != nil {
+			return err
+		}
+		if open != nil {
+			m.Meters.Recoveries++
+			if err := tx.Log(meters.KindRecovery, fmt.Sprintf("round %d of %s recovered at step %d", open.Round, open.Game, len(open.Steps))); err != nil {
+				return err
+			}
+			if c.now().Sub(open.Start) > c.set.voidAfter(open.Game) {
+				if err := c.void(tx, m, open); err != nil {
+					return err
+				}
+				open = nil
+			} else {
+				open.Recovered = true
+				if err := tx.PutOpenRound(open); err != nil {
+					return err
+				}
+				r, err := c.restore(open)
+				if err != nil {
+					return fmt.Errorf("%w: resume round %d: %w", ErrMemory, open.Round, err)
+				}
+				s.round, s.recovered, s.win = r, true, r.Table().Paid
+			}
+		}
+		s.open = open
+		return nil
+	})
+	if err != nil {
+		if c.memErr != nil {
+			return c.memErr
+		}
+		return fmt.Errorf("%w: boot: %w", ErrMemory, err)
+	}
+	if c.opt.Overrides != nil {
+		var o map[string]string
+		if err := c.st.View(func(tx *recovery.Tx) error {
+			var err error
+			o, err = tx.Overrides()
+			return err
+		}); err != nil {
+			return fmt.Errorf("cabinet: boot: read overrides: %w", err)
+		}
+		if len(o) > 0 {
+			s, err := c.opt.Overrides(c.base, o)
+			if err != nil {
+				c.log.Error("stored operator overrides rejected; using configuration", "err", err)
+			} else {
+				c.set = s
+			}
+		}
+	}
+	if c.cur.open != nil {
+		c.ui.game = c.cur.open.Game
+		c.ui.mode = view.Table
+	} else if c.cur.m.Credits > 0 {
+		c.ui.mode = view.Menu
+	}
+	return nil
+}
+
+// void refunds an open round left unfinished beyond its game's limit: the
+// player gets back what the round took and did not pay (stakes − payouts
+// so far), the round goes to the recall marked voided. Decided: "every
+// stake refunded" read as "credits restored to before the round".
+func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenRound) error {
+	var staked, paid money.Cents
+	for _, s := range open.Steps {
+		st, pd := game.Money(s.Events)
+		staked += st
+		paid += pd
+	}
+	refund := staked - paid
+	step := meters.Step{N: len(open.Steps), At: c.now(), Action: game.Action{Kind: game.Void}}
+	if refund > 0 {
+		ev := game.Event{Kind: game.Payout, Bet: game.Main, Amount: refund, Text: "void refund"}
+		step.Events = []game.Event{ev}
+		m.Credits += refund
+		m.Meters.Step(open.Game, step.Events)
+	}
+	m.Meters.Voided++
+	open.Steps = append(open.Steps, step)
+	rec := meters.Recall{Round: open.Round, Game: open.Game, Start: open.Start, End: c.now(), Rules: open.Rules,
+		Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Voided: true, Recovered: true}
+	if err := tx.CloseRound(rec); err != nil {
+		return err
+	}
+	return tx.Log(meters.KindVoid, fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
+		c.now().Sub(open.Start).Round(time.Second), refund))
+}
+
+// Handle processes one hardware input: the single entry point of the cabinet.
+func (c *Controller) Handle(in hw.Input) (err error) {
+	defer func() { c.publish(c.cur) }()
+	defer func() { c.notice(in, err) }() // a refusal says why (notice.go)
+	switch in.Kind {
+	case hw.SwitchChanged:
+		return c.switchChanged(in.Switch, in.On)
+	case hw.BillStacked:
+		return c.billStacked(in.Value)
+	case hw.BillJam:
+		return c.billJam(in.On, in.Err)
+	case hw.BillRefused, hw.BillError:
+		kind := meters.KindBillRefused
+		if in.Kind == hw.BillError {
+			kind = meters.KindBillError
+		}
+		return c.logOnly(kind, in.String())
+	case hw.ButtonPressed:
+		return c.button(in.Button)
+	}
+	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
+}
+
+// Run handles hardware inputs until ctx is done or the input channel closes.
+func (c *Controller) Run(ctx context.Context) error {
+	c.outputs(c.cur)
+	in := c.hw.Inputs()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-in:
+			if !ok {
+				return nil
+			}
+			if err := c.Handle(ev); err != nil && !errors.Is(err, ErrNotNow) && !errors.Is(err, game.ErrIllegal) {
+				c.log.Error("input", "input", ev.String(), "err", err)
+			}
+		}
+	}
+}
+
+// Snapshot returns the last published snapshot (committed state only).
+func (c *Controller) Snapshot() *view.Snapshot { return c.snap.Load() }
+
+// Credits returns the committed credit meter.
+func (c *Controller) Credits() money.Cents { return c.cur.m.Credits }
+
+// Machine returns a copy of the committed machine record.
+func (c *Controller) Machine() recovery.Machine { return c.cur.m }
+
+// Round returns the open round (committed state) or nil.
+func (c *Controller) Round() game.Round { return c.cur.round }
+
+// OpenGame returns the game of the open round, or "".
+func (c *Controller) OpenGame() game.ID {
+	if c.cur.open == nil {
+		return ""
+	}
+	return c.cur.open.Game
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("BUG: encode %T: %v", v, err))
+	}
+	return b
+}
+
+// figuresRTP is the default Options.RTP: the analyser's published main-bet
+// figure of the game (Options.Figures). It does not follow the draft: until
+// cmd/cabinet wires the rules engineer's computation, the operator sees the
+// game's figure as analysed, and only a figure already out of bounds is
+// refused.
+func figuresRTP(figs func(game.ID) []view.RTPLine) func(InForce, game.ID) (int64, error) {
+	return func(_ InForce, id game.ID) (int64, error) {
+		for _, f := range figs(id) {
+			if f.Bet == game.Main {
+				return f.RTPBP, nil
+			}
+		}
+		return 0, fmt.Errorf("cabinet: no RTP figure for %s", id)
+	}
+}

@@ -1,0 +1,163 @@
+package controller
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/card"
+	"cabinet/internal/game/duel"
+	"cabinet/internal/hw"
+)
+
+// duelStart is the duel's "rules" record of a round: the configuration and
+// the session as they were at the start of the round (the start of a replay).
+type duelStart struct {
+	Config  duel.Config   `json:"config"`
+	Session *duel.Session `json:"session"`
+}
+
+func (c *Controller) duelConfig() duel.Config {
+	if cfg, ok := c.set.Duel.Config.(duel.Config); ok {
+		return cfg
+	}
+	return duel.DefaultConfig()
+}
+
+func (c *Controller) newDuel(no uint64, carry []byte) (game.Round, []byte, error) {
+	var sess *duel.Session
+	if carry != nil {
+		sess = new(duel.Session)
+		if err := json.Unmarshal(carry, sess); err != nil {
+			return nil, nil, fmt.Errorf("%w: decode duel session: %w", ErrMemory, err)
+		}
+	}
+	cfg := c.duelConfig()
+	r, err := duel.New(cfg, sess, no)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, mustJSON(duelStart{Config: cfg, Session: sess}), nil
+}
+
+func freshDuel(rules []byte, no uint64) (game.Round, error) {
+	var s duelStart
+	if err := json.Unmarshal(rules, &s); err != nil {
+		return nil, fmt.Errorf("decode duel start: %w", err)
+	}
+	return duel.New(s.Config, s.Session, no)
+}
+
+func decodeDuel(state []byte) (game.Round, error) {
+	r, err := duel.Decode(state) // strict, versioned, checked
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func duelCarry(r game.Round) []byte {
+	return mustJSON(r.(*duel.Round).Session())
+}
+
+func duelShoe(r game.Round) *card.Shoe {
+	if r.(*duel.Round).DeckSize() == 32 {
+		return &card.Shoe{Cards: card.ShortDeck()}
+	}
+	return &card.Shoe{Cards: card.Deck()}
+}
+
+// duelPanel: Poker Duel at the table. Between deals DEAL buys a session
+// (SPOT picks the deck, SPECIAL the level) or deals, GAME leaves, CASH OUT;
+// during a deal BET+ sets the amount for YES (open/raise), SPOT moves the
+// card cursor and SPECIAL marks a card for the draw, DOUBLE confirms the
+// draw. The engine's legal actions light their buttons (ActionFor).
+func (c *Controller) duelPanel(cs state, p *panel) {
+	cfg := c.duelConfig()
+	u := &c.ui
+	p.set(hw.Help, c.openHelp)
+	var legal []game.ActionKind
+	if cs.round != nil {
+		legal = cs.round.Legal(cs.m.Credits)
+		p.set(hw.BetPlus, func() error {
+			u.duelAmount += cfg.Ante
+			if u.duelAmount > cfg.MaxBet {
+				u.duelAmount = cfg.Ante
+			}
+			return nil
+		})
+		p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
+		p.set(hw.Special, func() error { u.duelMarks[u.duelCursor] = !u.duelMarks[u.duelCursor]; return nil })
+	} else {
+		if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil {
+			legal = r.Legal(cs.m.Credits)
+		}
+		p.set(hw.Game, c.toMenu)
+		p.set(hw.Spot, func() error { u.duelDeck = (u.duelDeck + 1) % max(1, len(cfg.Decks)); return nil })
+		p.set(hw.Special, func() error { u.duelLevel = (u.duelLevel + 1) % max(1, len(cfg.Levels)); return nil })
+		if cs.m.Credits > 0 {
+			p.set(hw.CashOut, c.cashOut)
+		}
+	}
+	for b := range hw.NumButtons {
+		if k, ok := ActionFor(b, legal); ok {
+			p.set(b, func() error { return c.duelAction(cs, k) })
+		}
+	}
+}
+
+// duelAction plays a legal duel action with the player's choices.
+func (c *Controller) duelAction(cs state, k game.ActionKind) error {
+	cfg := c.duelConfig()
+	a := game.Action{Kind: k}
+	switch k {
+	case game.Buy:
+		a.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
+		a.Level = cfg.Levels[c.ui.duelLevel%len(cfg.Levels)]
+		var seed [8]byte
+		if _, err := c.rng.Step(cs.m.NextRound, -1).Read(seed[:]); err != nil {
+			return fmt.Errorf("cabinet: duel seed: %w", err)
+		}
+		for _, x := range seed {
+			a.Seed = a.Seed<<8 | uint64(x)
+		}
+	case game.Open, game.Raise:
+		a.Amount = c.duelBet()
+	case game.Draw:
+		for i, m := range c.ui.duelMarks {
+			if m {
+				a.Discard = append(a.Discard, i)
+			}
+		}
+	}
+	if err := c.play(a); err != nil {
+		return err
+	}
+	if k == game.Draw || c.cur.open == nil {
+		c.ui.duelMarks = [5]bool{}
+		c.ui.duelCursor = 0
+	}
+	return nil
+}
+
+func mustCarry(c *Controller) []byte {
+	b, err := c.carry(game.Duel)
+	if err != nil {
+		c.log.Error("read duel session", "err", err)
+	}
+	return b
+}
+
+// duelBet is the amount an Open or Raise button offers: the player's choice
+// (BET+ steps it by the ante) clamped into what the deal allows now
+// (duel.Round.BetRange: the rule book's limits, what the player can pay and
+// what the computer can match), so a lit button is never refused.
+func (c *Controller) duelBet() int64 {
+	a := max(c.ui.duelAmount, c.duelConfig().Ante)
+	if r, ok := c.cur.round.(*duel.Round); ok {
+		if lo, hi := r.BetRange(); hi > 0 {
+			a = min(max(a, lo), hi)
+		}
+	}
+	return a
+}

@@ -1,0 +1,76 @@
+package controller
+
+import (
+	"fmt"
+	"time"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+	"cabinet/internal/money"
+)
+
+// InForce is what the controller needs from configuration (and operator
+// overrides). cmd/cabinet builds it from internal/config.
+type InForce struct {
+	Games     []game.ID                   // enabled games, menu order
+	Rules     map[game.ID]blackjack.Rules // blackjack games
+	Duel      DuelInForce                 // Poker Duel
+	VoidAfter map[game.ID]time.Duration   // unfinished-round limit per game
+
+	CreditLimit  money.Cents
+	HandpayLimit money.Cents   // a single win at or above locks for a handpay; 0 = never
+	Bills        []money.Cents // enabled denominations
+	Chips        []money.Cents // BET+ chip values
+	Denom        money.Cents
+	Currency     string
+	Language     string
+	Sound        bool // sound effects on (operator: cabinet.sound)
+
+	JackpotReset  money.Cents
+	JackpotRateE7 int64 // contribution per 10^7 of the Royal Poker stake
+}
+
+// DuelInForce is the Poker Duel configuration as the controller sees it; the
+// engine's own Config is carried opaquely.
+type DuelInForce struct {
+	Enabled bool
+	Config  any // duel.Config
+}
+
+// PoolUnitsPerCent is the progressive pool's resolution: 1e-7 cent.
+const PoolUnitsPerCent = blackjack.PoolUnitsPerCent
+
+// Validate checks the settings the controller relies on.
+func (s *InForce) Validate() error {
+	if len(s.Games) == 0 {
+		return fmt.Errorf("cabinet: no game enabled")
+	}
+	for _, id := range s.Games {
+		if !id.Valid() {
+			return fmt.Errorf("cabinet: unknown game %q", id)
+		}
+		if id != game.Duel {
+			r, ok := s.Rules[id]
+			if !ok {
+				return fmt.Errorf("cabinet: no rules for game %q", id)
+			}
+			if err := r.Validate(); err != nil {
+				return fmt.Errorf("cabinet: rules of %s: %w", id, err)
+			}
+		}
+	}
+	if len(s.Chips) == 0 {
+		return fmt.Errorf("cabinet: no chip values")
+	}
+	if s.CreditLimit <= 0 {
+		return fmt.Errorf("cabinet: credit limit %v, want more than 0", s.CreditLimit)
+	}
+	return nil
+}
+
+func (s *InForce) voidAfter(id game.ID) time.Duration {
+	if d, ok := s.VoidAfter[id]; ok && d > 0 {
+		return d
+	}
+	return 24 * time.Hour
+}

@@ -1,0 +1,328 @@
+package controller
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"cabinet/internal/config"
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/hw/sim"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+func configRig(t *testing.T) (*rig, *config.Config) {
+	t.Helper()
+	cfg, err := config.Load("../../configs/cabinet.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, 11)
+	set, err := InForceFrom(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reboot := func() {
+		r.st.Close()
+		st, err := recovery.Open(r.path, recovery.Options{Init: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.st, r.be = st, sim.New()
+		r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: 11}, InForce: set,
+			Overrides: OverridesFrom(cfg), Operator: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	reboot()
+	return r, cfg
+}
+
+// TestOperatorMenu: the operator key opens the menu only between rounds; a
+// change is a draft until YES, is stored as an override, logged old → new,
+// and survives a reboot.
+func TestOperatorMenu(t *testing.T) {
+	r, cfg := configRig(t)
+	r.set(hw.OperatorKey, true)
+	s := r.c.Snapshot()
+	if s.Mode != view.Operator || s.Operator == nil || len(s.Operator.Items) == 0 {
+		t.Fatalf("operator key: mode %s view %+v", s.Mode, s.Operator)
+	}
+	// Find the Zappit cap setting: SPOT to the group, STAND through it.
+	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
+	for i := 0; r.c.Snapshot().Operator.Group != "games.zappit"; i++ {
+		if i > 20 {
+			t.Fatalf("no games.zappit group (at %q)", r.c.Snapshot().Operator.Group)
+		}
+		r.mustPress(hw.Spot)
+	}
+	for i := 0; !strings.Contains(cur().Key, "cap"); i++ {
+		if i > 20 || r.c.Snapshot().Operator.Group != "games.zappit" {
+			t.Fatalf("no zappit cap in its group (at %q)", cur().Key)
+		}
+		r.mustPress(hw.Stand)
+	}
+	idx := r.c.Snapshot().Operator.Cursor
+	if it := cur(); it.Kind != "money" || len(it.Choices) < 2 || !slices.Contains(it.Choices, it.Value) {
+		t.Fatalf("zappit cap: kind %q choices %v value %q, want money choices holding the value", it.Kind, it.Choices, it.Value)
+	}
+	old := r.c.Snapshot().Operator.Items[idx].Value
+	oldCap := r.c.set.Rules[game.Zappit].WinCap
+	r.mustPress(hw.BetPlus)
+	draft := r.c.Snapshot().Operator.Items[idx].Value
+	if draft == old || !r.c.Snapshot().Operator.Items[idx].Draft || r.c.set.Rules[game.Zappit].WinCap != oldCap {
+		t.Fatalf("draft %q (old %q, marked %v) or the cap already changed", draft, old, r.c.Snapshot().Operator.Items[idx].Draft)
+	}
+	r.mustPress(hw.Yes) // asks to confirm: nothing saved yet
+	if op := r.c.Snapshot().Operator; !op.Confirm || r.c.set.Rules[game.Zappit].WinCap != oldCap {
+		t.Fatalf("first YES: confirm %v, cap %v (want the question, cap unchanged)", op.Confirm, r.c.set.Rules[game.Zappit].WinCap)
+	}
+	r.mustPress(hw.Yes)
+	if op := r.c.Snapshot().Operator; op.Saved != cur().Key || op.Confirm || op.Items[idx].Draft {
+		t.Fatalf("second YES: saved %q confirm %v draft %v", op.Saved, op.Confirm, op.Items[idx].Draft)
+	}
+	newCap := r.c.set.Rules[game.Zappit].WinCap
+	if newCap == oldCap {
+		t.Fatalf("cap still %v after YES", newCap)
+	}
+	r.set(hw.OperatorKey, false)
+	var evs []string
+	_ = r.st.View(func(tx *recovery.Tx) error {
+		e, err := tx.Events(10)
+		for _, x := range e {
+			evs = append(evs, x.Kind+" "+x.Text)
+		}
+		return err
+	})
+	found := false
+	for _, e := range evs {
+		if strings.Contains(e, old) && strings.Contains(e, draft) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no config change %s → %s in the event log: %v", old, draft, evs)
+	}
+	// A reboot keeps the override.
+	set, _ := InForceFrom(cfg)
+	r.st.Close()
+	st, err := recovery.Open(r.path, recovery.Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.st = st
+	c, err := New(Options{Store: st, HW: sim.New(), InForce: set, Overrides: OverridesFrom(cfg), Operator: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.set.Rules[game.Zappit].WinCap; got != newCap {
+		t.Fatalf("after reboot cap = %v, want %v", got, newCap)
+	}
+}
+
+// TestOperatorKeyRefusedDuringRound: no operator menu while a round is open.
+func TestOperatorKeyRefusedDuringRound(t *testing.T) {
+	r, _ := configRig(t)
+	for r.c.Round() == nil {
+		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.set(hw.OperatorKey, true)
+	if m := r.c.Snapshot().Mode; m == view.Operator {
+		t.Fatal("operator menu opened during a round")
+	}
+}
+
+// TestMemoryError: a damaged critical record tilts the cabinet at boot;
+// play and bills are refused, nothing is written, the audit screens work,
+// and only audit key + reset key + YES clears the memory.
+func TestMemoryError(t *testing.T) {
+	r := newRig(t, 2)
+	r.bill(5000)
+	r.st.Close()
+	data, err := os.ReadFile(r.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, pat := range [][]byte{[]byte(`"credits":5000`)} {
+		for i := bytes.Index(data, pat); i >= 0; i = bytes.Index(data, pat) {
+			data[i+len(pat)-4] = '9' // 5000 → 9000 without fixing the checksum
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("machine record not found in the file")
+	}
+	if err := os.WriteFile(r.path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := recovery.Open(r.path, recovery.Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.st = st
+	r.be = sim.New()
+	c, err := New(Options{Store: st, HW: r.be, InForce: testSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.c = c
+	if !errors.Is(c.Err(), ErrMemory) {
+		t.Fatalf("Err() = %v, want ErrMemory", c.Err())
+	}
+	if s := c.Snapshot(); s.Mode != view.Tilt || s.Tilts[0] != "memory_error" || r.be.Acceptance() != 0 {
+		t.Fatalf("memory error: mode %s tilts %v acceptance %v", s.Mode, s.Tilts, r.be.Acceptance())
+	}
+	before, _ := os.ReadFile(r.path)
+	if err := c.Play(game.Action{Kind: game.Deal}); !errors.Is(err, ErrNotNow) {
+		t.Fatalf("Play during memory error = %v", err)
+	}
+	if err := c.Handle(hw.Input{Kind: hw.BillStacked, Value: 500}); err == nil {
+		t.Fatal("bill credited during memory error")
+	}
+	r.set(hw.MainDoor, true)
+	r.set(hw.MainDoor, false)
+	after, _ := os.ReadFile(r.path)
+	if !bytes.Equal(before, after) {
+		t.Fatal("store written during a memory error")
+	}
+	r.set(hw.AuditKey, true)
+	if s := c.Snapshot(); s.Mode != view.Audit || s.Audit == nil || len(s.Audit.Checks) == 0 {
+		t.Fatalf("audit during memory error: %+v", s.Audit)
+	}
+	if err := r.press(hw.Yes); err == nil {
+		t.Fatal("memory clear without the reset key")
+	}
+	r.set(hw.ResetKey, true)
+	r.mustPress(hw.Yes)
+	r.set(hw.ResetKey, false)
+	r.set(hw.AuditKey, false)
+	if c.Err() != nil || c.Credits() != 0 {
+		t.Fatalf("after memory clear: err %v credits %v", c.Err(), c.Credits())
+	}
+	r.bill(1000)
+	if c.Credits() != 1000 {
+		t.Fatal("play not re-enabled after the memory clear")
+	}
+}
+
+// TestOperatorRTPLive: a draft that changes a game shows the game's return
+// with the draft in force; a return of 100 % or more, or below the floor, is
+// refused on screen (YES unlit and refused) with the figure; a change that
+// stays inside is saved.
+func TestOperatorRTPLive(t *testing.T) {
+	cfg, err := config.Load("../../configs/cabinet.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := InForceFrom(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, 11)
+	// A stand-in return that follows the setting: Zappit's return rises
+	// with its win cap (the real figure is the rules engineer's).
+	rtp := func(s InForce, id game.ID) (int64, error) {
+		if id != game.Zappit {
+			return 9950, nil
+		}
+		return 9700 + int64(s.Rules[game.Zappit].WinCap)/100, nil
+	}
+	r.c, err = New(Options{Store: r.st, HW: r.be, RNG: SeededRNG{Seed: 11}, InForce: set,
+		Overrides: OverridesFrom(cfg), Operator: cfg, RTP: rtp, MinRTP: 9000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.set(hw.OperatorKey, true)
+	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
+	for i := 0; r.c.Snapshot().Operator.Group != "games.zappit"; i++ {
+		if i > 20 {
+			t.Fatal("no games.zappit group")
+		}
+		r.mustPress(hw.Spot)
+	}
+	for i := 0; !strings.Contains(cur().Key, "cap"); i++ {
+		if i > 20 {
+			t.Fatal("no zappit cap")
+		}
+		r.mustPress(hw.Stand)
+	}
+	var saw, refused bool
+	for i := 0; i < 40 && !refused; i++ {
+		r.mustPress(hw.BetPlus)
+		op := r.c.Snapshot().Operator
+		if op.RTP == nil || op.RTP.Game != game.Zappit {
+			t.Fatalf("draft %q: no live return shown (%+v)", cur().Value, op.RTP)
+		}
+		s, err := OverridesFrom(cfg)(set, map[string]string{cur().Key: cur().Value})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := rtp(s, game.Zappit)
+		if op.RTP.RTP != want {
+			t.Fatalf("draft %q: return %d shown, want %d", cur().Value, op.RTP.RTP, want)
+		}
+		lit := r.be.Lamps().Has(hw.Yes)
+		if op.RTP.Refused != (want >= 10000) || lit == op.RTP.Refused {
+			t.Fatalf("draft %q return %d: refused %v, YES lit %v", cur().Value, want, op.RTP.Refused, lit)
+		}
+		if op.RTP.Refused {
+			refused = true
+			if err := r.press(hw.Yes); !errors.Is(err, ErrNotNow) {
+				t.Fatalf("YES on a refused draft: %v", err)
+			}
+		} else {
+			saw = true
+		}
+	}
+	if !saw || !refused {
+		t.Fatalf("the cap's values never crossed 100 %% (seen inside %v, refused %v)", saw, refused)
+	}
+}
+
+// TestOperatorReturnsLive: with the analyser's return check wired (as
+// cmd/cabinet wires it), the menu shows the return of a Classic draft live
+// and refuses American dealing on screen (the player would have the
+// advantage): YES unlit and refused, nothing stored.
+func TestOperatorReturnsLive(t *testing.T) {
+	cfg, err := config.Parse([]byte("[cabinet]\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := returnsRig(t, cfg)
+	r.set(hw.OperatorKey, true)
+	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
+	for i := 0; cur().Key != "games.classic.dealing"; i++ {
+		if i > 100 {
+			t.Fatal("no games.classic.dealing in the menu")
+		}
+		r.mustPress(hw.Stand)
+	}
+	r.mustPress(hw.BetPlus)
+	op := r.c.Snapshot().Operator
+	if cur().Value != "american" || op.RTP == nil || !op.RTP.Refused || op.RTP.RTP < 10000 || op.RTP.Game != game.Classic {
+		t.Fatalf("draft %q: return shown %+v, want classic refused at 100 %% or more", cur().Value, op.RTP)
+	}
+	if r.be.Lamps().Has(hw.Yes) {
+		t.Fatal("YES lit on a refused draft")
+	}
+	if err := r.press(hw.Yes); !errors.Is(err, ErrNotNow) {
+		t.Fatalf("YES on a refused draft: %v", err)
+	}
+	r.mustPress(hw.BetPlus) // back to european
+	op = r.c.Snapshot().Operator
+	if cur().Value != "european" || op.RTP == nil || op.RTP.Refused || op.RTP.RTP >= 10000 || op.RTP.RTP < 9900 {
+		t.Fatalf("draft %q: return shown %+v, want an allowed figure in [99.00, 100.00)", cur().Value, op.RTP)
+	}
+	if o := r.c.overrides(); len(o) != 0 {
+		t.Fatalf("overrides stored: %v", o)
+	}
+}

@@ -1,0 +1,280 @@
+package controller
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/card"
+	"cabinet/internal/hw"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// stepRand hands out the random source of one step, created on first use.
+type stepRand struct {
+	rng   RNG
+	round uint64
+	step  int
+	r     io.Reader
+}
+
+func (s *stepRand) reader() io.Reader {
+	if s.r == nil {
+		s.r = s.rng.Step(s.round, s.step)
+	}
+	return s.r
+}
+
+// canPlay reports why no game action is accepted now, or nil.
+func (c *Controller) canPlay() error {
+	switch {
+	case c.memErr != nil:
+		return fmt.Errorf("%w: memory error", ErrNotNow)
+	case c.digestErr != nil:
+		return fmt.Errorf("%w: program digest mismatch", ErrNotNow)
+	case len(c.tilts()) > 0:
+		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.tilts())
+	case c.cur.m.Handpay > 0:
+		return fmt.Errorf("%w: handpay pending", ErrNotNow)
+	case c.cur.switches[hw.AuditKey] || c.ui.mode == view.Operator:
+		return fmt.Errorf("%w: audit or operator screens open", ErrNotNow)
+	}
+	return nil
+}
+
+// Play applies one game action to the open round, starting a round of the
+// selected game for Deal/Buy when none is open. The engine decides the step
+// (cards drawn), then ONE store transaction commits the round state, the step
+// record, the credit change, the meters and the pool; only then does the
+// controller's state (and the snapshot) move. On any error nothing changed.
+func (c *Controller) Play(a game.Action) error {
+	if err := c.canPlay(); err != nil {
+		return err
+	}
+	err := c.play(a)
+	c.publish(c.cur)
+	return err
+}
+
+func (c *Controller) play(a game.Action) error {
+	a.Funds = c.cur.m.Credits
+	starting := c.cur.open == nil
+	var (
+		id    game.ID
+		no    uint64
+		r     game.Round
+		open  recovery.OpenRound
+		shoe  *card.Shoe
+		notes []game.Event
+		err   error
+	)
+	if starting {
+		if a.Kind != game.Deal && a.Kind != game.Buy {
+			return game.Illegal(a.Kind, "no round in progress")
+		}
+		id, no = c.ui.game, c.cur.m.NextRound
+		carry, err := c.carry(id)
+		if err != nil {
+			return err
+		}
+		var rules json.RawMessage
+		r, rules, err = c.newRound(id, no, carry)
+		if err != nil {
+			return err
+		}
+		open = recovery.OpenRound{Game: id, Round: no, Start: c.now(), Rules: rules, CreditsBefore: c.cur.m.Credits}
+		sr := &stepRand{rng: c.rng, round: no, step: 0}
+		var prev *card.Shoe
+		if id == game.FreeBet && carry != nil {
+			prev = new(card.Shoe)
+			if err := json.Unmarshal(carry, prev); err != nil {
+				return fmt.Errorf("%w: decode %s shoe: %w", ErrMemory, id, err)
+			}
+		}
+		var reshuffled bool
+		shoe, reshuffled, err = c.shoeFor(id, r, prev, sr)
+		if err != nil {
+			return err
+		}
+		if reshuffled {
+			notes = append(notes, game.Event{Kind: game.Note, Hand: game.Dealer, Text: "shuffle"})
+		}
+		if c.lazy(id) {
+			shoe.Rand = sr.reader()
+		}
+	} else {
+		id, no = c.cur.open.Game, c.cur.open.Round
+		if r, err = decodeRound(id, c.cur.open.State); err != nil {
+			return fmt.Errorf("%w: %w", ErrMemory, err)
+		}
+		open = *c.cur.open
+		open.Steps = append([]meters.Step(nil), c.cur.open.Steps...)
+		shoe = c.cur.open.Shoe.Clone()
+		if c.lazy(id) {
+			shoe.Rand = (&stepRand{rng: c.rng, round: no, step: len(open.Steps)}).reader()
+		}
+	}
+	evs, err := r.Apply(a, shoe)
+	if err != nil {
+		return err
+	}
+	shoe.Rand = nil
+	evs = append(notes, evs...)
+	step := meters.Step{N: len(open.Steps), At: c.now(), Action: a, Events: evs}
+
+	t := r.Table()
+	err = c.commit(fmt.Sprintf("commit round %d step %d", no, step.N), func(tx *recovery.Tx, s *state) error {
+		m := &s.m
+		if starting {
+			m.NextRound = no + 1
+			m.Meters.RoundStarted(id)
+		}
+		var err error
+		if step.Events, err = c.money(m, id, step.Events); err != nil {
+			return err
+		}
+		open.Steps = append(open.Steps, step)
+		open.State = mustJSON(r)
+		open.Shoe = shoe
+		_, s.win = roundMoney(open.Steps)
+		if r.Done() {
+			staked, paid := roundMoney(open.Steps)
+			m.Meters.RoundOver(id, staked, paid)
+			rec := meters.Recall{Round: no, Game: id, Start: open.Start, End: step.At, Rules: open.Rules,
+				Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Recovered: open.Recovered}
+			if err := tx.CloseRound(rec); err != nil {
+				return err
+			}
+			if carry := c.carryOut(id, r, shoe); carry != nil {
+				if err := tx.PutCarry(id, carry); err != nil {
+					return err
+				}
+			}
+			s.open, s.round, s.last, s.recovered = nil, nil, &t, false
+		} else {
+			if err := tx.PutOpenRound(&open); err != nil {
+				return err
+			}
+			s.open, s.round = &open, r
+		}
+		for _, e := range step.Events {
+			if e.Handpay {
+				if err := c.logDetail(tx, meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no),
+					"jackpot_handpay", argMoney(e.Amount), argCount(no)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: round %d step %d: %w", no, step.N, err)
+	}
+	// Committed: now, and only now, the cabinet moves.
+	if c.opt.OnCommit != nil {
+		c.opt.OnCommit(id, no, step.Events)
+	}
+	return nil
+}
+
+// lazy reports whether the game's shoe is drawn lazily (fresh shuffle every round).
+func (c *Controller) lazy(id game.ID) bool {
+	if id == game.Duel {
+		return true
+	}
+	return c.set.Rules[id].FreshShuffle
+}
+
+func (c *Controller) carry(id game.ID) ([]byte, error) {
+	if id != game.FreeBet && id != game.Duel {
+		return nil, nil
+	}
+	var out []byte
+	err := c.st.View(func(tx *recovery.Tx) error {
+		b, err := tx.Carry(id)
+		out = b
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cabinet: read %s carry: %w", id, err)
+	}
+	return out, nil
+}
+
+func (c *Controller) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte {
+	switch id {
+	case game.FreeBet:
+		return mustJSON(shoe)
+	case game.Duel:
+		return duelCarry(r)
+	}
+	return nil
+}
+
+// money applies a step's money to the machine record: stakes leave the credit
+// meter, payouts enter it (or go to a handpay at/over the limit), Royal Poker
+// stakes feed the pool, jackpot wins are resolved from the pool as it stands
+// in this transaction (the win locks that amount). It returns the events as
+// recorded (jackpot amounts filled in, payouts added).
+func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([]game.Event, error) {
+	out := make([]game.Event, 0, len(evs)+1)
+	pay := func(e game.Event) {
+		if c.set.HandpayLimit > 0 && e.Amount >= c.set.HandpayLimit {
+			e.Handpay = true
+			m.Handpay += e.Amount
+			m.HandpayKind = HandpayJackpot
+		} else {
+			m.Credits += e.Amount
+		}
+		out = append(out, e)
+	}
+	for _, e := range evs {
+		switch e.Kind {
+		case game.Stake:
+			if e.Amount < 0 || e.Amount > m.Credits {
+				return nil, fmt.Errorf("%w: stake %v with %v credits", game.ErrFunds, e.Amount, m.Credits)
+			}
+			m.Credits -= e.Amount
+			if e.Bet == game.RoyalSide {
+				u := blackjack.PoolContribution(e.Amount, c.set.JackpotRateE7)
+				m.PoolUnits += u
+				m.Meters.ProgressiveContrib += u
+			}
+			out = append(out, e)
+		case game.Payout:
+			if e.Amount < 0 {
+				panic("BUG: negative payout event")
+			}
+			pay(e)
+		case game.JackpotWin:
+			var cents money.Cents
+			cents, m.PoolUnits = blackjack.PoolWin(m.PoolUnits, e.Percent, c.set.JackpotReset)
+			m.Meters.ProgressiveHits++
+			m.Meters.ProgressivePaid += cents
+			e.Amount = cents
+			out = append(out, e)
+			pay(game.Event{Kind: game.Payout, Hand: e.Hand, Spot: e.Spot, Bet: game.Jackpot, Amount: cents})
+		default:
+			out = append(out, e)
+		}
+	}
+	// Step keeps handpaid wins out of TotalWon (never credited) and in the
+	// game's won meters (the game paid them).
+	m.Meters.Step(id, out)
+	return out, nil
+}
+
+// roundMoney sums a round's stakes and payouts (handpays included).
+func roundMoney(steps []meters.Step) (staked, paid money.Cents) {
+	for _, s := range steps {
+		st, pd := game.Money(s.Events)
+		staked += st
+		paid += pd
+	}
+	return staked, paid
+}

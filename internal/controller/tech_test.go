@@ -1,0 +1,165 @@
+package controller
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/i18n"
+	"cabinet/internal/meters"
+	"cabinet/internal/recovery"
+)
+
+// TestTechnicianScreens: the event log pages reach the oldest event of the
+// ring, every configured bill denomination has a meter line (at zero too),
+// a round resumed after a power cut is marked recovered in the recall, the
+// program page carries the version, and the meters shown balance.
+func TestTechnicianScreens(t *testing.T) {
+	r := newRig(t, 5)
+	r.bill(5000)
+	// A round cut by a power loss, then finished.
+	for r.c.Round() == nil {
+		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.boot()
+	if !r.c.Snapshot().Recovered {
+		t.Fatal("resumed round not marked recovered")
+	}
+	r.playOut()
+	// Enough events for several pages: doors opened and shut.
+	for range 30 {
+		r.set(hw.MainDoor, true)
+		r.set(hw.MainDoor, false)
+	}
+	r.c.opt.Version = "1.2.3"
+	r.set(hw.AuditKey, true)
+	a := r.c.Snapshot().Audit
+	if a.Page != "meters" || a.Version != "1.2.3" {
+		t.Fatalf("audit page %q version %q", a.Page, a.Version)
+	}
+	got := map[string]string{}
+	for _, kv := range a.Meters {
+		got[kv.Key] = kv.Value
+	}
+	for _, b := range r.c.set.Bills {
+		want := "0"
+		if b == 5000 {
+			want = "1"
+		}
+		if v, ok := got["bills."+strconv.FormatInt(int64(b), 10)]; !ok || v != want {
+			t.Errorf("bills.%d = %q (present %v), want %q", b, v, ok, want)
+		}
+	}
+	m := r.c.Machine()
+	if err := m.Meters.Check(m.Credits); err != nil {
+		t.Errorf("meters shown do not balance: %v", err)
+	}
+	// Recall: the newest round is the recovered one.
+	r.mustPress(hw.Spot)
+	if rv := r.c.Snapshot().Audit.Recall; rv == nil || !rv.Recovered {
+		t.Fatalf("recall of the recovered round: %+v", rv)
+	}
+	// Events: page back to the oldest (the store's initialisation).
+	r.mustPress(hw.Spot)
+	a = r.c.Snapshot().Audit
+	if a.Page != "events" || a.EventPages < 4 || a.EventPage != 0 || len(a.Events) != eventPageSize {
+		t.Fatalf("events page %q %d/%d with %d events", a.Page, a.EventPage, a.EventPages, len(a.Events))
+	}
+	newest := a.Events[0].Seq
+	for range a.EventPages - 1 {
+		r.mustPress(hw.Hit)
+	}
+	a = r.c.Snapshot().Audit
+	last := a.Events[len(a.Events)-1]
+	if a.EventPage != a.EventPages-1 || last.Kind != "memory_clear" || last.Seq >= newest {
+		t.Fatalf("last page %d/%d ends with %+v, want the store's initialisation", a.EventPage, a.EventPages, last)
+	}
+	if r.be.Lamps().Has(hw.Hit) {
+		t.Fatal("HIT lit on the oldest page")
+	}
+	r.mustPress(hw.Stand)
+	if p := r.c.Snapshot().Audit.EventPage; p != a.EventPages-2 {
+		t.Fatalf("STAND: page %d, want %d", p, a.EventPages-2)
+	}
+}
+
+// TestEventDetailsTranslated: the events the controller writes carry their
+// details as typed data, and every detail and argument has its words in
+// both languages (no raw "audit_key on" or "bill 20.00" on screen).
+func TestEventDetailsTranslated(t *testing.T) {
+	r := newRig(t, 3)
+	r.bill(2000)
+	r.set(hw.MainDoor, true)
+	r.set(hw.MainDoor, false)
+	r.set(hw.OperatorKey, true)
+	r.set(hw.OperatorKey, false)
+	if err := r.c.Handle(hw.Input{Kind: hw.BillJam, On: true, Err: "jam"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.c.Handle(hw.Input{Kind: hw.BillJam, On: false}); err != nil {
+		t.Fatal(err)
+	}
+	r.mustPress(hw.CashOut)
+	r.set(hw.ResetKey, true)
+	r.set(hw.ResetKey, false)
+	var evs []meters.Event
+	if err := r.st.View(func(tx *recovery.Tx) error {
+		var err error
+		evs, err = tx.Events(0)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	details := map[string]bool{}
+	verbs := regexp.MustCompile(`%[-+ #0-9.]*[a-zA-Z]`)
+	for _, e := range evs {
+		if e.Detail == "" {
+			continue
+		}
+		details[e.Detail] = true
+		for _, lang := range i18n.Langs() {
+			key := "detail." + e.Detail
+			if !i18n.Has(lang, key) {
+				t.Errorf("%s: no %s", lang, key)
+				continue
+			}
+			n := len(verbs.FindAllString(i18n.T(lang, key), -1))
+			joined := e.Detail == "tilt" || e.Detail == "jam_cleared_still_tilted" // reasons joined in one verb
+			if (!joined && n != len(e.Args)) || (joined && n != 1) {
+				t.Errorf("%s %s: %d verbs for args %v", lang, key, n, e.Args)
+			}
+			for _, a := range e.Args {
+				switch a.Type {
+				case meters.ArgKey:
+					if !i18n.Has(lang, a.Value) {
+						t.Errorf("%s: no %s (in %s)", lang, a.Value, key)
+					}
+				case meters.ArgSwitch:
+					if !i18n.Has(lang, "sw."+a.Value) {
+						t.Errorf("%s: no sw.%s", lang, a.Value)
+					}
+				case meters.ArgMoney, meters.ArgCount:
+				default:
+					t.Errorf("%s: arg type %q", key, a.Type)
+				}
+			}
+		}
+	}
+	for _, d := range []string{"bill", "switch_opened", "switch_closed", "switch_on", "switch_off", "tilt", "tilt_cleared", "cashout_handpay", "handpay_paid"} {
+		if !details[d] {
+			t.Errorf("no event with detail %q (got %v)", d, details)
+		}
+	}
+	// The audit screen carries them.
+	r.set(hw.AuditKey, true)
+	r.mustPress(hw.Spot)
+	r.mustPress(hw.Spot)
+	a := r.c.Snapshot().Audit
+	if a.Page != "events" || len(a.Events) == 0 || a.Events[0].Detail == "" || len(a.Events[0].Args) == 0 {
+		t.Fatalf("events page: %+v", a.Events[:min(2, len(a.Events))])
+	}
+}
