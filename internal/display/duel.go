@@ -1,14 +1,15 @@
 package display
 
 import (
-	"cabinet/internal/view"
 	"image/color"
 	"math"
 	"slices"
 	"strings"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/duel"
 	"cabinet/internal/i18n"
+	"cabinet/internal/view"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 )
@@ -28,7 +29,7 @@ var (
 // outfit tells which accessories the Baron wears now.
 type outfit struct{ worn, pawned map[string]bool }
 
-func newOutfit(d *game.DuelView) outfit {
+func newOutfit(d *duel.Picture) outfit {
 	o := outfit{worn: map[string]bool{}, pawned: map[string]bool{}}
 	if d == nil {
 		for _, it := range []string{"hat", "glasses", "scarf", "jacket", "gloves", "shoes"} {
@@ -188,10 +189,10 @@ func (fr *frame) drawPlayChips(n int64, x, y float32) {
 func (fr *frame) drawDuel() {
 	s := fr.s
 	fr.drawFelt()
-	var d *game.DuelView
+	var d *duel.Picture
 	right := ""
 	if s.Round != nil {
-		d = s.Round.Duel
+		d = duel.PictureOf(*s.Round)
 		if s.Round.Round > 0 {
 			right = fr.trf("meter.round", s.Round.Round)
 		}
@@ -295,7 +296,7 @@ func (fr *frame) drawDuel() {
 }
 
 // drawOutfitList shows each item: worn, pawned (ticket) or taken off.
-func (fr *frame) drawOutfitList(d *game.DuelView, r Rect) {
+func (fr *frame) drawOutfitList(d *duel.Picture, r Rect) {
 	var items []string
 	var pawned, lost []string
 	if d != nil {
@@ -328,7 +329,7 @@ func (fr *frame) drawOutfitList(d *game.DuelView, r Rect) {
 }
 
 // drawVictory is the end of a session the player won.
-func (fr *frame) drawVictory(d *game.DuelView) {
+func (fr *frame) drawVictory(d *duel.Picture) {
 	fr.drawTopBar(fr.tr("game.duel"), "")
 	f := feltArea()
 	// Confetti: a fixed pattern falling with time.
@@ -370,9 +371,12 @@ func (fr *frame) deckLevel(deck int, level, withKey string) string {
 // duelBuying reports whether Poker Duel is between sessions: nothing
 // dealt, or the engine's buy phase, or a session over (DEAL buys the next).
 func duelBuying(s *view.Snapshot) bool {
-	if s.Round == nil || s.Round.Duel == nil {
+	var d *duel.Picture
+	if s.Round != nil {
+		d = duel.PictureOf(*s.Round)
+	}
+	if d == nil {
 		return true
 	}
-	d := s.Round.Duel
 	return d.Phase == "duel.buy" || d.SessionOver
 }

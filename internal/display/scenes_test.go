@@ -1,9 +1,12 @@
 package display
 
 import (
+	"cabinet/internal/game/duel"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -52,9 +55,39 @@ func screen(tb testing.TB, name string) *view.Snapshot {
 	if !ok {
 		tb.Fatalf("no scenario screen %q (have %v)", name, scenario.Screens())
 	}
+	return decodeSnapshot(tb, b)
+}
+
+// decodeSnapshot is a deep copy's way back from JSON. A table's Detail is an
+// interface the generic picture cannot decode by itself (its type is the
+// game's): Poker Duel's is decoded here into a duel.Picture.
+func decodeSnapshot(tb testing.TB, b []byte) *view.Snapshot {
+	tb.Helper()
 	var s view.Snapshot
-	if err := json.Unmarshal(b, &s); err != nil {
+	err := json.Unmarshal(b, &s)
+	var te *json.UnmarshalTypeError
+	if err != nil && !(errors.As(err, &te) && strings.HasSuffix(te.Field, ".detail")) {
 		tb.Fatal(err)
+	}
+	type detail struct {
+		Detail *duel.Picture `json:"detail"`
+	}
+	var aux struct {
+		Round *detail `json:"round"`
+		Audit *struct {
+			Recall *struct {
+				Table detail `json:"table"`
+			} `json:"recall"`
+		} `json:"audit"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		tb.Fatal(err)
+	}
+	if aux.Round != nil && aux.Round.Detail != nil {
+		s.Round.Detail = aux.Round.Detail
+	}
+	if a := aux.Audit; a != nil && a.Recall != nil && a.Recall.Table.Detail != nil {
+		s.Audit.Recall.Table.Detail = a.Recall.Table.Detail
 	}
 	return &s
 }

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"cabinet/internal/game/duel"
 	"image"
 	"image/color"
 	"os"
@@ -236,10 +237,10 @@ func TestTableDetails(t *testing.T) {
 		shoe := [2]float32{inner.X + inner.W/2 - 28*sc, inner.Y + 472*sc}
 		with := func(items ...string) *image.RGBA {
 			s2 := *s
-			d := *s.Round.Duel
+			d := *duel.PictureOf(*s.Round)
 			d.Outfit, d.Pawned = items, nil
 			t2 := *s.Round
-			t2.Duel = &d
+			t2.Detail = &d
 			s2.Round = &t2
 			return render(&s2)
 		}

@@ -25,12 +25,11 @@ type Table struct {
 	Staked money.Cents `json:"staked"`
 	Paid   money.Cents `json:"paid"`
 	Done   bool        `json:"done"`
-	// Duel is set for Poker Duel only. It is the one game-specific part left
-	// in the generic picture (Table is derived, never stored, so moving it
-	// needs no versioned decode): the next step is a duel-owned picture type
-	// behind an interface the display type-switches on, once the display's
-	// rework has landed.
-	Duel *DuelView `json:"duel,omitempty"`
+	// Detail is the game's own part of the picture, beyond the hands every
+	// game shows (Poker Duel's stacks, pot and outfit); nil for the blackjack
+	// games. Its type belongs to the game's package (duel.Picture); the
+	// generic contract knows only the game it is for.
+	Detail Detail `json:"detail,omitempty"`
 }
 
 // HandView is one hand as shown.
@@ -59,24 +58,9 @@ type SideView struct {
 	Win     money.Cents `json:"win,omitempty"`
 }
 
-// DuelView is the Poker Duel picture: chips are play chips, never money.
-type DuelView struct {
-	Deck          int         `json:"deck"`
-	Level         string      `json:"level"`
-	Player        []card.Card `json:"player"`
-	Computer      []card.Card `json:"computer,omitempty"` // shown only at showdown
-	ComputerCards int         `json:"computer_cards"`
-	PlayerStack   int64       `json:"player_stack"`
-	ComputerStack int64       `json:"computer_stack"`
-	Pot           int64       `json:"pot"`
-	ToCall        int64       `json:"to_call"`
-	Phase         string      `json:"phase"` // message key
-	PlayerDrew    int         `json:"player_drew"`
-	ComputerDrew  int         `json:"computer_drew"`
-	Outfit        []string    `json:"outfit"` // items still worn, in order
-	Pawned        []string    `json:"pawned"` // items pawned, not yet lost
-	Lost          []string    `json:"lost"`   // items taken off
-	Message       string      `json:"message,omitempty"`
-	SessionOver   bool        `json:"session_over"`
-	PlayerWon     bool        `json:"player_won"`
+// Detail is a game's own part of a Table. Implementations live in the
+// game's package and are plain data.
+type Detail interface {
+	// DetailOf is the game the detail belongs to.
+	DetailOf() ID
 }

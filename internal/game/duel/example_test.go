@@ -21,7 +21,7 @@ func ExampleNew() {
 	if _, err := deal.Apply(game.Action{Kind: game.Deal}, shoe); err != nil {
 		fmt.Println(err)
 	}
-	fmt.Println(deal.DeckSize(), deal.Legal(0), len(deal.Table().Duel.Player), deal.Table().Duel.Computer == nil)
+	fmt.Println(deal.DeckSize(), deal.Legal(0), len(duel.PictureOf(deal.Table()).Player), duel.PictureOf(deal.Table()).Computer == nil)
 	// Output:
 	// [] stake session 1.00
 	// 32 [open wait pass] 5 true

@@ -124,7 +124,7 @@ func playSession(t *testing.T, seed uint64, cfg Config, rounds int) map[string]i
 				}
 			}
 			tab := r.Table()
-			if !r.Showdown && len(tab.Duel.Computer) > 0 {
+			if !r.Showdown && len(PictureOf(tab).Computer) > 0 {
 				t.Fatalf("seed %d: Table shows the computer's cards before the showdown", seed)
 			}
 			steps = append(steps, step1{a, evs})

@@ -90,8 +90,8 @@ func TestBettingRules(t *testing.T) {
 		}},
 		{"facing an open: raise, change, pass", false, []Decision{dec(game.Open, 20)}, func(t *testing.T, r *Round, _ *card.Stack) {
 			wantLegal(t, r, game.Raise, game.Change, game.Pass)
-			if tab := r.Table(); tab.Duel.ToCall != 20 {
-				t.Fatalf("Table().Duel.ToCall = %d, want 20", tab.Duel.ToCall)
+			if tab := r.Table(); PictureOf(tab).ToCall != 20 {
+				t.Fatalf("Table().Duel.ToCall = %d, want 20", PictureOf(tab).ToCall)
 			}
 			apply(t, r, act(game.Change, 0), card.NewStack())
 			if r.Phase != PhaseDraw || r.Pot != 50 || r.Sess.PlayerStack != 475 {
@@ -124,7 +124,7 @@ func TestBettingRules(t *testing.T) {
 					t.Fatalf("pass revealed the computer's card %v", e.Card)
 				}
 			}
-			if r.Table().Duel.Computer != nil {
+			if PictureOf(r.Table()).Computer != nil {
 				t.Fatalf("Table shows the computer's cards after a pass")
 			}
 		}},
@@ -141,7 +141,7 @@ func TestBettingRules(t *testing.T) {
 			if !r.Showdown || r.Outcome != game.Win || r.Sess.PlayerStack != 505 {
 				t.Fatalf("see: showdown %v outcome %s stack %d, want a won showdown and 505", r.Showdown, r.Outcome, r.Sess.PlayerStack)
 			}
-			if got := r.Table().Duel.Computer; card.Format(got) != kings {
+			if got := PictureOf(r.Table()).Computer; card.Format(got) != kings {
 				t.Fatalf("Table().Duel.Computer = %v after showdown, want %s", got, kings)
 			}
 		}},
@@ -231,7 +231,7 @@ func TestIdenticalHandsCarryThePot(t *testing.T) {
 	if r.Outcome != game.Push || s.Carry != 10 || s.PlayerStack != 495 || s.ComputerStack != 495 {
 		t.Fatalf("identical hands: outcome %s carry %d stacks %d/%d, want push, 10, 495/495", r.Outcome, s.Carry, s.PlayerStack, s.ComputerStack)
 	}
-	if got := r.Table().Duel.Pot; got != 10 {
+	if got := PictureOf(r.Table()).Pot; got != 10 {
 		t.Fatalf("Table().Duel.Pot = %d after the carry, want 10", got)
 	}
 	r2, _ := New(cfg, s, 2)
@@ -343,13 +343,13 @@ func TestOutfit(t *testing.T) {
 					t.Errorf("New after the session ended: phase %v, %v; want buy", next.Phase, err)
 				}
 				tab := r.Table()
-				if !tab.Duel.SessionOver || tab.Duel.PlayerWon != tt.want.won {
-					t.Errorf("Table().Duel session over %v won %v, want true %v", tab.Duel.SessionOver, tab.Duel.PlayerWon, tt.want.won)
+				if !PictureOf(tab).SessionOver || PictureOf(tab).PlayerWon != tt.want.won {
+					t.Errorf("Table().Duel session over %v won %v, want true %v", PictureOf(tab).SessionOver, PictureOf(tab).PlayerWon, tt.want.won)
 				}
 			}
 			if tt.want.pawned != "" {
-				if tab := r.Table(); !slices.Equal(tab.Duel.Pawned, []string{tt.want.pawned}) || !slices.Equal(tab.Duel.Outfit, tt.want.worn) {
-					t.Errorf("Table().Duel outfit %v pawned %v, want %v and [%s]", tab.Duel.Outfit, tab.Duel.Pawned, tt.want.worn, tt.want.pawned)
+				if tab := r.Table(); !slices.Equal(PictureOf(tab).Pawned, []string{tt.want.pawned}) || !slices.Equal(PictureOf(tab).Outfit, tt.want.worn) {
+					t.Errorf("Table().Duel outfit %v pawned %v, want %v and [%s]", PictureOf(tab).Outfit, PictureOf(tab).Pawned, tt.want.worn, tt.want.pawned)
 				}
 			}
 		})

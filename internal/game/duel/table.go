@@ -11,7 +11,7 @@ import (
 // only after a showdown (before that, only how many it holds).
 func (r *Round) Table() game.Table {
 	t := game.Table{Game: game.Duel, Round: r.No, Active: -1, Staked: r.Staked, Done: r.Done()}
-	d := &game.DuelView{
+	d := &Picture{
 		Deck:         r.DeckSize(),
 		Phase:        "duel." + string(r.Phase),
 		Player:       slices.Clone(r.Hands[playerSide]),
@@ -52,6 +52,6 @@ func (r *Round) Table() game.Table {
 		t.Hands = []game.HandView{hv}
 		t.Dealer = game.HandView{Spot: -1, Cards: d.Computer, Hidden: d.ComputerCards - len(d.Computer)}
 	}
-	t.Duel = d
+	t.Detail = d
 	return t
 }
