@@ -1,0 +1,88 @@
+package sas
+
+// maxMsg bounds a message being collected (an unknown poll with no wakeup
+// byte after it cannot grow without end).
+const maxMsg = 260
+
+// pollLen returns the length on the wire (address to CRC) of the long poll
+// in m (m[0] the address, m[1] the command): n > 0 when known, 0 when more
+// bytes are needed to tell (a length byte), -1 for a poll this machine
+// does not implement (its length is not known; it ends at the next wakeup
+// byte and gets no answer).
+func pollLen(m []byte) int {
+	if len(m) < 2 {
+		return 0
+	}
+	switch c := m[1]; {
+	case c >= 0x01 && c <= 0x07, c == 0x0A, c == 0x0B:
+		return 4
+	case c == 0x08:
+		return 9
+	case c == 0x09:
+		return 7
+	case c == 0x0E:
+		return 5
+	case c == 0x21, c == 0x52, c == 0x53, c == 0xA0:
+		return 6
+	case c == 0x7F:
+		return 11
+	case c == 0x2F:
+		if len(m) < 3 {
+			return 0
+		}
+		return 3 + int(m[2]) + 2
+	case c >= 0x0F && c <= 0x20 && c != 0x1D,
+		c >= 0x31 && c <= 0x4A && c != 0x3D,
+		c == 0x51, c == 0x54, c == 0x55, c == 0x56, c == 0x7E:
+		return 2
+	}
+	return -1
+}
+
+// Framer cuts the decoded byte stream into messages. Every host message
+// starts with a wakeup byte; bytes without it are either the rest of the
+// message being collected or someone else's traffic (ignored).
+//
+// Feed returns a complete message: a general poll (one byte 0x80|a, any
+// address), a one-byte message naming another address (a long poll to
+// another machine or a broadcast, whose data is skipped), or a whole long
+// poll addressed to this machine (checked for its CRC by the engine).
+type Framer struct {
+	Addr byte
+	buf  []byte
+	on   bool
+}
+
+// Feed takes one byte and returns a complete message, or nil.
+func (f *Framer) Feed(b Byte) []byte {
+	if b.Wakeup {
+		f.on = false
+		f.buf = f.buf[:0]
+		if b.B&0x80 != 0 || b.B != f.Addr {
+			return []byte{b.B}
+		}
+		f.on = true
+		f.buf = append(f.buf, b.B)
+		return nil
+	}
+	if !f.on {
+		return nil
+	}
+	f.buf = append(f.buf, b.B)
+	n := pollLen(f.buf)
+	if n < 0 || len(f.buf) >= maxMsg {
+		if len(f.buf) >= maxMsg {
+			f.on = false
+		}
+		return nil
+	}
+	if n > 0 && len(f.buf) >= n {
+		f.on = false
+		return append([]byte(nil), f.buf...)
+	}
+	return nil
+}
+
+// Unknown reports whether a message to this machine is being collected
+// whose poll is not implemented (it will end silently).
+func (f *Framer) Unknown() bool { return f.on && pollLen(f.buf) < 0 }
