@@ -153,7 +153,9 @@ func (c *Controller) boot() error {
 		if m.NextRound == 0 { // fresh store
 			m.NextRound = 1
 			m.PoolUnits = int64(c.set.JackpotReset) * PoolUnitsPerCent
-			if err := tx.Log(meters.KindMemoryClear, "store initialised"); err != nil {
+			// The store's own creation (cabinet init or a memory clear) is
+			// logged by the store; this is the first boot's set-up on it.
+			if err := tx.Log(meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String()); err != nil {
 				return err
 			}
 		}
