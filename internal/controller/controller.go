@@ -155,12 +155,12 @@ func (c *Controller) boot() error {
 			m.PoolUnits = int64(c.set.JackpotReset) * PoolUnitsPerCent
 			// The store's own creation (cabinet init or a memory clear) is
 			// logged by the store; this is the first boot's set-up on it.
-			if err := tx.Log(meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String()); err != nil {
+			if err := c.logDetail(tx, meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String(), "pool_set", argMoney(c.set.JackpotReset)); err != nil {
 				return err
 			}
 		}
 		m.Meters.PowerUps++
-		if err := tx.Log(meters.KindPowerUp, "power up"); err != nil {
+		if err := c.logDetail(tx, meters.KindPowerUp, "power up", "power_up"); err != nil {
 			return err
 		}
 		open, err := tx.OpenRound()
@@ -169,7 +169,8 @@ func (c *Controller) boot() error {
 		}
 		if open != nil {
 			m.Meters.Recoveries++
-			if err := tx.Log(meters.KindRecovery, fmt.Sprintf("round %d of %s recovered at step %d", open.Round, open.Game, len(open.Steps))); err != nil {
+			if err := c.logDetail(tx, meters.KindRecovery, fmt.Sprintf("round %d of %s recovered at step %d", open.Round, open.Game, len(open.Steps)),
+				"round_recovered", argCount(open.Round), argKey("game."+string(open.Game)), argCount(uint64(len(open.Steps)))); err != nil {
 				return err
 			}
 			if c.now().Sub(open.Start) > c.set.voidAfter(open.Game) {

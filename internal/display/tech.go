@@ -8,6 +8,7 @@ import (
 
 	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
+	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/selftest"
 	"cabinet/internal/view"
@@ -51,6 +52,9 @@ func (fr *frame) drawAudit() {
 		fr.drawKVGrid(a.Checks, body, "check", true)
 	case "program":
 		fr.text(fr.tr("audit.digest"), body.X+20, body.Y+30, 26, colGold, true)
+		if a.Version != "" {
+			fr.text(a.Version, body.X+20+fr.measure(fr.tr("audit.digest"), 26, true)+24, body.Y+34, 22, colWhite, false)
+		}
 		d := a.Digest
 		for i := 0; i < len(d); i += 32 {
 			fr.text(d[i:min(i+32, len(d))], body.X+20, body.Y+90+float32(i/32)*52, 40, colWhite, true)
@@ -58,10 +62,11 @@ func (fr *frame) drawAudit() {
 	default:
 		fr.drawKVGrid(a.Meters, body, "meter", false)
 	}
+	fr.centered(fr.tr("audit.nav"), ScreenW/2, 580, 18, colDim, true, 1200)
 	if a.Digest != "" && a.Page != "program" {
-		fr.text("SHA-256 "+a.Digest, 20, 540, 13, colDim, false)
+		// under the navigation line, clear of the simulator's legend strip
+		fr.centered(versionLine(a)+"SHA-256 "+a.Digest, ScreenW/2, 603, 12, colDim, false, 1240)
 	}
-	fr.centered(fr.tr("audit.nav"), ScreenW/2, 584, 18, colDim, true, 1200)
 }
 
 // drawKVGrid lays labelled values out in two columns.
@@ -127,7 +132,7 @@ func (fr *frame) meterLabel(name string) string {
 
 // drawEvents draws the event log, newest first as given.
 func (fr *frame) drawEvents(evs []view.EventLine, r Rect) {
-	const row = 24
+	const row = 20 // a page of the controller's 20 events fits the body
 	cols := []float32{r.X + 8, r.X + 90, r.X + 330, r.X + 560}
 	for i, h := range []string{"#", fr.tr("audit.time"), fr.tr("audit.kind"), fr.tr("audit.text")} {
 		fr.text(h, cols[i], r.Y, 17, colGold, true)
@@ -143,7 +148,7 @@ func (fr *frame) drawEvents(evs []view.EventLine, r Rect) {
 		fr.text(itoa(int64(e.Seq)), cols[0], y, 16, colDim, false)
 		fr.text(e.Time, cols[1], y, 16, colWhite, false)
 		fr.text(fr.word("event", e.Kind), cols[2], y, 16, colActive, true)
-		txt := e.Text
+		txt := fr.eventText(e)
 		sz := fr.fit(txt, 16, r.X+r.W-cols[3], false)
 		fr.text(txt, cols[3], y, sz, colWhite, false)
 	}
@@ -399,3 +404,52 @@ func (fr *frame) drawHandpay() {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// eventText is an event's details in the cabinet's language, from the typed
+// detail and its arguments. An event without them (a configuration change,
+// the store's own proof and clear records, events written by an older
+// program) shows its stored English record, which is what the command line
+// exports too.
+func (fr *frame) eventText(e view.EventLine) string {
+	if e.Detail == "" {
+		return e.Text
+	}
+	args := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = fr.eventArg(a)
+	}
+	if e.Detail == "tilt" || e.Detail == "jam_cleared_still_tilted" {
+		// every argument is a reason, joined into the message's one verb
+		return fr.trf("detail."+e.Detail, strings.Join(args, ", "))
+	}
+	anys := make([]any, len(args))
+	for i, a := range args {
+		anys[i] = a
+	}
+	return fr.trf("detail."+e.Detail, anys...)
+}
+
+// eventArg formats one typed argument: money in the locale's format, a
+// switch by its name, a message key translated, a count as is.
+func (fr *frame) eventArg(a view.EventArg) string {
+	switch a.Type {
+	case meters.ArgMoney:
+		if c, err := money.Parse(a.Value); err == nil {
+			return fr.money(c)
+		}
+	case meters.ArgSwitch:
+		return fr.tr("sw." + a.Value)
+	case meters.ArgKey:
+		return fr.tr(a.Value)
+	}
+	return a.Value
+}
+
+// versionLine is the program's version followed by a separator, or nothing
+// when the build has none.
+func versionLine(a *view.AuditView) string {
+	if a.Version == "" {
+		return ""
+	}
+	return a.Version + "  ·  "
+}

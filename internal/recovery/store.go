@@ -337,7 +337,7 @@ func (s *Store) initialise() error {
 			return err
 		}
 		tx := &Tx{s: s, tx: btx}
-		if err := tx.Log(meters.KindMemoryClear, "store initialised (cabinet init)"); err != nil {
+		if err := tx.LogEvent(meters.Event{Kind: meters.KindMemoryClear, Text: "store initialised (cabinet init)", Detail: "store_initialised"}); err != nil {
 			return err
 		}
 		var err error
