@@ -124,7 +124,11 @@ func (fr *frame) meterLabel(name string) string {
 		case len(parts) == 2:
 			return fr.tr("gameshort."+parts[0]) + " · " + fr.word("meter", "game_"+parts[1])
 		case len(parts) == 4 && parts[1] == "side":
-			return fr.tr("gameshort."+parts[0]) + " · " + fr.tr("bet."+parts[2]) + " · " + fr.word("meter", "game_"+parts[3])
+			g, bet := fr.tr("gameshort."+parts[0]), fr.tr("bet."+parts[2])
+			if bet == g { // Royal Poker's side bet bears the game's name: say what it is
+				bet = fr.tr("meter.side_bet")
+			}
+			return g + " · " + bet + " · " + fr.word("meter", "game_"+parts[3])
 		}
 	}
 	return fr.word("meter", name)

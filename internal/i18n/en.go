@@ -319,6 +319,7 @@ var en = map[string]string{
 	"meter.game_played":         "played",
 	"meter.game_wagered":        "wagered",
 	"meter.game_won":            "won",
+	"meter.side_bet":            "side bet",
 	"gameshort.royal":           "Royal Poker",
 	"gameshort.freebet":         "Free Bet",
 	"gameshort.zappit":          "Zappit",

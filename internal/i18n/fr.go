@@ -319,6 +319,7 @@ var fr = map[string]string{
 	"meter.game_played":         "parties",
 	"meter.game_wagered":        "misé",
 	"meter.game_won":            "gagné",
+	"meter.side_bet":            "mise annexe",
 	"gameshort.royal":           "Royal Poker",
 	"gameshort.freebet":         "Free Bet",
 	"gameshort.zappit":          "Zappit",
