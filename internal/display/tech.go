@@ -207,13 +207,20 @@ func (fr *frame) drawRecall(rv *view.RecallView, r Rect) {
 // drawOperator is the operator menu.
 func (fr *frame) drawOperator() {
 	o := fr.s.Operator
+	right := fr.tr("operator.effective")
+	if o != nil && o.Group != "" {
+		right = fr.operatorGroup(o.Group)
+		if o.Pages > 1 {
+			right += "  ·  " + fr.trf("operator.page", o.Page+1, o.Pages)
+		}
+	}
 	fr.techBackground()
-	fr.drawTopBar(fr.tr("operator.title"), fr.tr("operator.effective"))
+	fr.drawTopBar(fr.tr("operator.title"), right)
 	if o == nil {
 		return
 	}
 	const row = 27
-	r := Rect{20, 64, ScreenW - 40, 470}
+	r := Rect{20, 64, ScreenW - 40, 430}
 	cols := []float32{r.X + 16, r.X + 560, r.X + 820}
 	for i, h := range []string{fr.tr("operator.setting"), fr.tr("operator.value"), fr.tr("operator.allowed")} {
 		fr.text(h, cols[i], r.Y, 17, colGold, true)
@@ -233,13 +240,55 @@ func (fr *frame) drawOperator() {
 			ink, val = colInk, colInk
 		}
 		fr.text(fr.settingLabel(it.Key), cols[0], y, 17, ink, i == o.Cursor)
-		fr.text(fr.settingValue(it.Key, it.Value), cols[1], y, 17, val, true)
-		fr.text(fr.fitText(fr.allowed(it.Allowed), 15, r.X+r.W-cols[2]-8), cols[2], y+1, 15, mix(ink, colDim, 0.4), false)
+		v := fr.settingValue(it.Key, it.Value)
+		if it.Draft { // a draft is marked as one until it is saved
+			v += "  (" + fr.tr("operator.draft") + ")"
+			if i != o.Cursor {
+				val = colLose
+			}
+		}
+		fr.text(v, cols[1], y, 17, val, true)
+		fr.text(fr.fitText(fr.allowedOf(it), 15, r.X+r.W-cols[2]-8), cols[2], y+1, 15, mix(ink, colDim, 0.4), false)
 	}
-	if o.Error != "" {
-		fr.drawNotice(fr.trf("operator.error", o.Error), 500, colLose)
+	switch {
+	case o.Error != "":
+		fr.drawNotice(fr.trf("operator.error", o.Error), 494, colLose)
+	case o.RTP != nil && o.RTP.Refused:
+		fr.drawNotice(fr.trf("operator.rtp_refused", i18n.Percent(fr.lang, o.RTP.RTP), i18n.Percent(fr.lang, o.RTP.MinRTP)), 494, colLose)
+	case o.Confirm:
+		fr.drawNotice(fr.tr("operator.confirm"), 494, colGold)
+	case o.Saved != "":
+		fr.drawNotice(fr.trf("operator.saved", fr.settingLabel(o.Saved)), 494, colWin)
+	case o.RTP != nil:
+		fr.drawNotice(fr.trf("operator.rtp", fr.tr("game."+string(o.RTP.Game)), i18n.Percent(fr.lang, o.RTP.RTP)), 494, colGold)
 	}
-	fr.centered(fr.tr("operator.hint"), ScreenW/2, 584, 18, colDim, true, 1200)
+	fr.centered(fr.tr("operator.hint")+"  ·  "+fr.tr("operator.next_group"), ScreenW/2, 584, 17, colDim, true, 1240)
+}
+
+// operatorGroup names a group of the operator menu ("cabinet", "bills",
+// "jackpot", "games.<id>").
+func (fr *frame) operatorGroup(g string) string {
+	if id, ok := strings.CutPrefix(g, "games."); ok {
+		return fr.trf("operator.group.game", fr.tr("game."+id))
+	}
+	return fr.tr("operator.group." + g)
+}
+
+// allowedOf says which values a setting takes, from its typed choices (in
+// the cabinet's language: yes/no, amounts, words); a setting without choices
+// falls back to its allowed text.
+func (fr *frame) allowedOf(it view.Setting) string {
+	if len(it.Choices) == 0 {
+		return fr.allowed(it.Allowed)
+	}
+	if len(it.Choices) > 4 {
+		return fr.settingValue(it.Key, it.Choices[0]) + " … " + fr.settingValue(it.Key, it.Choices[len(it.Choices)-1])
+	}
+	vs := make([]string, len(it.Choices))
+	for i, c := range it.Choices {
+		vs[i] = fr.settingValue(it.Key, c)
+	}
+	return strings.Join(vs, " · ")
 }
 
 // settingLabel names an operator setting by its configuration key (as

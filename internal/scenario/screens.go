@@ -158,6 +158,15 @@ var Library = []Scenario{
 		switch audit_key off
 		switch operator_key on
 		shot operator
+		press spot      # bills
+		press spot      # jackpot
+		press spot      # the first game's group
+		press stand     # its second setting
+		press bet       # a draft: its return is computed live
+		shot operator-draft
+		press yes       # asks for confirmation
+		shot operator-confirm
+		press no
 	`},
 	{Name: "refusals", Seed: 19, Script: `
 		bill 20.00
