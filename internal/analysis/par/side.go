@@ -69,18 +69,22 @@ func anyPair(decks int) map[string]float64 {
 	probs := map[string]float64{}
 	for i, a := range cs {
 		for j, b := range cs {
-			w := d / n
-			if i == j {
-				w *= (d - 1) / (n - 1)
-			} else {
-				w *= d / (n - 1)
-			}
-			if w > 0 {
+			if w := firstTwo(i, j, d, n); w > 0 {
 				probs[sidebet.AnyPair(a, b)] += w
 			}
 		}
 	}
 	return probs
+}
+
+// firstTwo is the probability that the first two cards dealt from a shoe of
+// n cards holding d copies of each of the 52 are the distinct cards i then j
+// (the same card twice when i == j: two of its copies).
+func firstTwo(i, j int, d, n float64) float64 {
+	if i == j {
+		return d / n * (d - 1) / (n - 1)
+	}
+	return d / n * d / (n - 1)
 }
 
 // threeCard enumerates the ordered triples (two player cards, up card) of
@@ -92,12 +96,7 @@ func threeCard(decks int, eval func(a, b, up card.Card) string) map[string]float
 	probs := map[string]float64{}
 	for i, a := range cs {
 		for j, b := range cs {
-			w2 := d / n
-			if i == j {
-				w2 *= (d - 1) / (n - 1)
-			} else {
-				w2 *= d / (n - 1)
-			}
+			w2 := firstTwo(i, j, d, n)
 			if w2 == 0 {
 				continue
 			}
