@@ -232,6 +232,9 @@ func (c *Controller) billJam(on bool, why string) error {
 		t := c.tiltsOf(*s)
 		switch {
 		case on:
+			if err := c.raise(tx, exBillJam); err != nil {
+				return err
+			}
 			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)
 		case len(t) == 0:
 			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)", "tilt_cleared")
@@ -268,13 +271,13 @@ func (c *Controller) outputs(cs state) {
 // (tilt, handpay, audit, operator, credit limit reached). The hardware
 // self-test is another command (cabinet hwtest), never a controller mode.
 func (c *Controller) acceptance(cs state) money.Cents {
-	if len(c.tiltsOf(cs)) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.ui.mode == view.Operator {
+	if len(c.tiltsOf(cs)) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.ui.mode == view.Operator || cs.host.BillsOff {
 		return 0
 	}
 	room := c.set.CreditLimit - cs.m.Credits
 	var best money.Cents
 	for _, b := range c.set.Bills {
-		if b <= room && b > best {
+		if b <= room && b > best && billAllowed(cs.host, b) {
 			best = b
 		}
 	}

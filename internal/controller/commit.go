@@ -40,6 +40,10 @@ type state struct {
 	// Hardware facts, committed with their event-log entry.
 	switches [hw.NumSwitches]bool
 	jam      bool
+
+	// host is what the casino's host system commanded (host.go), as
+	// committed.
+	host recovery.HostState
 }
 
 // refused marks an error returned by a commit's change function: the change
@@ -103,7 +107,10 @@ func (c *Controller) logTx(tx *recovery.Tx, kind, text string) error {
 		c.log.Warn("not logged (memory error)", "kind", kind, "text", text)
 		return nil
 	}
-	return tx.Log(kind, text)
+	if err := tx.Log(kind, text); err != nil {
+		return err
+	}
+	return c.raise(tx, sasCodes(meters.Event{Kind: kind, Text: text})...)
 }
 
 // logDetail writes an event with its details as typed data (the display
@@ -113,7 +120,11 @@ func (c *Controller) logDetail(tx *recovery.Tx, kind, text, detail string, args 
 	if tx == nil {
 		return c.logTx(tx, kind, text)
 	}
-	return tx.LogEvent(meters.Event{Kind: kind, Text: text, Detail: detail, Args: args})
+	e := meters.Event{Kind: kind, Text: text, Detail: detail, Args: args}
+	if err := tx.LogEvent(e); err != nil {
+		return err
+	}
+	return c.raise(tx, sasCodes(e)...)
 }
 
 func argMoney(v money.Cents) meters.Arg { return meters.Arg{Type: meters.ArgMoney, Value: v.String()} }

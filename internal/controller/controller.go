@@ -57,6 +57,12 @@ type Options struct {
 	// recorded (the simulator's per-bet figures). It runs after the commit
 	// and must not call back into the controller.
 	OnCommit func(id game.ID, round uint64, evs []game.Event)
+	// SAS turns on the SAS exception queue (host.go): every event the host
+	// must hear of is queued in the transaction that commits it.
+	SAS bool
+	// Host carries the host's commands to the controller's goroutine (Run
+	// serves it; a loop of its own calls ServeHost). nil: none.
+	Host <-chan HostRequest
 }
 
 // Controller is the cabinet. Handle and Run are not safe for concurrent use;
@@ -82,7 +88,9 @@ type Controller struct {
 	ui  ui
 	seq uint64
 
-	snap atomic.Pointer[view.Snapshot]
+	snap     atomic.Pointer[view.Snapshot]
+	hostInfo atomic.Pointer[HostInfo]
+	hostRTP  map[game.ID]int64 // main-bet return in force per game (nil: to compute)
 }
 
 // New boots the cabinet on an open store: integrity check, power-up, resume
@@ -159,6 +167,11 @@ func (c *Controller) boot() error {
 				return err
 			}
 		}
+		h, err := tx.HostState()
+		if err != nil {
+			return err
+		}
+		s.host = h
 		m.Meters.PowerUps++
 		if err := c.logDetail(tx, meters.KindPowerUp, "power up", "power_up"); err != nil {
 			return err
@@ -214,6 +227,7 @@ func (c *Controller) boot() error {
 				c.log.Error("stored operator overrides rejected; using configuration", "err", err)
 			} else {
 				c.set = s
+				c.hostRTP = nil
 			}
 		}
 	}
@@ -252,6 +266,9 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 	if err := tx.CloseRound(rec); err != nil {
 		return err
 	}
+	if err := c.raise(tx, exGameEnded); err != nil {
+		return err
+	}
 	return tx.Log(meters.KindVoid, fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
 		c.now().Sub(open.Start).Round(time.Second), refund))
 }
@@ -287,6 +304,8 @@ func (c *Controller) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
+		case r := <-c.opt.Host:
+			r.Done <- c.Host(r.Cmd)
 		case ev, ok := <-in:
 			if !ok {
 				return nil

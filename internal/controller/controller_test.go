@@ -40,11 +40,16 @@ type rig struct {
 	seed uint64
 	// onCommit, if set, is the controller's OnCommit hook (kept across boots).
 	onCommit func(id game.ID, round uint64, evs []game.Event)
+	// sas turns on the SAS exception queue (kept across boots).
+	sas bool
 }
 
-func newRig(t testing.TB, seed uint64) *rig {
+func newRig(t testing.TB, seed uint64) *rig { return newRigSAS(t, seed, false) }
+
+// newRigSAS is newRig with the SAS exception queue on or off.
+func newRigSAS(t testing.TB, seed uint64, sas bool) *rig {
 	t.Helper()
-	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: seed}
+	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: seed, sas: sas}
 	r.boot()
 	t.Cleanup(func() { r.st.Close() })
 	return r
@@ -65,7 +70,7 @@ func (r *rig) boot() {
 	r.st = st
 	r.be = sim.New()
 	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
-		OnCommit: r.onCommit})
+		OnCommit: r.onCommit, SAS: r.sas})
 	if err != nil {
 		r.t.Fatal(err)
 	}

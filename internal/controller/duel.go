@@ -89,7 +89,7 @@ func (c *Controller) duelPanel(cs state, p *panel) {
 		p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
 		p.set(hw.Special, func() error { u.duelMarks[u.duelCursor] = !u.duelMarks[u.duelCursor]; return nil })
 	} else {
-		if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil {
+		if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil && c.startRefused(cs, game.Duel) == nil {
 			legal = r.Legal(cs.m.Credits)
 		}
 		p.set(hw.Game, c.toMenu)

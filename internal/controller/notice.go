@@ -58,6 +58,9 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 		if err == nil || !errors.Is(err, ErrNotNow) && !errors.Is(err, game.ErrBet) && !errors.Is(err, game.ErrFunds) && !errors.Is(err, game.ErrIllegal) {
 			return ""
 		}
+		if n := c.hostNotice(c.cur, c.ui.game); n != "" && c.ui.mode == view.Table && c.cur.open == nil && (in.Button == hw.Deal || in.Button == hw.Rebet) {
+			return n
+		}
 		if c.ui.mode == view.Table && c.cur.open == nil && c.ui.game != game.Duel {
 			switch in.Button {
 			case hw.BetPlus:

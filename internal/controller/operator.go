@@ -329,11 +329,12 @@ func (c *Controller) setOverride(key, old, value string) error {
 		if err := tx.PutOverride(key, value); err != nil {
 			return err
 		}
-		return tx.Log(meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value))
+		return c.logTx(tx, meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: store override %s: %w", key, err)
 	}
+	c.hostRTP = nil
 	c.set = s // no round is open in the operator menu: effective from the next round
 	c.ui.opChoices = nil
 	c.ui.opError = ""

@@ -93,7 +93,7 @@ func (c *Controller) auditPanel(cs state, p *panel) {
 	p.set(hw.Spot, func() error {
 		u.auditPage = (u.auditPage + 1) % len(auditPages)
 		u.recallIdx, u.recallStep, u.eventPage = 0, -1, 0
-		return nil
+		return c.recallShown()
 	})
 	if auditPages[u.auditPage%len(auditPages)] == "events" {
 		// HIT older page, STAND newer: each lit only if there is one.
@@ -104,13 +104,13 @@ func (c *Controller) auditPanel(cs state, p *panel) {
 			p.set(hw.Stand, func() error { u.eventPage--; return nil })
 		}
 	} else {
-		p.set(hw.Hit, func() error { u.recallIdx++; u.recallStep = -1; return nil })
+		p.set(hw.Hit, func() error { u.recallIdx++; u.recallStep = -1; return c.recallShown() })
 		p.set(hw.Stand, func() error {
 			if u.recallIdx > 0 {
 				u.recallIdx--
 			}
 			u.recallStep = -1
-			return nil
+			return c.recallShown()
 		})
 	}
 	p.set(hw.Double, func() error { u.recallStep++; return nil })
@@ -229,7 +229,7 @@ func (c *Controller) bettingPanel(cs state, p *panel) {
 	if len(bets) == 0 && prevOK {
 		bets = prev
 	}
-	if len(bets) > 0 && c.betsValid(cs, bets) {
+	if len(bets) > 0 && c.betsValid(cs, bets) && c.startRefused(cs, u.game) == nil {
 		p.set(hw.Deal, func() error {
 			if err := c.play(game.Action{Kind: game.Deal, Bets: bets}); err != nil {
 				return err

@@ -74,6 +74,9 @@ func (c *Controller) publish(cs state) {
 		s.Under = c.ui.mode
 		s.Handpay, s.HandpayKind = cs.m.Handpay, cs.m.HandpayKind
 	}
+	if s.Message == "" && (s.Mode == view.Table && cs.open == nil || s.Mode == view.Menu) {
+		s.Message = c.hostNotice(cs, c.ui.game) // why no round starts, while it is so
+	}
 	p := c.panelFor(cs)
 	s.Lamps = p.lit()
 	if prev := c.snap.Load(); prev == nil || prev.Mode != s.Mode || prev.Under != s.Under || !slices.Equal(prev.Tilts, s.Tilts) {
@@ -84,6 +87,9 @@ func (c *Controller) publish(cs state) {
 		c.log.Info("state", "mode", s.Mode, "under", s.Under, "tilts", s.Tilts, "game", s.Game, "credits", s.Credits)
 	}
 	c.snap.Store(s)
+	if c.opt.SAS {
+		c.publishHost(cs)
+	}
 	c.outputs(cs)
 }
 

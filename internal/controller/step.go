@@ -78,6 +78,9 @@ func (c *Controller) play(a game.Action) error {
 			return game.Illegal(a.Kind, "no round in progress")
 		}
 		id, no = c.ui.game, c.cur.m.NextRound
+		if err := c.startRefused(c.cur, id); err != nil {
+			return fmt.Errorf("%w: %w", ErrNotNow, err)
+		}
 		carry, err := c.carry(id)
 		if err != nil {
 			return err
@@ -133,6 +136,9 @@ func (c *Controller) play(a game.Action) error {
 		if starting {
 			m.NextRound = no + 1
 			m.Meters.RoundStarted(id)
+			if err := c.raise(tx, exGameStarted); err != nil {
+				return err
+			}
 		}
 		var err error
 		if step.Events, err = c.money(m, id, step.Events); err != nil {
@@ -145,6 +151,9 @@ func (c *Controller) play(a game.Action) error {
 		if r.Done() {
 			staked, paid := roundMoney(open.Steps)
 			m.Meters.RoundOver(id, staked, paid)
+			if err := c.raise(tx, exGameEnded); err != nil {
+				return err
+			}
 			rec := meters.Recall{Round: no, Game: id, Start: open.Start, End: step.At, Rules: open.Rules,
 				Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Recovered: open.Recovered}
 			if err := tx.CloseRound(rec); err != nil {

@@ -73,6 +73,7 @@ const (
 	ArgSwitch = "switch" // hw switch name ("audit_key"), translated "sw."+name
 	ArgCount  = "count"  // a decimal integer
 	ArgKey    = "key"    // a message key, translated as is ("tilt.main_door")
+	ArgText   = "text"   // shown as is (a list of values)
 )
 
 // Event kinds of the log (platform.md §3). The strings are stable.
@@ -94,6 +95,8 @@ const (
 	KindJackpot      = "jackpot"       // progressive prize won
 	KindMemoryError  = "memory_error"  // integrity failure found
 	KindProgram      = "program"       // program digest checked / changed
+	KindHost         = "host"          // a command of the casino's host system (SAS)
+	KindRecall       = "recall"        // a recalled round was displayed on the audit screens
 )
 
 // Kinds lists every event kind in a stable order.

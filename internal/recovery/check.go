@@ -76,7 +76,7 @@ func checkRecords(tx *Tx) []error {
 	if empty {
 		return []error{fmt.Errorf("recovery: no bucket: %w", ErrNotInitialised)}
 	}
-	known := map[string]bool{}
+	known := map[string]bool{string(bSAS): true} // optional (sas.go)
 	for _, b := range allBuckets {
 		known[string(b)] = true
 		if tx.tx.Bucket(b) == nil {
@@ -130,6 +130,7 @@ func checkRecords(tx *Tx) []error {
 			open = *o
 		}
 	}
+	each(bSAS, checkSAS)
 	each(bCarry, func(k, raw []byte) error {
 		if !game.ID(k).Valid() {
 			return corrupt(bCarry, k, "carry of an unknown game")

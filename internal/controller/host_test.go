@@ -1,0 +1,215 @@
+package controller
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+	"cabinet/internal/hw"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// queued drains the store's SAS exception queue as a host would.
+func (r *rig) queued() []byte {
+	r.t.Helper()
+	var out []byte
+	for range 200 {
+		var e recovery.Exception
+		var ok bool
+		if err := r.st.View(func(tx *recovery.Tx) error {
+			var err error
+			e, ok, err = tx.PeekException()
+			return err
+		}); err != nil {
+			r.t.Fatal(err)
+		}
+		if !ok {
+			return out
+		}
+		out = append(out, e.Code)
+		if err := r.st.Update(func(tx *recovery.Tx) error { return tx.AckException(e.Seq) }); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	r.t.Fatal("queue does not drain")
+	return nil
+}
+
+// playRound plays one Classic round at the minimum bet with basic strategy,
+// pressing only lit buttons.
+func (r *rig) playRound() {
+	r.t.Helper()
+	r.mustPress(hw.BetPlus)
+	r.mustPress(hw.Deal)
+	for i := 0; r.c.Round() != nil; i++ {
+		if i > 30 {
+			r.t.Fatal("round did not finish")
+		}
+		legal := r.c.Round().Legal(r.c.Credits())
+		act := blackjack.Basic(r.c.Round().(*blackjack.Round), legal)
+		for b := hw.Button(0); b < hw.NumButtons; b++ {
+			if k, ok := ActionFor(b, legal); ok && k == act {
+				r.mustPress(b)
+				break
+			}
+		}
+	}
+}
+
+func (r *rig) toTable(id game.ID) {
+	r.t.Helper()
+	for r.c.Snapshot().Game != id {
+		r.mustPress(hw.Spot)
+	}
+	r.mustPress(hw.Deal)
+}
+
+func newSASRig(t *testing.T) *rig { return newRigSAS(t, 3, true) }
+
+// Every event the host must hear of is queued with the commit of the event
+// itself, in order.
+func TestSASExceptionsFollowEvents(t *testing.T) {
+	r := newSASRig(t)
+	if got, want := r.queued(), []byte{exPowerLost, exPowerUp}; !cmp.Equal(got, want) {
+		t.Fatalf("at boot queued % X, want % X", got, want)
+	}
+	r.set(hw.MainDoor, true)
+	r.set(hw.MainDoor, false)
+	r.set(hw.CashDoor, true)
+	r.set(hw.CashDoor, false)
+	r.bill(2000)
+	r.toTable(game.Classic)
+	r.playRound()
+	r.set(hw.AuditKey, true)
+	r.set(hw.AuditKey, false)
+	r.mustPress(hw.Game)
+	r.mustPress(hw.CashOut)
+	r.set(hw.ResetKey, true)
+	r.set(hw.ResetKey, false)
+	want := []byte{exSlotDoorOpen, exSlotDoorClosed, exCashDoorOpen, exCashDoorClosed, exBillAccepted,
+		exGameStarted, exGameEnded, exAttendantIn, exAttendantOut, exCashout, exHandpayReset}
+	if got := r.queued(); !cmp.Equal(got, want) {
+		t.Errorf("queued % X\nwant   % X", got, want)
+	}
+	// A refused input commits nothing and queues nothing.
+	if err := r.press(hw.Deal); err == nil {
+		t.Fatal("deal without credits accepted")
+	}
+	if got := r.queued(); len(got) != 0 {
+		t.Errorf("a refused input queued % X", got)
+	}
+}
+
+// Without SAS nothing is queued.
+func TestNoSASNoExceptions(t *testing.T) {
+	r := newRig(t, 3)
+	r.set(hw.MainDoor, true)
+	r.set(hw.MainDoor, false)
+	r.bill(2000)
+	if got := r.queued(); len(got) != 0 {
+		t.Errorf("queued % X without SAS", got)
+	}
+}
+
+// LP 01 lets the round in progress finish, then refuses to start one with
+// its reason on screen; cash out still works; the lock-out outlives a power
+// cut; LP 02 lifts it.
+func TestHostLockOut(t *testing.T) {
+	r := newSASRig(t)
+	r.bill(5000)
+	r.toTable(game.Classic)
+	r.mustPress(hw.BetPlus)
+	r.mustPress(hw.Deal)
+	if r.c.Round() == nil {
+		t.Skip("seed settled the round at the deal")
+	}
+	if err := r.c.Host(HostCommand{Kind: HostPlay, On: false}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; r.c.Round() != nil; i++ {
+		legal := r.c.Round().Legal(r.c.Credits())
+		act := blackjack.Basic(r.c.Round().(*blackjack.Round), legal)
+		for b := hw.Button(0); b < hw.NumButtons; b++ {
+			if k, ok := ActionFor(b, legal); ok && k == act {
+				r.mustPress(b)
+				break
+			}
+		}
+	}
+	r.boot() // a power cut: the lock-out is in the store
+	r.toTable(game.Classic)
+	r.mustPress(hw.BetPlus)
+	s := r.c.Snapshot()
+	if s.Lamps.Has(hw.Deal) {
+		t.Error("DEAL lit while the host locks play out")
+	}
+	err := r.press(hw.Deal)
+	if !errors.Is(err, ErrNotNow) {
+		t.Fatalf("deal while locked out = %v, want ErrNotNow", err)
+	}
+	if got := r.c.Snapshot().Message; got != NoticeHostLocked {
+		t.Errorf("message = %q, want %q", got, NoticeHostLocked)
+	}
+	if err := r.c.Play(game.Action{Kind: game.Deal, Bets: r.c.AutoBets(game.Classic)}); !errors.Is(err, ErrHostLocked) {
+		t.Errorf("Play while locked out = %v, want ErrHostLocked", err)
+	}
+	r.mustPress(hw.Game)
+	r.mustPress(hw.CashOut) // cash out stays available
+	r.set(hw.ResetKey, true)
+	r.set(hw.ResetKey, false)
+	if err := r.c.Host(HostCommand{Kind: HostPlay, On: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.bill(2000)
+	r.toTable(game.Classic)
+	r.playRound()
+}
+
+func TestHostGameAndBills(t *testing.T) {
+	r := newSASRig(t)
+	r.bill(5000)
+	if err := r.c.Host(HostCommand{Kind: HostGameOnOff, Game: game.Classic, On: false}); err != nil {
+		t.Fatal(err)
+	}
+	hi := r.c.HostInfo()
+	if len(hi.Games) != len(game.IDs) || hi.Games[3].ID != game.Classic || hi.Games[3].Enabled || !hi.Games[0].Enabled {
+		t.Fatalf("host info games = %+v", hi.Games)
+	}
+	r.toTable(game.Classic)
+	r.mustPress(hw.BetPlus)
+	if err := r.press(hw.Deal); !errors.Is(err, ErrNotNow) {
+		t.Fatalf("deal of a disabled game = %v", err)
+	}
+	if got := r.c.Snapshot().Message; got != NoticeHostGameOff {
+		t.Errorf("message = %q, want %q", got, NoticeHostGameOff)
+	}
+	if err := r.c.Host(HostCommand{Kind: HostGameOnOff, Game: "nope"}); err == nil {
+		t.Error("unknown game accepted")
+	}
+	r.mustPress(hw.Game)
+	if got := r.c.acceptance(r.c.cur); got == 0 {
+		t.Fatal("acceptor off before the host command")
+	}
+	if err := r.c.Host(HostCommand{Kind: HostBills, On: false}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.be.Acceptance(); got != 0 {
+		t.Errorf("acceptance after LP 07 = %v, want 0", got)
+	}
+	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 1<<2 | 1<<3}); err != nil { // $5, $10
+		t.Fatal(err)
+	}
+	if got := r.be.Acceptance(); got != 1000 {
+		t.Errorf("acceptance with only 5 and 10 allowed = %v, want 10.00", got)
+	}
+	if r.c.Snapshot().Mode != view.Menu {
+		t.Errorf("mode = %s", r.c.Snapshot().Mode)
+	}
+}
