@@ -31,6 +31,8 @@ type Config struct {
 	// ([hardware]); validated whatever the backend, so a bad map is found
 	// before the cabinet goes to the Pi.
 	Hardware pins.Config
+	// SAS is the [sas] section (sas.go).
+	SAS SAS
 
 	enabled   []game.ID
 	rules     map[game.ID]blackjack.Rules
@@ -204,6 +206,9 @@ func build(f file) (*Config, error) {
 		return nil, err
 	}
 	if err := buildHardware(c, f.Hardware); err != nil {
+		return nil, err
+	}
+	if c.SAS, err = buildSAS(f.SAS); err != nil {
 		return nil, err
 	}
 	for id, r := range c.rules {

@@ -70,6 +70,9 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	if d := cmp.Diff(duel.DefaultConfig(), c.Duel); d != "" {
 		t.Errorf("Duel (-want +got):\n%s", d)
 	}
+	if c.SAS != (SAS{Denom: 1}) || c.SAS.On() {
+		t.Errorf("SAS = %+v, want off with a 0.01 accounting denomination", c.SAS)
+	}
 	if c.StorePath() != "var/cabinet.db" || c.RecallDepth() != 100 || c.EventDepth() != 1000 || c.Backend() != "sim" || c.ExpectedDigest() != "" {
 		t.Errorf("accessors = %q %d %d %q %q", c.StorePath(), c.RecallDepth(), c.EventDepth(), c.Backend(), c.ExpectedDigest())
 	}
@@ -224,6 +227,14 @@ func TestBadValues(t *testing.T) {
 		{"duel level", "[duel]\nlevels = [\"expert\"]\n", "duel.levels", "expert", "easy"},
 		{"duel max below min", "[duel]\nmin_bet = 50\nmax_bet = 10\n", "duel.max_bet", "10", "min_bet (50)"},
 		{"duel unknown key", "[duel]\nenabled = true\n", "duel.enabled", "unknown key", "keys of"},
+		{"sas address", "[sas]\naddress = 128\nport = \"/dev/ttyAMA0\"\n", "sas.address", "128", "1 to 127"},
+		{"sas address negative", "[sas]\naddress = -1\n", "sas.address", "-1", "0 (SAS off)"},
+		{"sas without port", "[sas]\naddress = 1\n", "sas.port", `""`, "serial device"},
+		{"sas denomination", "[sas]\ndenomination = \"0.07\"\n", "sas.denomination", `"0.07"`, "0.01, 0.02"},
+		{"sas serial long", "[sas]\nserial = \"" + strings.Repeat("9", 41) + "\"\n", "sas.serial", "999", "at most 40"},
+		{"sas serial ascii", "[sas]\nserial = \"n°1\"\n", "sas.serial", "n°1", "printable ASCII"},
+		{"sas asset", "[sas]\nasset = 4294967296\n", "sas.asset", "4294967296", "0 to 4294967295"},
+		{"sas unknown key", "[sas]\nbaud = 9600\n", "sas.baud", "unknown key", "keys of"},
 		{"syntax", "[cabinet\n", "line 2", "end table name", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -281,5 +292,16 @@ func TestEmptyFileRefused(t *testing.T) {
 		if !errors.Is(err, ErrEmpty) {
 			t.Errorf("Load(%q) = %v, %v; want ErrEmpty", doc, c, err)
 		}
+	}
+}
+
+func TestSASSection(t *testing.T) {
+	c, err := Parse([]byte("[sas]\naddress = 1\nport = \"/dev/ttyAMA0\"\ndenomination = \"0.05\"\nserial = \"CAB-0042\"\nasset = 4242\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SAS{Address: 1, Port: "/dev/ttyAMA0", Denom: 5, Serial: "CAB-0042", Asset: 4242}
+	if c.SAS != want || !c.SAS.On() {
+		t.Errorf("SAS = %+v, want %+v", c.SAS, want)
 	}
 }

@@ -23,6 +23,7 @@ type file struct {
 	// Hardware is decoded straight into pins.Config (its Duration and
 	// Amount types read "20ms" and "5.00").
 	Hardware pins.Config `toml:"hardware"`
+	SAS      sasFile     `toml:"sas"`
 }
 
 type cabinetFile struct {
@@ -145,6 +146,7 @@ func defaults() file {
 		ids[i] = string(id)
 	}
 	d := file{
+		SAS: defaultSAS(),
 		Cabinet: cabinetFile{
 			Store: DefaultStore, Language: "fr", Currency: "EUR", Denomination: "0.01",
 			CreditLimit: "1000.00", HandpayLimit: "1200.00",

@@ -37,6 +37,7 @@ func (c *Controller) billStacked(v money.Cents) error {
 	err := c.commit("credit bill", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		m.Credits += v
+		m.LastBill = v
 		m.Meters.BillsIn += v
 		if m.Meters.Bills == nil {
 			m.Meters.Bills = map[string]int64{}
@@ -174,6 +175,10 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 		return fmt.Errorf("cabinet: log %s: %w", text, err)
 	}
 	switch sw {
+	case hw.MainDoor:
+		if !on {
+			c.playedAtDoor = c.cur.m.Meters.Played
+		}
 	case hw.ResetKey:
 		if on && c.cur.m.Handpay > 0 && c.memErr == nil && !c.cur.switches[hw.AuditKey] {
 			return c.clearHandpay()

@@ -91,6 +91,8 @@ type Controller struct {
 	snap     atomic.Pointer[view.Snapshot]
 	hostInfo atomic.Pointer[HostInfo]
 	hostRTP  map[game.ID]int64 // main-bet return in force per game (nil: to compute)
+	// Rounds played at boot and when the main door last closed (HostInfo).
+	playedAtBoot, playedAtDoor int64
 }
 
 // New boots the cabinet on an open store: integrity check, power-up, resume
@@ -231,6 +233,7 @@ func (c *Controller) boot() error {
 			}
 		}
 	}
+	c.playedAtBoot, c.playedAtDoor = c.cur.m.Meters.Played, c.cur.m.Meters.Played
 	if c.cur.open != nil {
 		c.ui.game = c.cur.open.Game
 		c.ui.mode = view.Table

@@ -301,6 +301,10 @@ type HostInfo struct {
 	Selected game.ID
 	// MemErr is set while the cabinet is in a memory-error tilt.
 	MemErr bool
+	// SincePowerUp and SinceDoor count the rounds played since this boot
+	// and since the main door last closed (SAS LP 18; kept in memory: a
+	// boot starts both again, decided as "since power reset" does).
+	SincePowerUp, SinceDoor int64
 }
 
 // HostGame is one game as the host sees it (game number = index + 1 in
@@ -322,7 +326,8 @@ func (c *Controller) HostInfo() HostInfo {
 
 // publishHost builds the host information from committed state cs.
 func (c *Controller) publishHost(cs state) {
-	hi := &HostInfo{MemErr: c.memErr != nil}
+	hi := &HostInfo{MemErr: c.memErr != nil, SincePowerUp: cs.m.Meters.Played - c.playedAtBoot,
+		SinceDoor: cs.m.Meters.Played - c.playedAtDoor}
 	switch {
 	case cs.open != nil:
 		hi.Selected = cs.open.Game

@@ -73,7 +73,11 @@ type Store struct {
 	path string
 	opt  Options
 
-	mu     sync.Mutex
+	mu sync.Mutex
+	// wmu serialises Update (the bbolt commit and its proof write), so
+	// proofs are written in commit order when two goroutines write (the
+	// controller and the SAS link's acknowledgements).
+	wmu    sync.Mutex
 	db     *bolt.DB // nil when the file could not be opened (failed is set)
 	mirror *os.File // the proof file, open for writing (nil: no proof or read-only)
 	failed error    // first integrity failure; Update refuses while set
@@ -439,6 +443,8 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	if s.bolt() == nil {
 		return fmt.Errorf("recovery: update %s: store closed", s.path)
 	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	var p proof
 	err := s.bolt().Update(func(btx *bolt.Tx) error {
 		tx := &Tx{s: s, tx: btx}

@@ -65,6 +65,9 @@ type Machine struct {
 	// HandpayKind what it is ("cashout", "jackpot"; the controller's words).
 	Handpay     money.Cents `json:"handpay"`
 	HandpayKind string      `json:"handpay_kind,omitempty"`
+	// LastBill is the value of the last bill stacked (SAS LP 48; 0: none
+	// since the record had this field).
+	LastBill money.Cents `json:"last_bill,omitempty"`
 }
 
 // OpenRound is the round in progress: enough to rebuild it exactly (the

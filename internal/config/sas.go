@@ -1,0 +1,64 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"cabinet/internal/money"
+	"cabinet/internal/sas"
+)
+
+// SAS is the [sas] section: the cabinet's link to the casino's management
+// system (docs/sas.md). Address 0 turns SAS off.
+type SAS struct {
+	Address byte        // 1–127; 0 = off
+	Port    string      // serial device, e.g. "/dev/ttyAMA0"
+	Denom   money.Cents // accounting denomination: meters are reported in credits of it
+	Serial  string      // up to 40 printable ASCII characters (LP 54)
+	Asset   uint32      // asset number
+}
+
+// On reports whether the cabinet serves SAS.
+func (s SAS) On() bool { return s.Address != 0 }
+
+type sasFile struct {
+	Address      int    `toml:"address"`
+	Port         string `toml:"port"`
+	Denomination string `toml:"denomination"`
+	Serial       string `toml:"serial"`
+	Asset        int64  `toml:"asset"`
+}
+
+func defaultSAS() sasFile { return sasFile{Denomination: "0.01"} }
+
+// buildSAS validates the [sas] section. A port is required only when SAS
+// is on; `--sas PORT` on run and sim supplies or overrides it (WithSASPort).
+func buildSAS(f sasFile) (SAS, error) {
+	var s SAS
+	if f.Address < 0 || f.Address > 127 {
+		return s, bad("sas.address", fmt.Sprint(f.Address), "0 (SAS off) or a machine address from 1 to 127")
+	}
+	d, err := money.Parse(f.Denomination)
+	if _, ok := sas.DenomCode(d); err != nil || !ok {
+		vs := make([]string, 0, len(sas.Denoms()))
+		for _, v := range sas.Denoms() {
+			vs = append(vs, v.String())
+		}
+		return s, bad("sas.denomination", f.Denomination, "an accounting denomination SAS can express (Table C-4): one of %s", strings.Join(vs, ", "))
+	}
+	if len(f.Serial) > 40 {
+		return s, bad("sas.serial", f.Serial, "at most 40 characters")
+	}
+	for _, r := range f.Serial {
+		if r < 0x20 || r > 0x7E {
+			return s, bad("sas.serial", f.Serial, "printable ASCII characters only")
+		}
+	}
+	if f.Asset < 0 || f.Asset > 0xFFFFFFFF {
+		return s, bad("sas.asset", fmt.Sprint(f.Asset), "an asset number from 0 to 4294967295")
+	}
+	if f.Address != 0 && strings.TrimSpace(f.Port) == "" {
+		return s, bad("sas.port", f.Port, "the serial device SAS is served on (e.g. \"/dev/ttyAMA0\") when sas.address is not 0")
+	}
+	return SAS{Address: byte(f.Address), Port: f.Port, Denom: d, Serial: f.Serial, Asset: uint32(f.Asset)}, nil
+}

@@ -1,0 +1,191 @@
+package sasmachine
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"cabinet/internal/controller"
+	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/duel"
+	"cabinet/internal/hw"
+	"cabinet/internal/hw/sim"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+	"cabinet/internal/sas"
+)
+
+func settings() controller.InForce {
+	return controller.InForce{
+		Games: []game.ID{game.Royal, game.FreeBet, game.Zappit, game.Classic, game.Duel},
+		Rules: map[game.ID]blackjack.Rules{game.Classic: blackjack.Classic(), game.Royal: blackjack.Royal(),
+			game.FreeBet: blackjack.FreeBet(), game.Zappit: blackjack.Zappit()},
+		Duel:        controller.DuelInForce{Enabled: true, Config: duel.DefaultConfig()},
+		CreditLimit: 100000, HandpayLimit: 120000,
+		Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
+		Chips: []money.Cents{100, 500, 2500},
+		Denom: 1, Currency: "€", Language: "en",
+		JackpotReset: 2000000, JackpotRateE7: 2030843,
+	}
+}
+
+type cab struct {
+	st  *recovery.Store
+	be  *sim.Backend
+	c   *controller.Controller
+	eng *sas.Engine
+	m   *Machine
+	now time.Time
+}
+
+// boot runs a real controller (its own goroutine, Run) on a real store
+// and an engine on the Machine, as cmd/cabinet wires them.
+func boot(t *testing.T, path string) *cab {
+	t.Helper()
+	st, err := recovery.Open(path, recovery.Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := make(chan controller.HostRequest)
+	be := sim.New()
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), SAS: true, Host: host,
+		RNG: controller.SeededRNG{Seed: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = c.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done; be.Close(); st.Close() })
+	m := &Machine{Store: st, Cab: c, Host: host, Wait: time.Second}
+	k := &cab{st: st, be: be, c: c, m: m, now: time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)}
+	k.eng = &sas.Engine{Cfg: sas.Config{Address: 1, Denom: 1}, M: m, Q: m, Clock: func() time.Time { return k.now }}
+	k.poll(0x82) // sync: a poll to another address
+	return k
+}
+
+func (k *cab) poll(msg ...byte) []byte {
+	k.now = k.now.Add(200 * time.Millisecond)
+	return k.eng.Handle(k.now, msg)
+}
+
+// exceptions reads general polls until 00, each acknowledged by a poll to
+// address 0 in between (the "80 81" heartbeat of sas.md: a message other
+// than the repeated poll is the implied ACK).
+func (k *cab) exceptions(t *testing.T) []byte {
+	t.Helper()
+	var out []byte
+	for range 100 {
+		k.poll(0x80)
+		r := k.poll(0x81)
+		if len(r) != 1 {
+			t.Fatalf("general poll reply % X", r)
+		}
+		if r[0] == 0 {
+			return out
+		}
+		out = append(out, r[0])
+	}
+	t.Fatal("exceptions do not end")
+	return nil
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for range 500 {
+		if ok() {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func TestExceptionsAndMetersFromTheStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cabinet.db")
+	k := boot(t, path)
+	if got, want := k.exceptions(t), []byte{0x18, 0x17}; !cmp.Equal(got, want) {
+		t.Fatalf("after boot: % X, want % X", got, want)
+	}
+	k.be.InsertBill(2000)
+	waitFor(t, "the bill", func() bool { return k.c.Snapshot().Credits == 2000 })
+	k.be.SetSwitch(hw.MainDoor, true)
+	waitFor(t, "the door", func() bool { return len(k.c.Snapshot().Tilts) > 0 })
+	// The same poll repeated is an implied NACK: the same exception again,
+	// not the next one.
+	if r := k.poll(0x81); !cmp.Equal(r, []byte{0x4F}) {
+		t.Fatalf("GP = % X, want 4F", r)
+	}
+	if r := k.poll(0x81); !cmp.Equal(r, []byte{0x4F}) {
+		t.Fatalf("repeated GP = % X, want 4F again", r)
+	}
+	if r := k.poll(0x01, 0x1A); !cmp.Equal(r, sas.AppendCRC([]byte{0x01, 0x1A, 0x00, 0x00, 0x20, 0x00})) {
+		t.Fatalf("LP 1A = % X, want 2000 credits", r)
+	}
+	if got := k.exceptions(t); !cmp.Equal(got, []byte{0x11}) {
+		t.Fatalf("after the 1A poll acknowledged 4F: % X, want 11", got)
+	}
+	// LP 48: the last bill (20.00 = code 04 in BCD), once.
+	if r := k.poll(0x01, 0x48); !cmp.Equal(r, sas.AppendCRC([]byte{0x01, 0x48, 0x00, 0x04, 0, 0, 0, 1})) {
+		t.Errorf("LP 48 = % X", r)
+	}
+	// Power cut: the queue is in the store.
+	k.be.SetSwitch(hw.MainDoor, false)
+	waitFor(t, "the door to close", func() bool { return len(k.c.Snapshot().Tilts) == 0 })
+	if r := k.poll(0x81); !cmp.Equal(r, []byte{0x12}) { // reported, not yet acknowledged
+		t.Fatalf("GP = % X, want 12", r)
+	}
+	k2 := reboot(t, k, path)
+	if got, want := k2.exceptions(t), []byte{0x12, 0x18, 0x17}; !cmp.Equal(got, want) {
+		t.Fatalf("after a power cut: % X, want % X (the unacknowledged 12 again, nothing lost)", got, want)
+	}
+}
+
+// reboot stops k's controller (as a power cut would: no shutdown work) and
+// boots a new one on the same store.
+func reboot(t *testing.T, k *cab, path string) *cab {
+	t.Helper()
+	k.be.Close()
+	if err := k.st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return boot(t, path)
+}
+
+func TestHostCommands(t *testing.T) {
+	k := boot(t, filepath.Join(t.TempDir(), "cabinet.db"))
+	ack := []byte{0x01}
+	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x01})...); !cmp.Equal(r, ack) {
+		t.Fatalf("LP 01 = % X, want ACK", r)
+	}
+	var h recovery.HostState
+	if err := k.st.View(func(tx *recovery.Tx) error { var err error; h, err = tx.HostState(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if !h.PlayLocked {
+		t.Fatal("LP 01 not in the store")
+	}
+	// LP 09 game 0004 (Classic) off.
+	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x09, 0x00, 0x04, 0x01})...); !cmp.Equal(r, ack) {
+		t.Fatalf("LP 09 = % X, want ACK", r)
+	}
+	if hi := k.c.HostInfo(); hi.Games[3].Enabled {
+		t.Error("Classic still enabled after LP 09")
+	}
+	// LP 56 lists the enabled games: 1, 2, 3, 5.
+	if r := k.poll(0x01, 0x56); !cmp.Equal(r, sas.AppendCRC([]byte{0x01, 0x56, 0x09, 0x04, 0x00, 0x01, 0x00, 0x02, 0x00, 0x03, 0x00, 0x05})) {
+		t.Errorf("LP 56 = % X", r)
+	}
+	// A game number beyond LP 51's count is bad data: NACK.
+	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x09, 0x00, 0x06, 0x01})...); !cmp.Equal(r, []byte{0x81}) {
+		t.Errorf("LP 09 game 6 = % X, want NACK", r)
+	}
+	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x07})...); !cmp.Equal(r, ack) {
+		t.Fatalf("LP 07 = % X", r)
+	}
+	waitFor(t, "the acceptor to be inhibited", func() bool { return k.be.Acceptance() == 0 })
+}
