@@ -7,6 +7,7 @@ require (
 	github.com/gen2brain/raylib-go/raylib v0.60.0
 	github.com/google/go-cmp v0.7.0
 	go.etcd.io/bbolt v1.5.0
+	golang.org/x/sys v0.45.0
 	periph.io/x/conn/v3 v3.7.3
 	periph.io/x/host/v3 v3.8.5
 	pgregory.net/rapid v1.3.0
@@ -17,5 +18,4 @@ require (
 	github.com/jonboulle/clockwork v0.5.0 // indirect
 	github.com/jupiterrider/ffi v0.7.0 // indirect
 	golang.org/x/exp v0.0.0-20240506185415-9bf2ced13842 // indirect
-	golang.org/x/sys v0.45.0 // indirect
 )

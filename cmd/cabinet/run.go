@@ -24,6 +24,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	backendF := fs.String("backend", "", "hardware backend: sim|periph (default: configuration)")
 	mirrorF := fs.String("mirror", "", "newest-store proof file (default: [cabinet] store_mirror, or <store>.mirror with --store)")
 	fullscreen := fs.Bool("fullscreen", false, "full screen window")
+	sasF := fs.String("sas", "", "serve SAS on this serial port or pty (overrides [sas] port; address 1 if [sas] address is 0)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -86,8 +87,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		be, panel = tp, tp
 	}
 
-	c, err := controller.New(controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Overrides: overridesFunc(cfg, ret),
-		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()})
+	link := newSASLink(cfg, *sasF)
+	opt := controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Overrides: overridesFunc(cfg, ret),
+		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()}
+	link.options(&opt)
+	c, err := controller.New(opt)
 	if err != nil {
 		return err
 	}
@@ -97,6 +101,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	log.Info("cabinet running", "store", path, "backend", backend, "sha256", digest)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if link != nil && st == nil {
+		// Nothing can be read: the host hears nothing rather than figures
+		// that are not the store's (decided; the tilt is on screen).
+		log.Error("SAS not served: the store could not be opened", "err", storeErr)
+	} else if _, err := link.start(ctx, st, c, log); err != nil {
+		return err
+	}
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
 	err = runDisplay(ctx, c, panel, demoScreens(*cfgF), simBE != nil, *fullscreen)

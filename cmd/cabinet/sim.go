@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,11 +98,16 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	cfgF := fs.String("config", defaultConfig, "configuration file")
 	jsonF := fs.Bool("json", false, "print the summary as JSON")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	sasF := fs.String("sas", "", "serve SAS on this serial port or pty while playing (overrides [sas] port; address 1 if [sas] address is 0); after the rounds the sim keeps answering the host until interrupted")
+	paceF := fs.Duration("pace", 0, "pause between steps (e.g. 50ms, so a SAS host can follow the play)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("sim: unexpected argument %q", fs.Arg(0))}
+	}
+	if *paceF < 0 {
+		return usageError{fmt.Sprintf("sim: --pace %v: want 0 or more", *paceF)}
 	}
 	if *rounds < 0 {
 		return usageError{fmt.Sprintf("sim: --rounds %d: want 0 or more", *rounds)}
@@ -144,13 +151,22 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	be := sim.New()
 	defer be.Close()
 	tally := betTally{}
-	c, err := controller.New(controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
-		Overrides: overridesFunc(cfg, ret), Returns: ret, OnCommit: tally.add})
+	link := newSASLink(cfg, *sasF)
+	opt := controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
+		Overrides: overridesFunc(cfg, ret), Returns: ret, OnCommit: tally.add}
+	link.options(&opt)
+	c, err := controller.New(opt)
 	if err != nil {
 		return err
 	}
 	if err := c.Err(); err != nil {
 		return fmt.Errorf("sim: store %s: %w", path, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sasDone, err := link.start(ctx, st, c, slog.New(slog.NewTextHandler(stderr, nil)))
+	if err != nil {
+		return err
 	}
 	choose := chooser(set)
 	start := time.Now()
@@ -160,17 +176,37 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		c.ServeHost()
 		id := games[int(c.Completed()%int64(len(games)))]
-		if err := c.AutoStep(id, choose); err != nil {
+		if err := c.AutoStep(id, choose); errors.Is(err, controller.ErrHostLocked) {
+			// The host locked play out or disabled this game: wait for it.
+			time.Sleep(2 * time.Millisecond)
+			continue
+		} else if err != nil {
 			return fmt.Errorf("sim: round %d: %w", c.Machine().NextRound, err)
 		}
 		steps++
+		for end := time.Now().Add(*paceF); time.Now().Before(end); {
+			c.ServeHost() // the host is answered during the pause too
+			time.Sleep(min(2*time.Millisecond, time.Until(end)))
+		}
 		if !*quiet && time.Since(lastProgress) > 5*time.Second {
 			lastProgress = time.Now()
 			fmt.Fprintf(stderr, "sim: %d/%d rounds\n", c.Completed(), *rounds)
 		}
 	}
 	elapsed := time.Since(start)
+	if link != nil {
+		fmt.Fprintf(stderr, "sim: %d rounds done; answering the SAS host on %s until interrupted\n", c.Completed(), link.port)
+		for ctx.Err() == nil {
+			c.ServeHost()
+			select {
+			case err := <-sasDone:
+				return fmt.Errorf("sim: SAS link: %w", err)
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
 	res := summarize(c, games, steps, elapsed, tally)
 	if *jsonF {
 		enc := json.NewEncoder(stdout)

@@ -9,7 +9,12 @@
 // argument). The cabinet's data reaches the engine through the Machine
 // interface.
 //
-// Status: the protocol core only. The serial link (termios, timing, chirp),
-// the [sas] configuration, the durable exception queue and the cabinet's
-// Machine are not written yet, and nothing in the cabinet uses this package.
+// The serial link is Port (a UART with the wakeup bit as SPACE parity and
+// PARMRK, or a pty carrying the same marked stream) and Serve (timing,
+// chirp, sync after a loop break, the ROM signature off the polling path).
+// The cabinet's side of Machine and Queue is internal/sasmachine; the
+// exception queue lives in the store (recovery.Tx.RaiseException), raised
+// by the controller in the transaction of its cause. internal/sashost is an
+// independent host that drives the real program over a pty in the tests.
+// docs/sas.md lists every poll and exception.
 package sas

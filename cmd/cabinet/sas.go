@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"cabinet/internal/config"
+	"cabinet/internal/controller"
+	"cabinet/internal/recovery"
+	"cabinet/internal/sas"
+	"cabinet/internal/sasmachine"
+)
+
+// sasLink is the SAS wiring of `cabinet run` and `cabinet sim`: the [sas]
+// section, with `--sas PORT` overriding its port. nil when SAS is off.
+type sasLink struct {
+	cfg  sas.Config
+	port string
+	host chan controller.HostRequest
+}
+
+// newSASLink reads the [sas] section and the --sas flag. With --sas and
+// address 0 in the file, the cabinet answers as address 1 (decided: the
+// flag exists to exercise SAS headless, with the shipped file's SAS off;
+// logged at start).
+func newSASLink(cfg *config.Config, portFlag string) *sasLink {
+	s := cfg.SAS
+	if portFlag != "" {
+		s.Port = portFlag
+		if s.Address == 0 {
+			s.Address = 1
+		}
+	}
+	if !s.On() {
+		return nil
+	}
+	return &sasLink{cfg: sasmachine.Config(s.Address, s.Denom, s.Serial, s.Asset, cfg.Cabinet.Currency), port: s.Port,
+		host: make(chan controller.HostRequest)}
+}
+
+// options sets the controller's SAS options (nil link: none).
+func (l *sasLink) options(o *controller.Options) {
+	if l == nil {
+		return
+	}
+	o.SAS, o.Host = true, l.host
+}
+
+// start opens the port and serves the host until ctx ends; the returned
+// channel gets Serve's result. The port is opened before anything plays,
+// so a wrong port is an error at start, not a silent cabinet.
+func (l *sasLink) start(ctx context.Context, st *recovery.Store, c *controller.Controller, log *slog.Logger) (<-chan error, error) {
+	done := make(chan error, 1)
+	if l == nil {
+		close(done)
+		return done, nil
+	}
+	p, err := sas.OpenPort(l.port)
+	if err != nil {
+		return nil, fmt.Errorf("sas: %w", err)
+	}
+	m := &sasmachine.Machine{Store: st, Cab: c, Host: l.host}
+	e := &sas.Engine{Cfg: l.cfg, M: m, Q: m}
+	log.Info("SAS served", "port", l.port, "address", l.cfg.Address, "accounting_denomination", l.cfg.Denom.String())
+	go func() {
+		defer p.Close()
+		done <- sas.Serve(ctx, p, e, sas.LinkOptions{Log: log})
+	}()
+	return done, nil
+}
