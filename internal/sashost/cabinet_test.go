@@ -314,7 +314,7 @@ func TestCabinetOverPTY(t *testing.T) {
 		t.Errorf("bad CRC: % X, want NACK %02X", r, 0x80|addr)
 	}
 	s.send(WithCRC(0x00, 0x7F, 0x11, 0x24, 0x20, 0x26, 0x10, 0x00, 0x00)...) // broadcast date and time
-	s.send(addr, 0x3D)                                                     // cash-out ticket info: TITO, not implemented
+	s.send(addr, 0x3D)                                                       // cash-out ticket info: TITO, not implemented
 	// Every exception read is acknowledged; the play goes on meanwhile.
 	seen := map[byte]int{}
 	for range 30 {
