@@ -24,25 +24,25 @@ var (
 )
 
 // ExceptionDepth is the number of exceptions the queue keeps. When it is
-// full the oldest is dropped and exception 70 (buffer overflow) is reported
-// first (SAS: "overflow ⇒ drop oldest and report 70").
+// full the oldest is dropped and exception 70 (buffer overflow) is queued
+// where the loss happened (SAS: "overflow ⇒ drop oldest and report 70").
+// One 70 stands for every loss until the host has read it, so a host that
+// falls behind still reads the newest exceptions, not a stream of 70s.
 const ExceptionDepth = 64
 
-// ExceptionOverflow is SAS exception 70, reported when exceptions were
-// dropped. Its queue entry has sequence number 0.
+// ExceptionOverflow is SAS exception 70: exceptions were dropped.
 const ExceptionOverflow byte = 0x70
 
 // Exception is one queued SAS exception.
 type Exception struct {
-	Seq  uint64    `json:"seq"` // 0 for the overflow report
+	Seq  uint64    `json:"seq"`
 	Code byte      `json:"code"`
 	At   time.Time `json:"at"`
 }
 
 // sasQueue is the queue's bookkeeping record.
 type sasQueue struct {
-	Next     uint64 `json:"next"`     // sequence number of the next exception
-	Overflow bool   `json:"overflow"` // exceptions were dropped: report 70 first
+	Next uint64 `json:"next"` // sequence number of the next exception
 }
 
 // HostState is what the host commanded and the cabinet keeps across a power
@@ -100,7 +100,8 @@ func (tx *Tx) sasQueue(b *bolt.Bucket) (sasQueue, error) {
 
 // RaiseException queues a SAS exception in this transaction, so it is
 // durable exactly when the step or event that raised it is. A full queue
-// drops its oldest entry and marks the overflow.
+// drops its oldest entries (never a queued 70) and queues one 70 before
+// the new exception unless one is waiting already.
 func (tx *Tx) RaiseException(code byte) error {
 	b, err := tx.sasBucket()
 	if err != nil {
@@ -110,44 +111,51 @@ func (tx *Tx) RaiseException(code byte) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.put(bSAS, seqKey(q.Next), Exception{Seq: q.Next, Code: code, At: tx.s.opt.Now()}); err != nil {
+	qd, err := tx.Exceptions()
+	if err != nil {
 		return err
 	}
-	q.Next++
-	n := 0
-	c := b.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		if len(k) == 8 {
-			n++
+	n, has70 := len(qd), false
+	for _, e := range qd {
+		has70 = has70 || e.Code == ExceptionOverflow
+	}
+	add := func(code byte) error {
+		if err := tx.put(bSAS, seqKey(q.Next), Exception{Seq: q.Next, Code: code, At: tx.s.opt.Now()}); err != nil {
+			return err
+		}
+		q.Next++
+		n++
+		return nil
+	}
+	if n >= ExceptionDepth && !has70 {
+		if err := add(ExceptionOverflow); err != nil {
+			return err
 		}
 	}
-	for k, _ := c.First(); k != nil && n > ExceptionDepth; k, _ = c.Next() {
-		if len(k) != 8 {
+	if err := add(code); err != nil {
+		return err
+	}
+	for _, e := range qd {
+		if n <= ExceptionDepth {
+			break
+		}
+		if e.Code == ExceptionOverflow {
 			continue
 		}
-		if err := c.Delete(); err != nil {
+		if err := b.Delete(seqKey(e.Seq)); err != nil {
 			return fmt.Errorf("recovery: drop oldest exception: %w", err)
 		}
 		n--
-		q.Overflow = true
 	}
 	return tx.put(bSAS, kSASQueue, q)
 }
 
-// PeekException returns the exception the host should be told next: the
-// overflow report (Seq 0) if exceptions were dropped, else the oldest
-// queued. ok is false when there is none.
+// PeekException returns the oldest queued exception; ok is false when
+// there is none.
 func (tx *Tx) PeekException() (e Exception, ok bool, err error) {
 	b, err := tx.sasBucket()
 	if err != nil || b == nil {
 		return Exception{}, false, err
-	}
-	q, err := tx.sasQueue(b)
-	if err != nil {
-		return Exception{}, false, err
-	}
-	if q.Overflow {
-		return Exception{Code: ExceptionOverflow}, true, nil
 	}
 	c := b.Cursor()
 	for k, raw := c.First(); k != nil; k, raw = c.Next() {
@@ -162,22 +170,13 @@ func (tx *Tx) PeekException() (e Exception, ok bool, err error) {
 	return Exception{}, false, nil
 }
 
-// AckException removes the exception with sequence number seq (0: the
-// overflow report) once the host has acknowledged it. Acknowledging one
-// already removed does nothing, so a repeated acknowledgement never removes
-// another exception.
+// AckException removes the exception with sequence number seq once the
+// host has acknowledged it. Acknowledging one already removed does nothing,
+// so a repeated acknowledgement never removes another exception.
 func (tx *Tx) AckException(seq uint64) error {
 	b, err := tx.sasBucket()
 	if err != nil {
 		return err
-	}
-	if seq == 0 {
-		q, err := tx.sasQueue(b)
-		if err != nil || !q.Overflow {
-			return err
-		}
-		q.Overflow = false
-		return tx.put(bSAS, kSASQueue, q)
 	}
 	if b.Get(seqKey(seq)) == nil {
 		return nil

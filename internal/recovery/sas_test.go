@@ -81,10 +81,25 @@ func TestExceptionQueueOverflow(t *testing.T) {
 		codes = append(codes, byte(0x10+i%16))
 	}
 	raise(t, s, codes...)
+	// The 70 takes the place of the first loss and one slot: the newest
+	// ExceptionDepth-1 exceptions are kept, in order, after it.
 	got := drain(t, s)
-	want := append([]byte{ExceptionOverflow}, codes[3:]...)
+	keep := codes[len(codes)-(ExceptionDepth-1):]
+	i := ExceptionDepth - 1 - 3 // the 70 was queued when the queue first filled: before the 3 last raises
+	want := append(append(append([]byte(nil), keep[:i]...), ExceptionOverflow), keep[i:]...)
 	if !cmp.Equal(got, want) {
 		t.Errorf("after overflow drained % X\nwant % X", got, want)
+	}
+	// Raised again while the 70 waits: one 70 only.
+	raise(t, s, codes...)
+	n70 := 0
+	for _, c := range drain(t, s) {
+		if c == ExceptionOverflow {
+			n70++
+		}
+	}
+	if n70 != 1 {
+		t.Errorf("%d exceptions 70 queued, want one", n70)
 	}
 }
 

@@ -198,6 +198,38 @@ func (s *session) command(msg ...byte) {
 	s.t.Fatalf("LP %02X: still busy after 10 tries", msg[1])
 }
 
+// collectMore waits for n more bytes of a reply already begun.
+func (s *session) collectMore(n int) []byte {
+	s.t.Helper()
+	deadline := time.Now().Add(100 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		s.h.mu.Lock()
+		in := s.h.in
+		s.h.mu.Unlock()
+		if len(in) >= n+1 {
+			out := make([]byte, n)
+			for i := range out {
+				out[i] = in[i+1].b
+			}
+			return out
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
+}
+
+// seededCRC continues the reference CRC from seed (LP 21's signature).
+func seededCRC(seed uint16, b []byte) uint16 {
+	crc := seed
+	for _, x := range b {
+		q := (crc ^ uint16(x)) & 0xF
+		crc = (crc >> 4) ^ (q * 0x1081)
+		q = (crc ^ uint16(x>>4)) & 0xF
+		crc = (crc >> 4) ^ (q * 0x1081)
+	}
+	return crc
+}
+
 // exception reads one general poll and acknowledges it with a different
 // message (the implied ACK). 0 is "no activity".
 func (s *session) exception() byte {
@@ -315,6 +347,28 @@ func TestCabinetOverPTY(t *testing.T) {
 	}
 	s.send(WithCRC(0x00, 0x7F, 0x11, 0x24, 0x20, 0x26, 0x10, 0x00, 0x00)...) // broadcast date and time
 	s.send(addr, 0x3D)                                                       // cash-out ticket info: TITO, not implemented
+	// LP 21: ACK now, the signature (CRC-16 of the program, seeded by the
+	// host) on a later general poll; polls are answered meanwhile.
+	bin, _ := binary()
+	prog, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := uint16(0x5A3C)
+	s.command(addr, 0x21, byte(seed), byte(seed>>8))
+	var sig []byte
+	for range 200 {
+		r := s.poll(gp, 1)
+		if len(r) >= 1 && r[0] == addr { // the deferred response begins with the address
+			sig = append([]byte{addr}, s.collectMore(5)...)
+			s.send(ack...)
+			break
+		}
+		s.send(ack...)
+	}
+	if want := WithCRC(addr, 0x21, byte(seededCRC(seed, prog)), byte(seededCRC(seed, prog)>>8)); !bytes.Equal(sig, want) {
+		t.Errorf("ROM signature reply % X, want % X (CRC-16 of %s seeded with %04X)\n%s", sig, want, bin, seed, sm.log())
+	}
 	// Every exception read is acknowledged; the play goes on meanwhile.
 	seen := map[byte]int{}
 	for range 30 {
