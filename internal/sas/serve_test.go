@@ -32,7 +32,7 @@ func ptyPair(t *testing.T) (*os.File, string) {
 type fakeMachine struct{ s Snapshot }
 
 func (f *fakeMachine) Snapshot() (Snapshot, error) { return f.s, nil }
-func (f *fakeMachine) Command(Command) error        { return nil }
+func (f *fakeMachine) Command(Command) error       { return nil }
 
 type memQueue struct{ q []byte }
 
