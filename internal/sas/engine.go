@@ -108,6 +108,14 @@ func (e *Engine) Handle(now time.Time, msg []byte) []byte {
 		return nil
 	}
 	a := e.Cfg.Address
+	if len(msg) > 1 && msg[0] == 0x00 {
+		// A broadcast: never answered. A broadcast LP 7F with a good CRC
+		// sets the date and time (type G).
+		if msg[1] == 0x7F && len(msg) == 11 && CheckCRC(msg) {
+			_ = e.setClock(now, msg)
+		}
+		return nil
+	}
 	if len(msg) == 1 && msg[0] != 0x80|a {
 		// a poll to another address or a broadcast: implied ACK, and sync
 		e.ack()

@@ -54,10 +54,21 @@ type Framer struct {
 }
 
 // Feed takes one byte and returns a complete message, or nil.
+//
+// A broadcast (address 00 with the wakeup bit) is returned at once as the
+// one byte 00 (an implied ACK and the sync rule, like any message to
+// another address) and then collected: a complete broadcast LP 7F (date
+// and time) is returned whole, 00 7F … CRC, for the engine to apply
+// without answering.
 func (f *Framer) Feed(b Byte) []byte {
 	if b.Wakeup {
 		f.on = false
 		f.buf = f.buf[:0]
+		if b.B == 0x00 {
+			f.on = true
+			f.buf = append(f.buf, 0x00)
+			return []byte{0x00}
+		}
 		if b.B&0x80 != 0 || b.B != f.Addr {
 			return []byte{b.B}
 		}

@@ -103,14 +103,9 @@ func (e *Engine) longPoll(now time.Time, m []byte) ([]byte, error) {
 		e.romWanted, e.romPending = true, false
 		return ack, nil
 	case 0x7F:
-		if _, err := ParseBCD(m[2:9]); err != nil {
-			return nil, fmt.Errorf("sas: LP 7F: %w", ErrBadData)
+		if err := e.setClock(now, m); err != nil {
+			return nil, err
 		}
-		t, err := time.ParseInLocation("010220061504059", fmt.Sprintf("% X", m[2:9])[0:0]+bcdDigits(m[2:9])+"0", time.Local)
-		if err != nil {
-			return nil, fmt.Errorf("sas: LP 7F %s: %w", bcdDigits(m[2:9]), ErrBadData)
-		}
-		e.timeOffset = t.Sub(now)
 		return ack, nil
 	case 0x7E:
 		t := now.Add(e.timeOffset)
@@ -257,21 +252,40 @@ func (e *Engine) cmd(c Command) error {
 	return nil
 }
 
+// setClock applies LP 7F's MMDDYYYY HHMMSS (BCD, m[2:9]) as an offset of
+// the clock LP 7E reports (the cabinet's own clock is not changed: the
+// event log keeps the system's time).
+func (e *Engine) setClock(now time.Time, m []byte) error {
+	if _, err := ParseBCD(m[2:9]); err != nil {
+		return fmt.Errorf("sas: LP 7F % X: %w", m[2:9], ErrBadData)
+	}
+	t, err := time.ParseInLocation("01022006150405", bcdDigits(m[2:9]), time.Local)
+	if err != nil {
+		return fmt.Errorf("sas: LP 7F %s: %w", bcdDigits(m[2:9]), ErrBadData)
+	}
+	e.timeOffset = t.Sub(now)
+	return nil
+}
+
 // bcdDigits renders BCD bytes as their digits.
 func bcdDigits(b []byte) string { return fmt.Sprintf("%X", b) }
 
 // gameConfig appends the 1F/53 fields of game g (0 = the machine: game 1's
-// ID with the whole machine's highest max bet and lowest base %).
+// ID with the whole machine's highest max bet and lowest base %; a game
+// without a figure, base % 0 — Poker Duel, played for chips — is left out
+// of the lowest).
 func (e *Engine) gameConfig(r []byte, s Snapshot, g int) []byte {
 	id, pay, pct, maxBet := "00", "", 0, money.Cents(0)
 	if g > 0 {
 		gm := s.Games[g-1]
 		id, pay, pct, maxBet = gm.ID, gm.Paytable, gm.BasePct, gm.MaxBet
 	} else if len(s.Games) > 0 {
-		id, pay, pct = s.Games[0].ID, s.Games[0].Paytable, s.Games[0].BasePct
+		id, pay, pct = s.Games[0].ID, s.Games[0].Paytable, 0
 		for _, gm := range s.Games {
 			maxBet = max(maxBet, gm.MaxBet)
-			pct = min(pct, gm.BasePct)
+			if gm.BasePct > 0 && (pct == 0 || gm.BasePct < pct) {
+				pct = gm.BasePct
+			}
 		}
 	}
 	r = append(r, fixedASCII(id, 2, '0')...)
