@@ -26,6 +26,61 @@ type opSetting struct {
 	set     func(f *file, v string) error // writes the document; build validates
 	choices []string                      // values Next cycles through
 	num     func(string) (int64, bool)    // numeric order of values (nil: list order)
+	kind    string                        // view.Setting.Kind
+	unit    string                        // view.Setting.Unit
+	note    string                        // view.Setting.Note
+}
+
+// Kinds of setting values (the view's contract).
+const (
+	KindMoney   = view.KindMoney
+	KindCount   = view.KindCount
+	KindSwitch  = view.KindSwitch
+	KindPercent = view.KindPercent
+	KindWord    = view.KindWord
+)
+
+// describe gives a setting its screen description as data: the label's
+// message keys, its group and its game (this package owns the key space;
+// the screens never take a key apart).
+func describe(key string) (label []string, labelMoney money.Cents, group string, id game.ID) {
+	parts := strings.Split(key, ".")
+	switch {
+	case len(parts) >= 3 && parts[0] == "cabinet" && parts[1] == "bill":
+		v, _ := money.Parse(strings.Join(parts[2:], "."))
+		return []string{"set.bill"}, v, "bills", ""
+	case len(parts) == 2 && parts[0] == "cabinet":
+		return []string{"set." + parts[1]}, 0, "cabinet", ""
+	case len(parts) == 2 && parts[0] == "jackpot":
+		return []string{"rule.jackpot_" + parts[1]}, 0, "jackpot", ""
+	case len(parts) == 2 && parts[0] == "duel":
+		return []string{"game.duel", "rule.session_" + parts[1]}, 0, "games.duel", game.Duel
+	case len(parts) == 3 && parts[0] == "games" && parts[2] == "enabled":
+		return []string{"game." + parts[1], "set.enabled"}, 0, "games." + parts[1], game.ID(parts[1])
+	case len(parts) == 3 && parts[0] == "games":
+		return []string{"game." + parts[1], "rule." + parts[2]}, 0, "games." + parts[1], game.ID(parts[1])
+	case len(parts) == 4 && parts[0] == "games":
+		return []string{"game." + parts[1], "bet." + parts[2], "set.side_" + parts[3]}, 0, "games." + parts[1], game.ID(parts[1])
+	}
+	return []string{"set." + key}, 0, parts[0], ""
+}
+
+// notes are what a setting's allowed values do not say by themselves
+// (message keys, view.Setting.Note).
+var notes = map[string]string{
+	"cabinet.handpay_limit": "note.zero_no_handpay",
+	"jackpot.rate":          "note.rate_decimals",
+}
+
+// viewSetting is s as the operator menu shows it.
+func (o opSetting) viewSetting(value string) view.Setting {
+	label, lm, group, id := describe(o.key)
+	note := o.note
+	if note == "" {
+		note = notes[o.key]
+	}
+	return view.Setting{Key: o.key, Value: value, Allowed: o.allowed, Label: label, LabelMoney: lm, Group: group,
+		Game: id, Kind: o.kind, Unit: o.unit, Note: note, Choices: append([]string(nil), o.choices...)}
 }
 
 // moneyLadder is the sequence of amounts the operator menu steps through.
@@ -76,13 +131,13 @@ func moneyKey(key, allowed string, zero bool, field func(f *file) *string, get f
 	if zero {
 		ch = append([]string{"0.00"}, moneyLadder...)
 	}
-	return opSetting{key: key, allowed: allowed, choices: ch, num: moneyNum,
+	return opSetting{key: key, allowed: allowed, choices: ch, num: moneyNum, kind: KindMoney,
 		get: func(c *Config) string { return get(c).String() },
 		set: func(f *file, v string) error { *field(f) = v; return nil }}
 }
 
 func intKey(key, allowed string, choices []string, field func(f *file) *int) opSetting {
-	return opSetting{key: key, allowed: allowed, choices: choices, num: moneyNum,
+	return opSetting{key: key, allowed: allowed, choices: choices, num: moneyNum, kind: KindCount,
 		get: func(c *Config) string { return strconv.Itoa(*field(&c.raw)) },
 		set: func(f *file, v string) error {
 			n, err := parseInt(key, v)
@@ -95,7 +150,7 @@ func intKey(key, allowed string, choices []string, field func(f *file) *int) opS
 }
 
 func boolKey(key string, field func(f *file) *bool) opSetting {
-	return opSetting{key: key, allowed: `"on" or "off"`, choices: onOff,
+	return opSetting{key: key, allowed: `"on" or "off"`, choices: onOff, kind: KindSwitch,
 		get: func(c *Config) string { return fmtBool(*field(&c.raw)) },
 		set: func(f *file, v string) error {
 			b, err := parseBool(key, v)
@@ -111,7 +166,7 @@ func boolKey(key string, field func(f *file) *bool) opSetting {
 // in menu order, for this configuration's bill denominations.
 func (c *Config) operatorSettings() []opSetting {
 	s := []opSetting{
-		{key: "cabinet.language", allowed: `"fr" or "en"`, choices: []string{"fr", "en"},
+		{key: "cabinet.language", allowed: `"fr" or "en"`, choices: []string{"fr", "en"}, kind: KindWord,
 			get: func(c *Config) string { return c.Cabinet.Language },
 			set: func(f *file, v string) error { f.Cabinet.Language = v; return nil }},
 		boolKey("cabinet.sound", func(f *file) *bool { return &f.Cabinet.Sound }),
@@ -119,8 +174,8 @@ func (c *Config) operatorSettings() []opSetting {
 			func(f *file) *string { return &f.Cabinet.CreditLimit }, func(c *Config) money.Cents { return c.Cabinet.CreditLimit }),
 		moneyKey("cabinet.handpay_limit", "an amount, 0.00 = no handpay lock on wins", true,
 			func(f *file) *string { return &f.Cabinet.HandpayLimit }, func(c *Config) money.Cents { return c.Cabinet.HandpayLimit }),
-		intKey("cabinet.recall_depth", fmt.Sprintf("%d to %d rounds", MinRecallDepth, MaxRecallDepth),
-			[]string{"10", "20", "50", "100", "200", "500", "1000"}, func(f *file) *int { return &f.Cabinet.RecallDepth }),
+		withUnit(intKey("cabinet.recall_depth", fmt.Sprintf("%d to %d rounds", MinRecallDepth, MaxRecallDepth),
+			[]string{"10", "20", "50", "100", "200", "500", "1000"}, func(f *file) *int { return &f.Cabinet.RecallDepth }), "rounds"),
 	}
 	for _, b := range c.billChoices() {
 		s = append(s, billKey(b))
@@ -131,7 +186,7 @@ func (c *Config) operatorSettings() []opSetting {
 	s = append(s,
 		moneyKey("jackpot.reset", "an amount of 0 or more", true,
 			func(f *file) *string { return &f.Jackpot.Reset }, func(c *Config) money.Cents { return c.Jackpot.Reset }),
-		opSetting{key: "jackpot.rate", allowed: "a percent from 0 to 100, at most five decimals",
+		opSetting{key: "jackpot.rate", allowed: "a percent from 0 to 100, at most five decimals", kind: KindPercent,
 			choices: []string{"0.00000", "5.00000", "10.00000", "15.00000", DefaultJackpotRate, "25.00000", "30.00000"}, num: rateNum,
 			get: func(c *Config) string { return FormatRateE7(c.Jackpot.RateE7) },
 			set: func(f *file, v string) error { f.Jackpot.Rate = v; return nil }},
@@ -151,8 +206,8 @@ func (c *Config) operatorSettings() []opSetting {
 		id := g.id
 		p := "games." + string(id) + "."
 		s = append(s,
-			moneyKey(p+"min_bet", "an amount above 0, at most max_bet", false, g.min, func(c *Config) money.Cents { return c.rules[id].MinBet }),
-			moneyKey(p+"max_bet", "an amount at least min_bet", false, g.max, func(c *Config) money.Cents { return c.rules[id].MaxBet }))
+			withNote(moneyKey(p+"min_bet", "an amount above 0, at most max_bet", false, g.min, func(c *Config) money.Cents { return c.rules[id].MinBet }), "note.at_most_max_bet"),
+			withNote(moneyKey(p+"max_bet", "an amount at least min_bet", false, g.max, func(c *Config) money.Cents { return c.rules[id].MaxBet }), "note.at_least_min_bet"))
 		switch id {
 		case game.Royal:
 			s = append(s, moneyKey(p+"royal_stake", "an amount above 0", false,
@@ -160,8 +215,8 @@ func (c *Config) operatorSettings() []opSetting {
 		case game.FreeBet:
 			s = append(s,
 				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.FreeBet.Spots }),
-				intKey(p+"penetration", "50 to 90 (percent)", []string{"50", "55", "60", "65", "70", "75", "80", "85", "90"},
-					func(f *file) *int { return &f.Games.FreeBet.Penetration }))
+				withKind(intKey(p+"penetration", "50 to 90 (percent)", []string{"50", "55", "60", "65", "70", "75", "80", "85", "90"},
+					func(f *file) *int { return &f.Games.FreeBet.Penetration }), KindPercent))
 			for _, sb := range []struct {
 				kind game.BetKind
 				f    func(f *file) *sideFile
@@ -179,20 +234,20 @@ func (c *Config) operatorSettings() []opSetting {
 				}
 				s = append(s,
 					boolKey(q+"offered", func(f *file) *bool { return &sb.f(f).Offered }),
-					moneyKey(q+"min", "an amount above 0, at most max", false,
-						func(f *file) *string { return &sb.f(f).Min }, func(c *Config) money.Cents { lo, _ := side(c); return lo }),
-					moneyKey(q+"max", "an amount at least min", false,
-						func(f *file) *string { return &sb.f(f).Max }, func(c *Config) money.Cents { _, hi := side(c); return hi }))
+					withNote(moneyKey(q+"min", "an amount above 0, at most max", false,
+						func(f *file) *string { return &sb.f(f).Min }, func(c *Config) money.Cents { lo, _ := side(c); return lo }), "note.at_most_max"),
+					withNote(moneyKey(q+"max", "an amount at least min", false,
+						func(f *file) *string { return &sb.f(f).Max }, func(c *Config) money.Cents { _, hi := side(c); return hi }), "note.at_least_min"))
 			}
 		case game.Zappit:
 			s = append(s,
 				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.Zappit.Spots }),
-				moneyKey(p+"win_cap", "an amount, 0.00 = no cap", true,
-					func(f *file) *string { return &f.Games.Zappit.WinCap }, func(c *Config) money.Cents { return c.rules[game.Zappit].WinCap }))
+				withNote(moneyKey(p+"win_cap", "an amount, 0.00 = no cap", true,
+					func(f *file) *string { return &f.Games.Zappit.WinCap }, func(c *Config) money.Cents { return c.rules[game.Zappit].WinCap }), "note.zero_no_cap"))
 		case game.Classic:
 			s = append(s,
 				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.Classic.Spots }),
-				opSetting{key: p + "dealing", allowed: `"american" or "european"`, choices: []string{"american", "european"},
+				opSetting{key: p + "dealing", allowed: `"american" or "european"`, choices: []string{"american", "european"}, kind: KindWord,
 					get: func(c *Config) string { return c.raw.Games.Classic.Dealing },
 					set: func(f *file, v string) error { f.Games.Classic.Dealing = v; return nil }},
 				boolKey(p+"surrender", func(f *file) *bool { return &f.Games.Classic.Surrender }),
@@ -223,7 +278,7 @@ func (c *Config) billChoices() []money.Cents {
 // billKey switches one bill denomination on or off: "cabinet.bill.20.00".
 func billKey(b money.Cents) opSetting {
 	key := "cabinet.bill." + b.String()
-	return opSetting{key: key, allowed: `"on" or "off"`, choices: onOff,
+	return opSetting{key: key, allowed: `"on" or "off"`, choices: onOff, kind: KindSwitch,
 		get: func(c *Config) string {
 			for _, x := range c.Cabinet.Bills {
 				if x == b {
@@ -254,7 +309,7 @@ func billKey(b money.Cents) opSetting {
 // enabledKey switches one game on or off: "games.classic.enabled".
 func enabledKey(id game.ID) opSetting {
 	key := "games." + string(id) + ".enabled"
-	return opSetting{key: key, allowed: `"on" or "off" (at least one game on)`, choices: onOff,
+	return opSetting{key: key, allowed: `"on" or "off" (at least one game on)`, choices: onOff, kind: KindSwitch, note: "note.one_game_on",
 		get: func(c *Config) string {
 			for _, x := range c.enabled {
 				if x == id {
@@ -370,10 +425,25 @@ func (c *Config) Items(overrides map[string]string) []view.Setting {
 	if err != nil {
 		eff = c
 	}
-	ss := eff.Settings()
-	out := make([]view.Setting, len(ss))
-	for i, s := range ss {
-		out[i] = view.Setting{Key: s.Key, Value: s.Value, Allowed: s.Allowed}
+	ops := eff.operatorSettings()
+	out := make([]view.Setting, len(ops))
+	for i, o := range ops {
+		out[i] = o.viewSetting(o.get(eff))
 	}
 	return out
 }
+
+// Describe is the screen description of the operator setting key (a
+// stored override's key: labels of the event log and of a refusal); ok is
+// false for a key that is not an operator setting.
+func (c *Config) Describe(key string) (view.Setting, bool) {
+	o, ok := c.lookup(key)
+	if !ok {
+		return view.Setting{}, false
+	}
+	return o.viewSetting(""), true
+}
+
+func withNote(o opSetting, note string) opSetting { o.note = note; return o }
+func withUnit(o opSetting, unit string) opSetting { o.unit = unit; return o }
+func withKind(o opSetting, kind string) opSetting { o.kind = kind; return o }

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cabinet/internal/analysis/rtp"
+	"cabinet/internal/config"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/meters"
@@ -17,15 +19,19 @@ import (
 // OperatorMenu is the operator's settings editor, supplied by the
 // configuration package (it knows keys, values and what is allowed).
 type OperatorMenu interface {
-	// Items lists the settings with their effective values.
+	// Items lists the settings with their effective values and their
+	// description as data (label keys, group, game, kind, choices).
 	Items(overrides map[string]string) []view.Setting
 	// Next returns the next allowed value after current for key.
 	Next(key, current string) (string, error)
+	// Describe is the description of key (no value); ok false for a key
+	// that is not an operator setting.
+	Describe(key string) (view.Setting, bool)
 }
 
 func (u *ui) enterOperator() {
-	u.opPrev, u.mode, u.opCursor, u.opError = u.mode, view.Operator, 0, ""
-	u.opDraft, u.opConfirm, u.opSaved, u.opRTP, u.opChoices = "", false, "", nil, nil
+	u.opPrev, u.mode, u.opCursor, u.opError = u.mode, view.Operator, 0, nil
+	u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, nil, nil
 }
 
 func (u *ui) leaveOperator() {
@@ -49,30 +55,6 @@ func (c *Controller) overrides() map[string]string {
 
 // operatorPageSize is how many settings an operator page shows.
 const operatorPageSize = 8
-
-// settingGroup is the group a setting key belongs to: bills, the cabinet,
-// the jackpot, each game ("games.<id>"; the duel's keys are its game's).
-func settingGroup(key string) string {
-	switch {
-	case strings.HasPrefix(key, "cabinet.bill"):
-		return "bills"
-	case strings.HasPrefix(key, "games."):
-		parts := strings.SplitN(key, ".", 3)
-		return parts[0] + "." + parts[1]
-	case strings.HasPrefix(key, "duel."):
-		return "games." + string(game.Duel)
-	}
-	g, _, _ := strings.Cut(key, ".")
-	return g
-}
-
-// gameOfKey is the game a setting changes, "" if none in particular.
-func gameOfKey(key string) game.ID {
-	if g := settingGroup(key); strings.HasPrefix(g, "games.") {
-		return game.ID(strings.TrimPrefix(g, "games."))
-	}
-	return ""
-}
 
 // operatorPage places the cursor: its group's bounds [lo, hi) in all, the
 // page shown [plo, phi), the page number and count.
@@ -111,7 +93,7 @@ func (c *Controller) operatorButton(b hw.Button) error {
 	cur := u.opCursor % len(items)
 	it := items[cur]
 	move := func(to int) {
-		u.opCursor, u.opDraft, u.opError, u.opConfirm, u.opSaved, u.opRTP = to, "", "", false, "", nil
+		u.opCursor, u.opDraft, u.opError, u.opConfirm, u.opSaved, u.opRTP = to, "", nil, false, nil, nil
 	}
 	switch b {
 	case hw.Hit:
@@ -125,11 +107,11 @@ func (c *Controller) operatorButton(b hw.Button) error {
 		from := it.Value // the draft when there is one: BET+ steps on
 		next, err := c.opt.Operator.Next(it.Key, from)
 		if err != nil {
-			u.opError = err.Error()
+			u.opError = &view.OperatorError{Setting: it, Value: from}
 			return err
 		}
-		u.opDraft, u.opError, u.opConfirm, u.opSaved = next, "", false, ""
-		u.opRTP = c.draftRTP(it.Key, next)
+		u.opDraft, u.opError, u.opConfirm, u.opSaved = next, nil, false, nil
+		u.opRTP = c.draftRTP(it, next)
 	case hw.Yes:
 		if u.opDraft == "" {
 			return fmt.Errorf("%w: nothing changed", ErrNotNow)
@@ -147,12 +129,14 @@ func (c *Controller) operatorButton(b hw.Button) error {
 				old = x.Value
 			}
 		}
-		if err := c.setOverride(it.Key, old, u.opDraft); err != nil {
+		if err := c.setOverride(it, old, u.opDraft); err != nil {
 			return err
 		}
-		u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, it.Key, nil
+		saved := it
+		saved.Value, saved.Draft = u.opDraft, false
+		u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, &saved, nil
 	case hw.No:
-		u.opDraft, u.opError, u.opConfirm, u.opRTP = "", "", false, nil
+		u.opDraft, u.opError, u.opConfirm, u.opRTP = "", nil, false, nil
 	default:
 		return fmt.Errorf("%w: %s in the operator menu", ErrNotNow, b)
 	}
@@ -165,8 +149,8 @@ func (c *Controller) operatorButton(b hw.Button) error {
 // Options.RTP (default: the published figure). nil when nothing can be
 // computed, the key changes no game, or the draft is not valid (YES then
 // reports the validation error).
-func (c *Controller) draftRTP(key, value string) *view.OperatorRTP {
-	id := gameOfKey(key)
+func (c *Controller) draftRTP(it view.Setting, value string) *view.OperatorRTP {
+	key, id := it.Key, it.Game
 	if id == "" || c.opt.Overrides == nil {
 		return nil
 	}
@@ -212,11 +196,6 @@ func (c *Controller) draftRTP(key, value string) *view.OperatorRTP {
 // one marked as a draft.
 func (c *Controller) operatorItems() []view.Setting {
 	items := c.opt.Operator.Items(c.overrides())
-	for i := range items {
-		items[i].Group = settingGroup(items[i].Key)
-		items[i].Choices = c.choices(items[i].Key)
-		items[i].Kind = valueKind(items[i].Choices)
-	}
 	// Stable by group, in the order the groups first appear.
 	order := map[string]int{}
 	for _, it := range items {
@@ -232,73 +211,6 @@ func (c *Controller) operatorItems() []view.Setting {
 	return items
 }
 
-// choices are the values BET+ steps through for key, in the
-// configuration's order (its allowed set, as data; cached while the menu
-// is open).
-func (c *Controller) choices(key string) []string {
-	if c.ui.opChoices == nil {
-		c.ui.opChoices = map[string][]string{}
-	}
-	if ch, ok := c.ui.opChoices[key]; ok {
-		return ch
-	}
-	var out []string
-	seen := map[string]bool{}
-	v := "" // Next of a value that is not allowed is the first allowed one
-	for range 200 {
-		next, err := c.opt.Operator.Next(key, v)
-		if err != nil || seen[next] {
-			break
-		}
-		seen[next] = true
-		out = append(out, next)
-		v = next
-	}
-	c.ui.opChoices[key] = out
-	return out
-}
-
-// valueKind tells the display how to show a setting's values: money,
-// count, switch (on/off), percent or word. Decided from the allowed values
-// themselves, the configuration's only typed description today.
-func valueKind(choices []string) string {
-	if len(choices) == 0 {
-		return ""
-	}
-	all := func(ok func(string) bool) bool {
-		for _, v := range choices {
-			if !ok(v) {
-				return false
-			}
-		}
-		return true
-	}
-	digits := func(v string) bool {
-		if v == "" {
-			return false
-		}
-		for _, r := range v {
-			if r < '0' || r > '9' {
-				return false
-			}
-		}
-		return true
-	}
-	switch {
-	case all(func(v string) bool { return v == "on" || v == "off" }):
-		return "switch"
-	case all(digits):
-		return "count"
-	case all(func(v string) bool {
-		i, f, ok := strings.Cut(v, ".")
-		return ok && digits(i) && len(f) == 2 && digits(f)
-	}):
-		return "money"
-	case all(func(v string) bool { return strings.HasSuffix(v, "%") }):
-		return "percent"
-	}
-	return "word"
-}
 
 // operatorView is the page of the operator menu the cursor is on.
 func (c *Controller) operatorView() *view.OperatorView {
@@ -314,7 +226,8 @@ func (c *Controller) operatorView() *view.OperatorView {
 }
 
 // setOverride validates and stores one operator change.
-func (c *Controller) setOverride(key, old, value string) error {
+func (c *Controller) setOverride(it view.Setting, old, value string) error {
+	key := it.Key
 	o := c.overrides()
 	if o == nil {
 		o = map[string]string{}
@@ -322,22 +235,22 @@ func (c *Controller) setOverride(key, old, value string) error {
 	o[key] = value
 	s, err := c.opt.Overrides(c.base, o)
 	if err != nil {
-		c.ui.opError = err.Error()
+		c.ui.opError = c.refusedChange(it, value, err)
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
 	}
 	err = c.commit("store override "+key, func(tx *recovery.Tx, _ *state) error {
 		if err := tx.PutOverride(key, value); err != nil {
 			return err
 		}
-		return c.logTx(tx, meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value))
+		return c.logDetail(tx, meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value), "setting_changed",
+			settingArgs(it, old, value)...)
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: store override %s: %w", key, err)
 	}
 	c.hostRTP = nil
 	c.set = s // no round is open in the operator menu: effective from the next round
-	c.ui.opChoices = nil
-	c.ui.opError = ""
+	c.ui.opError = nil
 	if !containsGame(c.set.Games, c.ui.game) {
 		c.ui.game, c.ui.menu = c.set.Games[0], 0
 	}
@@ -351,4 +264,50 @@ func containsGame(gs []game.ID, id game.ID) bool {
 		}
 	}
 	return false
+}
+
+// refusedChange is the typed refusal of it = value: the setting the
+// configuration names (the one changed, or the one it now conflicts with,
+// e.g. max_bet below min_bet) with its value. A refused return is shown by
+// the live return (opRTP), the figure with it.
+func (c *Controller) refusedChange(it view.Setting, value string, err error) *view.OperatorError {
+	var ref *rtp.RefusedError
+	if errors.As(err, &ref) {
+		c.ui.opRTP = &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
+	}
+	var ke *config.KeyError
+	if errors.As(err, &ke) && ke.Key != it.Key {
+		if d, ok := c.opt.Operator.Describe(ke.Key); ok {
+			v := ke.Value
+			if u, uerr := strconv.Unquote(v); uerr == nil {
+				v = u
+			}
+			return &view.OperatorError{Setting: d, Value: v}
+		}
+	}
+	return &view.OperatorError{Setting: it, Value: value}
+}
+
+// settingArgs are an operator change's event details: the setting's label
+// and its old and new values, typed like the menu shows them.
+func settingArgs(it view.Setting, old, value string) []meters.Arg {
+	label := strings.Join(it.Label, "|")
+	if it.LabelMoney != 0 {
+		label += ":" + it.LabelMoney.String()
+	}
+	return []meters.Arg{{Type: meters.ArgLabel, Value: label}, settingValueArg(it.Kind, old), settingValueArg(it.Kind, value)}
+}
+
+func settingValueArg(kind, v string) meters.Arg {
+	switch kind {
+	case config.KindMoney:
+		return meters.Arg{Type: meters.ArgMoney, Value: v}
+	case config.KindCount:
+		return meters.Arg{Type: meters.ArgCount, Value: v}
+	case config.KindPercent:
+		return meters.Arg{Type: meters.ArgPercent, Value: v}
+	case config.KindSwitch, config.KindWord:
+		return meters.Arg{Type: meters.ArgKey, Value: "val." + v}
+	}
+	return meters.Arg{Type: meters.ArgText, Value: v}
 }

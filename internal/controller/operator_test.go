@@ -84,8 +84,8 @@ func TestOperatorMenu(t *testing.T) {
 		t.Fatalf("first YES: confirm %v, cap %v (want the question, cap unchanged)", op.Confirm, r.c.set.Rules[game.Zappit].WinCap)
 	}
 	r.mustPress(hw.Yes)
-	if op := r.c.Snapshot().Operator; op.Saved != cur().Key || op.Confirm || op.Items[idx].Draft {
-		t.Fatalf("second YES: saved %q confirm %v draft %v", op.Saved, op.Confirm, op.Items[idx].Draft)
+	if op := r.c.Snapshot().Operator; op.Saved == nil || op.Saved.Key != cur().Key || op.Confirm || op.Items[idx].Draft {
+		t.Fatalf("second YES: saved %+v confirm %v draft %v", op.Saved, op.Confirm, op.Items[idx].Draft)
 	}
 	newCap := r.c.set.Rules[game.Zappit].WinCap
 	if newCap == oldCap {

@@ -76,7 +76,7 @@ func TestHelpFollowsOverride(t *testing.T) {
 	if want := directMain(t, r.c.set, game.Classic); before.RTPBP != want || before.Basis != string(rtp.PerStaked) || before.InitialBP == 0 {
 		t.Fatalf("help before = %+v, want %d per money staked with the per-initial figure", before, want)
 	}
-	if err := r.c.setOverride("games.classic.dealing", "american", "european"); err != nil {
+	if err := r.c.setOverride(describe(t, cfg, "games.classic.dealing"), "american", "european"); err != nil {
 		t.Fatalf("setOverride(dealing european) = %v", err)
 	}
 	after := helpMain(t, r, game.Classic)
@@ -108,7 +108,7 @@ func TestOperatorChangeRefused(t *testing.T) {
 		t.Fatalf("PreviewReturns(max_hands 2) = %+v, %v; want a figure in [99.00, 100.00)", lines, err)
 	}
 	_, perr := r.c.PreviewReturns(game.Classic, "games.classic.dealing", "american")
-	err = r.c.setOverride("games.classic.dealing", "european", "american")
+	err = r.c.setOverride(describe(t, cfg, "games.classic.dealing"), "european", "american")
 	var re *rtp.RefusedError
 	if !errors.As(err, &re) || re.Game != game.Classic || re.Bet != game.Main || re.RTP < 10000 {
 		t.Fatalf("setOverride(dealing american) = %v, want a refusal of classic main at 100 %% or more", err)
@@ -122,7 +122,17 @@ func TestOperatorChangeRefused(t *testing.T) {
 	if o := r.c.overrides(); len(o) != 0 {
 		t.Errorf("overrides stored after a refusal: %v", o)
 	}
-	if r.c.ui.opError == "" {
+	if r.c.ui.opError == nil {
 		t.Errorf("no refusal shown to the operator")
 	}
+}
+
+// describe is the operator menu's description of key.
+func describe(t *testing.T, cfg *config.Config, key string) view.Setting {
+	t.Helper()
+	d, ok := cfg.Describe(key)
+	if !ok {
+		t.Fatalf("no operator setting %q", key)
+	}
+	return d
 }

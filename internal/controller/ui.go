@@ -33,12 +33,11 @@ type ui struct {
 
 	opCursor  int
 	opPrev    view.Mode
-	opError   string
+	opError   *view.OperatorError
 	opDraft   string
 	opConfirm bool
-	opSaved   string
+	opSaved   *view.Setting
 	opRTP     *view.OperatorRTP
-	opChoices map[string][]string // allowed values per key (cached)
 
 	duelDeck   int
 	duelLevel  int

@@ -1,14 +1,20 @@
 package display
 
 import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
+	"cabinet/internal/i18n"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
@@ -170,17 +176,66 @@ func TestHelpPages(t *testing.T) {
 	}
 }
 
-// TestOperatorAllowedTranslated: every "allowed values" text the shipped
-// configuration gives the operator menu reads in French.
-func TestOperatorAllowedTranslated(t *testing.T) {
+// TestOperatorSettingsTranslated: every operator setting of the shipped
+// configuration arrives described as data (label keys, kind, choices) and
+// every word of that description is in both catalogues: the menu never
+// shows a raw key, "on/off" or English inside French.
+func TestOperatorSettingsTranslated(t *testing.T) {
 	cfg, err := config.Load(filepath.Join("..", "..", "configs", "cabinet.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr := &frame{lang: "fr", s: &view.Snapshot{}}
-	for _, it := range cfg.Items(nil) {
-		if got := fr.allowed(it.Allowed); got == it.Allowed {
-			t.Errorf("%s: allowed %q has no French", it.Key, it.Allowed)
+	for _, lang := range i18n.Langs() {
+		for _, it := range cfg.Items(nil) {
+			if len(it.Label) == 0 || it.Kind == "" || len(it.Choices) == 0 || it.Group == "" {
+				t.Errorf("%s: described as %+v, want label keys, a kind, choices and a group", it.Key, it)
+			}
+			keys := append([]string(nil), it.Label...)
+			if it.Note != "" {
+				keys = append(keys, it.Note)
+			}
+			if it.Unit != "" {
+				keys = append(keys, "unit."+it.Unit)
+			}
+			if it.Kind == view.KindSwitch || it.Kind == view.KindWord {
+				for _, c := range it.Choices {
+					keys = append(keys, "val."+c)
+				}
+			}
+			for _, k := range keys {
+				if !i18n.Has(lang, k) {
+					t.Errorf("%s (%s): no %q in the catalogue", it.Key, lang, k)
+				}
+			}
+		}
+	}
+}
+
+// TestDisplayParsesNoText: the view contract is typed; the display takes
+// neither configuration keys nor English sentences apart (no regexp, no
+// splitting of a setting's key).
+func TestDisplayParsesNoText(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		for name, f := range p.Files {
+			for _, im := range f.Imports {
+				if path := strings.Trim(im.Path.Value, `"`); path == "regexp" || path == "cabinet/internal/config" {
+					t.Errorf("%s imports %s", name, path)
+				}
+			}
+		}
+	}
+	src, err := os.ReadFile("tech.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"it.Key", ".Allowed", "strings.Split(key"} {
+		if strings.Contains(string(src), bad) {
+			t.Errorf("tech.go reads %s: the operator screen must use the typed description", bad)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package display
 
 import (
 	"image/color"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -239,8 +238,8 @@ func (fr *frame) drawOperator() {
 		if i == o.Cursor {
 			ink, val = colInk, colInk
 		}
-		fr.text(fr.settingLabel(it.Key), cols[0], y, 17, ink, i == o.Cursor)
-		v := fr.settingValue(it.Key, it.Value)
+		fr.text(fr.fitText(fr.settingLabel(it), 17, cols[1]-cols[0]-12), cols[0], y, 17, ink, i == o.Cursor)
+		v := fr.settingValue(it, it.Value)
 		if it.Draft { // a draft is marked as one until it is saved
 			v += "  (" + fr.tr("operator.draft") + ")"
 			if i != o.Cursor {
@@ -251,14 +250,15 @@ func (fr *frame) drawOperator() {
 		fr.text(fr.fitText(fr.allowedOf(it), 15, r.X+r.W-cols[2]-8), cols[2], y+1, 15, mix(ink, colDim, 0.4), false)
 	}
 	switch {
-	case o.Error != "":
-		fr.drawNotice(fr.trf("operator.error", o.Error), 494, colLose)
+	case o.Error != nil:
+		e := o.Error
+		fr.drawNotice(fr.trf("operator.refused", fr.settingLabel(e.Setting), fr.settingValue(e.Setting, e.Value), fr.allowedOf(e.Setting)), 494, colLose)
 	case o.RTP != nil && o.RTP.Refused:
 		fr.drawNotice(fr.trf("operator.rtp_refused", i18n.Percent(fr.lang, o.RTP.RTP), i18n.Percent(fr.lang, o.RTP.MinRTP)), 494, colLose)
 	case o.Confirm:
 		fr.drawNotice(fr.tr("operator.confirm"), 494, colGold)
-	case o.Saved != "":
-		fr.drawNotice(fr.trf("operator.saved", fr.settingLabel(o.Saved)), 494, colWin)
+	case o.Saved != nil:
+		fr.drawNotice(fr.trf("operator.saved", fr.settingLabel(*o.Saved)), 494, colWin)
 	case o.RTP != nil:
 		fr.drawNotice(fr.trf("operator.rtp", fr.tr("game."+string(o.RTP.Game)), i18n.Percent(fr.lang, o.RTP.RTP)), 494, colGold)
 	}
@@ -275,83 +275,73 @@ func (fr *frame) operatorGroup(g string) string {
 }
 
 // allowedOf says which values a setting takes, from its typed choices (in
-// the cabinet's language: yes/no, amounts, words); a setting without choices
-// falls back to its allowed text.
+// the cabinet's language: yes/no, amounts, words; first … last when there
+// are many), its unit and its note.
 func (fr *frame) allowedOf(it view.Setting) string {
-	if len(it.Choices) == 0 {
-		return fr.allowed(it.Allowed)
+	var out string
+	switch n := len(it.Choices); {
+	case n == 0:
+	case n > 4:
+		out = fr.settingValue(it, it.Choices[0]) + " … " + fr.settingValue(it, it.Choices[n-1])
+	default:
+		vs := make([]string, n)
+		for i, c := range it.Choices {
+			vs[i] = fr.settingValue(it, c)
+		}
+		out = strings.Join(vs, " · ")
 	}
-	if len(it.Choices) > 4 {
-		return fr.settingValue(it.Key, it.Choices[0]) + " … " + fr.settingValue(it.Key, it.Choices[len(it.Choices)-1])
+	if it.Unit != "" {
+		out += " " + fr.tr("unit."+it.Unit)
 	}
-	vs := make([]string, len(it.Choices))
-	for i, c := range it.Choices {
-		vs[i] = fr.settingValue(it.Key, c)
+	if it.Note != "" {
+		if out != "" {
+			out += " — "
+		}
+		out += fr.tr(it.Note)
 	}
-	return strings.Join(vs, " · ")
+	return out
 }
 
-// settingLabel names an operator setting by its configuration key (as
-// config.Items gives them): "cabinet.credit_limit", "cabinet.bill.20.00",
-// "games.royal.enabled", "games.classic.min_bet",
-// "games.freebet.21+3.max", "jackpot.rate", "duel.price".
-func (fr *frame) settingLabel(key string) string {
-	parts := strings.Split(key, ".")
-	switch {
-	case len(parts) >= 3 && parts[0] == "cabinet" && parts[1] == "bill":
-		if c, err := money.Parse(strings.Join(parts[2:], ".")); err == nil {
-			return fr.trf("set.bill", fr.money(c))
-		}
-	case len(parts) == 2 && parts[0] == "cabinet":
-		return fr.word("set", parts[1])
-	case len(parts) == 2 && parts[0] == "jackpot":
-		return fr.word("rule", "jackpot_"+parts[1])
-	case len(parts) == 2 && parts[0] == "duel":
-		return fr.tr("game.duel") + " — " + fr.word("rule", "session_"+parts[1])
-	case len(parts) == 3 && parts[0] == "games":
-		if parts[2] == "enabled" {
-			return fr.tr("game."+parts[1]) + " — " + fr.tr("set.enabled")
-		}
-		return fr.tr("game."+parts[1]) + " — " + fr.word("rule", parts[2])
-	case len(parts) == 4 && parts[0] == "games":
-		return fr.tr("game."+parts[1]) + " — " + fr.tr("bet."+parts[2]) + " " + fr.word("set", "side_"+parts[3])
-	}
-	return fr.word("set", key)
+// settingLabel names an operator setting from its label keys.
+func (fr *frame) settingLabel(it view.Setting) string {
+	return fr.label(it.Label, it.LabelMoney)
 }
 
-// settingValue shows a setting's value: percentages (shoe penetration,
-// jackpot rate) with their sign in the locale's decimal form, other values
-// as fr.value shows them (words, amounts).
-func (fr *frame) settingValue(key, v string) string {
-	if strings.HasSuffix(key, ".penetration") || key == "jackpot.rate" {
-		if fr.lang != i18n.EN {
-			return strings.Replace(v, ".", ",", 1) + " %"
+// label joins translated message keys with " — "; a non-zero amount fills
+// the last one's %s.
+func (fr *frame) label(keys []string, m money.Cents) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		if i == len(keys)-1 && m != 0 {
+			parts[i] = fr.trf(k, fr.money(m))
+			continue
 		}
-		return v + "%"
+		parts[i] = fr.tr(k)
 	}
-	return fr.value(v)
+	return strings.Join(parts, " — ")
 }
 
-var (
-	allowedRange  = regexp.MustCompile(`^([0-9]+) to ([0-9]+)( rounds| \(percent\))?$`)
-	allowedEither = regexp.MustCompile(`^([0-9]+) or ([0-9]+)$`)
-)
+// settingValue shows a value of setting it by its kind.
+func (fr *frame) settingValue(it view.Setting, v string) string {
+	switch it.Kind {
+	case view.KindPercent:
+		return fr.percentText(v)
+	case view.KindSwitch, view.KindWord:
+		return fr.tr("val." + v)
+	case view.KindMoney:
+		if c, err := money.Parse(v); err == nil {
+			return fr.money(c)
+		}
+	}
+	return v
+}
 
-// allowed translates the configuration's description of a setting's
-// allowed values: a known sentence, "N to M [rounds|(percent)]", "N or M";
-// anything else is shown as written.
-func (fr *frame) allowed(a string) string {
-	if i18n.Has(fr.lang, "allowed."+a) {
-		return fr.tr("allowed." + a)
+// percentText shows a decimal percentage in the locale's form.
+func (fr *frame) percentText(v string) string {
+	if fr.lang != i18n.EN {
+		return strings.Replace(v, ".", ",", 1) + " %"
 	}
-	if m := allowedRange.FindStringSubmatch(a); m != nil {
-		key := map[string]string{"": "allowed.range", " rounds": "allowed.range_rounds", " (percent)": "allowed.range_percent"}[m[3]]
-		return fr.trf(key, m[1], m[2])
-	}
-	if m := allowedEither.FindStringSubmatch(a); m != nil {
-		return fr.trf("allowed.either", m[1], m[2])
-	}
-	return a
+	return v + "%"
 }
 
 // fitText cuts s with an ellipsis to fit w.
@@ -494,6 +484,15 @@ func (fr *frame) eventArg(a view.EventArg) string {
 		return fr.tr("sw." + a.Value)
 	case meters.ArgKey:
 		return fr.tr(a.Value)
+	case meters.ArgPercent:
+		return fr.percentText(a.Value)
+	case meters.ArgLabel:
+		list, amount, _ := strings.Cut(a.Value, ":")
+		var m money.Cents
+		if amount != "" {
+			m, _ = money.Parse(amount)
+		}
+		return fr.label(strings.Split(list, "|"), m)
 	}
 	return a.Value
 }

@@ -74,6 +74,11 @@ const (
 	ArgCount  = "count"  // a decimal integer
 	ArgKey    = "key"    // a message key, translated as is ("tilt.main_door")
 	ArgText   = "text"   // shown as is (a list of values)
+	// ArgLabel is an operator setting's label: message keys joined by "|",
+	// the last one optionally followed by ":" and an amount for its %s
+	// ("set.bill:20.00").
+	ArgLabel   = "label"
+	ArgPercent = "percent" // a decimal percentage ("20.30843")
 )
 
 // Event kinds of the log (platform.md §3). The strings are stable.

@@ -212,7 +212,10 @@ type EventArg struct {
 type OperatorView struct {
 	Items  []Setting `json:"items"`  // the settings of the page shown
 	Cursor int       `json:"cursor"` // index in Items
-	Error  string    `json:"error,omitempty"`
+	// Error is a draft the configuration refused: the setting it refused
+	// (the one changed, or the one the change conflicts with) and the
+	// value, as data the display words in the cabinet's language.
+	Error *OperatorError `json:"error,omitempty"`
 
 	// Group is the group of the page shown ("cabinet", "bills",
 	// "jackpot", "games.<id>"); Page and Pages count its pages (0-based
@@ -222,12 +225,27 @@ type OperatorView struct {
 	Pages int    `json:"pages"`
 	// Confirm: YES was pressed on a draft; YES again saves it, NO drops it.
 	Confirm bool `json:"confirm,omitempty"`
-	// Saved is the key of the setting just saved ("operator.saved").
-	Saved string `json:"saved,omitempty"`
+	// Saved is the setting just saved ("operator.saved").
+	Saved *Setting `json:"saved,omitempty"`
 	// RTP is the return of the game being edited with the draft in force,
 	// when it can be computed; Refused says the draft cannot be saved
 	// because that return is 100 % or more or below MinRTP.
 	RTP *OperatorRTP `json:"rtp,omitempty"`
+}
+
+// Kinds of setting values (Setting.Kind).
+const (
+	KindMoney   = "money"   // an amount, Cents.String
+	KindCount   = "count"   // a whole number (Unit says of what)
+	KindSwitch  = "switch"  // "on" / "off"
+	KindPercent = "percent" // a decimal percentage
+	KindWord    = "word"    // a word of the configuration, translated "val."+word
+)
+
+// OperatorError is a refused operator change.
+type OperatorError struct {
+	Setting Setting `json:"setting"`
+	Value   string  `json:"value"`
 }
 
 // OperatorRTP is the live return of the game a draft changes.
@@ -240,16 +258,31 @@ type OperatorRTP struct {
 
 // Setting is one operator setting.
 type Setting struct {
-	Key     string `json:"key"`
-	Value   string `json:"value"`
+	// Key is the configuration key (stored as the override, logged); the
+	// screens never take it apart.
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	// Allowed is the configuration's English description (command line,
+	// program log); the screens use the typed fields below.
 	Allowed string `json:"allowed"`
-	Group   string `json:"group,omitempty"`
+	// Label are message keys, shown translated and joined by " — "; a
+	// non-zero LabelMoney fills the %s of the last one (a bill's value).
+	Label      []string    `json:"label,omitempty"`
+	LabelMoney money.Cents `json:"label_money,omitempty"`
+	// Group is the menu page group ("cabinet", "bills", "jackpot",
+	// "games.<id>") and Game the game the setting changes ("" none).
+	Group string  `json:"group,omitempty"`
+	Game  game.ID `json:"game,omitempty"`
 	// Kind is the value's kind: "money" (Cents.String, in the cabinet's
-	// currency), "count", "switch" ("on"/"off": the display says yes/no),
-	// "percent" (a decimal percentage), "word" (a message key suffix). Choices
-	// are the allowed values in the order BET+ steps through them.
+	// currency), "count" (Unit says of what: "rounds", or ""), "switch"
+	// ("on"/"off": the display says yes/no), "percent" (a decimal
+	// percentage), "word" (translated "val."+word). Choices are the allowed
+	// values in the order BET+ steps through them; Note a message key for
+	// what they do not say (a bound set by another setting, what 0 means).
 	Kind    string   `json:"kind,omitempty"`
+	Unit    string   `json:"unit,omitempty"`
 	Choices []string `json:"choices,omitempty"`
+	Note    string   `json:"note,omitempty"`
 	// Draft: Value is a draft (changed, not saved, not in force).
 	Draft bool `json:"draft,omitempty"`
 }
