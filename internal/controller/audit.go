@@ -65,6 +65,8 @@ func (c *Controller) auditView(cs state) *view.AuditView {
 		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.digestErr.Error()})
 	}
 	switch a.Page {
+	case "selftest":
+		a.Checks = append(a.Checks, c.ui.checks...)
 	case "events":
 		var evs []meters.Event
 		_ = c.st.View(func(tx *recovery.Tx) error {

@@ -211,7 +211,6 @@ func (c *Controller) operatorItems() []view.Setting {
 	return items
 }
 
-
 // operatorView is the page of the operator menu the cursor is on.
 func (c *Controller) operatorView() *view.OperatorView {
 	items := c.operatorItems()

@@ -12,6 +12,8 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
+	"cabinet/internal/i18n"
+	"cabinet/internal/meters"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
@@ -324,5 +326,106 @@ func TestOperatorReturnsLive(t *testing.T) {
 	}
 	if o := r.c.overrides(); len(o) != 0 {
 		t.Fatalf("overrides stored: %v", o)
+	}
+}
+
+// TestOperatorFlowInBothLanguages: in each language the operator pages,
+// drafts, confirms and saves a change; a change the configuration refuses
+// names the setting it conflicts with, typed; the event log holds the
+// change as typed details; and every word the screens will need for what
+// was shown is in that language's catalogue.
+func TestOperatorFlowInBothLanguages(t *testing.T) {
+	for _, lang := range []string{"fr", "en"} {
+		t.Run(lang, func(t *testing.T) {
+			cfg, err := config.Load("../../configs/cabinet.toml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg, err = cfg.With(map[string]string{"cabinet.language": lang}); err != nil {
+				t.Fatal(err)
+			}
+			set, err := InForceFrom(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := newRig(t, 5)
+			r.st.Close()
+			st, err := recovery.Open(r.path, recovery.Options{Init: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.st = st
+			r.c, err = New(Options{Store: st, HW: sim.New(), InForce: set, Overrides: OverridesFrom(cfg), Operator: cfg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.set(hw.OperatorKey, true)
+			op := func() *view.OperatorView { return r.c.Snapshot().Operator }
+			cur := func() view.Setting { o := op(); return o.Items[o.Cursor] }
+			if r.c.Snapshot().Lang != lang {
+				t.Fatalf("snapshot language %q", r.c.Snapshot().Lang)
+			}
+			// Every group and page, with what the screen needs to word it.
+			groups := map[string]bool{}
+			for range 200 {
+				o := op()
+				groups[o.Group] = true
+				for _, it := range o.Items {
+					for _, k := range append(append([]string(nil), it.Label...), "operator.group."+strings.SplitN(o.Group, ".", 2)[0]) {
+						if !i18n.Has(lang, k) && !strings.HasPrefix(k, "operator.group.games") {
+							t.Errorf("%s: %q missing in %s", it.Key, k, lang)
+						}
+					}
+				}
+				r.mustPress(hw.Stand)
+				if o := op(); o.Cursor == 0 && o.Page == 0 && o.Group == "cabinet" {
+					break
+				}
+			}
+			if len(groups) < 5 {
+				t.Errorf("groups seen %v", groups)
+			}
+			// Free Bet's minimum bet above its maximum: refused, naming the
+			// maximum (the setting the configuration refused), typed.
+			for cur().Key != "games.freebet.min_bet" {
+				r.mustPress(hw.Stand)
+			}
+			for range 12 { // past the 1000.00 maximum
+				r.mustPress(hw.BetPlus)
+			}
+			draft := cur().Value
+			r.mustPress(hw.Yes)
+			if err := r.press(hw.Yes); err == nil {
+				t.Fatalf("min bet %s above the maximum saved", draft)
+			}
+			if e := op().Error; e == nil || e.Setting.Key != "games.freebet.max_bet" || e.Setting.Kind != view.KindMoney || len(e.Setting.Label) != 2 {
+				t.Fatalf("refusal %+v, want the maximum bet, typed", e)
+			}
+			r.mustPress(hw.No)
+			// A change saved: typed in the view and in the event log.
+			for cur().Key != "games.freebet.penetration" {
+				r.mustPress(hw.Stand)
+			}
+			old := cur().Value
+			r.mustPress(hw.BetPlus)
+			r.mustPress(hw.Yes)
+			r.mustPress(hw.Yes)
+			if s := op().Saved; s == nil || s.Key != "games.freebet.penetration" || s.Kind != view.KindPercent {
+				t.Fatalf("saved %+v", s)
+			}
+			var evs []meters.Event
+			if err := r.st.View(func(tx *recovery.Tx) error { var err error; evs, err = tx.Events(1); return err }); err != nil {
+				t.Fatal(err)
+			}
+			e := evs[0]
+			if e.Kind != meters.KindConfigChange || e.Detail != "setting_changed" || len(e.Args) != 3 ||
+				e.Args[0] != (meters.Arg{Type: meters.ArgLabel, Value: "game.freebet|rule.penetration"}) ||
+				e.Args[1] != (meters.Arg{Type: meters.ArgPercent, Value: old}) || e.Args[2].Type != meters.ArgPercent {
+				t.Errorf("event %+v", e)
+			}
+			if !i18n.Has(lang, "detail."+e.Detail) {
+				t.Errorf("detail.%s missing in %s", e.Detail, lang)
+			}
+		})
 	}
 }

@@ -93,6 +93,9 @@ func (c *Controller) auditPanel(cs state, p *panel) {
 	p.set(hw.Spot, func() error {
 		u.auditPage = (u.auditPage + 1) % len(auditPages)
 		u.recallIdx, u.recallStep, u.eventPage = 0, -1, 0
+		if auditPages[u.auditPage] == "selftest" {
+			u.checks = c.selfChecks(cs)
+		}
 		return c.recallShown()
 	})
 	if auditPages[u.auditPage%len(auditPages)] == "events" {

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"testing"
@@ -161,5 +162,47 @@ func TestEventDetailsTranslated(t *testing.T) {
 	a := r.c.Snapshot().Audit
 	if a.Page != "events" || len(a.Events) == 0 || a.Events[0].Detail == "" || len(a.Events[0].Args) == 0 {
 		t.Fatalf("events page: %+v", a.Events[:min(2, len(a.Events))])
+	}
+}
+
+// TestSelfTestPageLive: the audit's self-test page runs the real checks
+// when it opens: a sound cabinet is all OK; an open door and a jammed
+// acceptor show as such.
+func TestSelfTestPageLive(t *testing.T) {
+	r := newRig(t, 2)
+	checks := func() map[string]string {
+		r.set(hw.AuditKey, true)
+		for r.c.Snapshot().Audit.Page != "selftest" {
+			r.mustPress(hw.Spot)
+		}
+		out := map[string]string{}
+		for _, kv := range r.c.Snapshot().Audit.Checks {
+			out[kv.Key] = kv.Value
+		}
+		r.set(hw.AuditKey, false)
+		return out
+	}
+	got := checks()
+	for _, k := range []string{"store", "invariant", "pool", "digest", "rng", "config", "main_door", "cash_door", "acceptor"} {
+		if got[k] != "ok" {
+			t.Errorf("sound cabinet: %s = %q, want ok", k, got[k])
+		}
+	}
+	r.set(hw.MainDoor, true)
+	if err := r.c.Handle(hw.Input{Kind: hw.BillJam, On: true, Err: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	got = checks()
+	if got["main_door"] != "open" || got["acceptor"] != "jammed" || got["store"] != "ok" {
+		t.Errorf("door open and jam: %v", got)
+	}
+}
+
+func TestRNGHealth(t *testing.T) {
+	if err := rngHealthy(SeededRNG{Seed: 1}.Step(0, -1)); err != nil {
+		t.Errorf("a sound source failed: %v", err)
+	}
+	if err := rngHealthy(bytes.NewReader(make([]byte, 2500))); err == nil {
+		t.Error("a source of zeros passed")
 	}
 }

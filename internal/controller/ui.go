@@ -30,6 +30,7 @@ type ui struct {
 	recallIdx  int
 	recallStep int
 	eventPage  int
+	checks     []view.KV // the self-test page's results, run when it opens
 
 	opCursor  int
 	opPrev    view.Mode

@@ -87,9 +87,12 @@ func (fr *frame) drawKVGrid(kvs []view.KV, r Rect, namespace string, checks bool
 			rl.DrawRectangleRec(rec(Rect{x, y - 2, colW, row}), fade(colWhite, 0.04))
 		}
 		var label, value string
-		if namespace != "meter" {
+		switch {
+		case checks && i18n.Has(fr.lang, "check.value."+kv.Value):
+			label, value = fr.word(namespace, kv.Key), fr.tr("check.value."+kv.Value)
+		case namespace != "meter":
 			label, value = fr.word(namespace, kv.Key), kv.Value
-		} else {
+		default:
 			label, value = fr.meterLabel(kv.Key), fr.value(kv.Value)
 			if n, err := strconv.ParseInt(kv.Value, 10, 64); err == nil {
 				value = i18n.Number(fr.lang, n)
