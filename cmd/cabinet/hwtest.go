@@ -94,7 +94,7 @@ func cmdHwtest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "hwtest: backend %s, each lamp for %s; press every button, open every door, turn every key, insert bills (read, never credited; no store is opened)\n", backend, *interval)
 
-	screen := selftest.Screen{Lang: cfg.Cabinet.Language, Currency: cfg.Cabinet.Currency}
+	var screen selftest.Screen
 	var outMu sync.Mutex
 	start := time.Now()
 	report := func(l selftest.Line) {

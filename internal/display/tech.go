@@ -385,13 +385,13 @@ func (fr *frame) drawHwTest() {
 		rl.DrawCircleLinesV(v2(x, y), 26, colDim)
 		fr.centered(fr.tr("btn."+b.String()), x, y+32, 14, colWhite, true, 140)
 	}
-	col := func(title string, items []string, x float32) {
+	col := func(title string, items []view.TestLine, x float32) {
 		fr.text(title, x, 330, 18, colGold, true)
 		for i, it := range items {
 			if i >= 8 {
 				break
 			}
-			fr.text(it, x, 360+float32(i)*22, 16, colWhite, false)
+			fr.text(selftest.LineText(fr.lang, fr.s.Currency, it), x, 360+float32(i)*22, 16, colWhite, false)
 		}
 	}
 	col(fr.tr("hwtest.inputs"), h.Inputs, 40)

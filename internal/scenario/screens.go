@@ -370,7 +370,7 @@ func hwtest(opt Options) (*view.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	screen := &selftest.Screen{Lang: cfg.Cabinet.Language, Currency: cfg.Cabinet.Currency}
+	screen := &selftest.Screen{}
 	be := sim.New()
 	defer be.Close()
 	ctx, cancel := context.WithCancel(context.Background())

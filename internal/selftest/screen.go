@@ -11,17 +11,15 @@ import (
 const ScreenLines = 8
 
 // Screen is the self-test screen's state built from Lines: the lamp lit
-// now, the last inputs and the last bills, newest first. Add is called by
-// the self-test, View by the display's goroutine: safe for concurrent use.
+// now, the last inputs and the last bills, newest first, as data (the
+// display words them in the snapshot's language: LineText). Add is called
+// by the self-test, View by the display's goroutine: safe for concurrent
+// use.
 type Screen struct {
-	// Lang and Currency localise the lines ("fr", "EUR"); with Lang empty
-	// the lines are the English Line.String form.
-	Lang, Currency string
-
 	mu     sync.Mutex
 	lamp   string
-	inputs []string
-	bills  []string
+	inputs []view.TestLine
+	bills  []view.TestLine
 }
 
 // Add records a line.
@@ -34,21 +32,14 @@ func (s *Screen) Add(l Line) {
 		return
 	case InputSeen:
 		if l.IsBill() {
-			s.bills = push(s.bills, s.text(l))
+			s.bills = push(s.bills, l.Typed())
 		}
 	}
-	s.inputs = push(s.inputs, s.text(l))
+	s.inputs = push(s.inputs, l.Typed())
 }
 
-func (s *Screen) text(l Line) string {
-	if s.Lang == "" {
-		return l.String()
-	}
-	return l.Text(s.Lang, s.Currency)
-}
-
-func push(list []string, item string) []string {
-	list = append([]string{item}, list...)
+func push(list []view.TestLine, item view.TestLine) []view.TestLine {
+	list = append([]view.TestLine{item}, list...)
 	if len(list) > ScreenLines {
 		list = list[:ScreenLines]
 	}
@@ -59,7 +50,7 @@ func push(list []string, item string) []string {
 func (s *Screen) View() *view.HwTestView {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return &view.HwTestView{Lamp: s.lamp, Inputs: append([]string{}, s.inputs...), Bills: append([]string{}, s.bills...)}
+	return &view.HwTestView{Lamp: s.lamp, Inputs: append([]view.TestLine{}, s.inputs...), Bills: append([]view.TestLine{}, s.bills...)}
 }
 
 // Lamps is the button lamp lit now, as a set (empty while a tower lamp is lit).

@@ -13,6 +13,7 @@ import (
 	"cabinet/internal/hw/periph/periphtest"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/i18n"
+	"cabinet/internal/view"
 	"cabinet/internal/money"
 	"cabinet/internal/selftest"
 )
@@ -230,11 +231,12 @@ func TestScreen(t *testing.T) {
 	if v.Lamp != "hit" || s.Lamps() != hw.ButtonSet(0).With(hw.Hit) {
 		t.Errorf("lamp %q lamps %b, want hit", v.Lamp, s.Lamps())
 	}
-	if len(v.Inputs) != selftest.ScreenLines || v.Inputs[0] != "bill stacked 20.00 (not credited)" || v.Inputs[1] != "press rebet" {
-		t.Errorf("inputs %q, want the newest %d, newest first", v.Inputs, selftest.ScreenLines)
+	bill := view.TestLine{Kind: "bill", Amount: 2000}
+	if len(v.Inputs) != selftest.ScreenLines || v.Inputs[0] != bill || v.Inputs[1] != (view.TestLine{Kind: "press", Name: "rebet"}) {
+		t.Errorf("inputs %+v, want the newest %d, newest first", v.Inputs, selftest.ScreenLines)
 	}
-	if len(v.Bills) != 1 || v.Bills[0] != "bill stacked 20.00 (not credited)" {
-		t.Errorf("bills %q", v.Bills)
+	if len(v.Bills) != 1 || v.Bills[0] != bill {
+		t.Errorf("bills %+v", v.Bills)
 	}
 	s.Add(selftest.Line{Kind: selftest.LampLit, Lamp: selftest.TowerTiltLamp})
 	if s.Lamps() != 0 || s.View().Lamp != selftest.TowerTiltLamp {
@@ -242,10 +244,11 @@ func TestScreen(t *testing.T) {
 	}
 }
 
-// TestScreenLocalised: with a language, the screen's lines and lamp are in
-// that language, amounts in its format; every input kind has its words.
+// TestScreenLocalised: the screen's lines are data, worded in the
+// snapshot's language, amounts in its format; every input kind has its
+// words.
 func TestScreenLocalised(t *testing.T) {
-	s := selftest.Screen{Lang: "fr", Currency: "EUR"}
+	var s selftest.Screen
 	s.Add(selftest.Line{Kind: selftest.LampLit, Lamp: "hit"})
 	for _, in := range []hw.Input{
 		{Kind: hw.ButtonPressed, Button: hw.Deal},
@@ -260,10 +263,17 @@ func TestScreenLocalised(t *testing.T) {
 		s.Add(selftest.Line{Kind: selftest.InputSeen, Input: in})
 	}
 	v := s.View()
+	var got []string
+	for _, l := range v.Inputs {
+		got = append(got, selftest.LineText("fr", "EUR", l))
+	}
 	want := []string{"bourrage terminé", "bourrage : z", "erreur du lecteur : y", "billet refusé : x",
 		"billet de 20,00 € lu (non crédité)", "Porte principale : désactivé", "Porte principale : activé", "appui sur Donner"}
-	if v.Lamp != "hit" || selftest.LampLabel("fr", v.Lamp) != "Carte" || !slices.Equal(v.Inputs, want) {
-		t.Errorf("lamp %q (%s) inputs %q, want hit (Carte) and %q", v.Lamp, selftest.LampLabel("fr", v.Lamp), v.Inputs, want)
+	if v.Lamp != "hit" || selftest.LampLabel("fr", v.Lamp) != "Carte" || !slices.Equal(got, want) {
+		t.Errorf("lamp %q (%s) inputs %q, want hit (Carte) and %q", v.Lamp, selftest.LampLabel("fr", v.Lamp), got, want)
+	}
+	if en := selftest.LineText("en", "EUR", v.Inputs[len(v.Inputs)-1]); en != i18n.Tf("en", "hwtest.line.press", i18n.T("en", "btn.deal")) {
+		t.Errorf("the same line in English: %q", en)
 	}
 	for _, lamp := range []string{selftest.TowerAttendantLamp, selftest.TowerTiltLamp} {
 		for _, lang := range []string{"fr", "en"} {

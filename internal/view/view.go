@@ -289,7 +289,20 @@ type Setting struct {
 
 // HwTestView is the self-test screen.
 type HwTestView struct {
-	Lamp   string   `json:"lamp"`   // lamp lit now
-	Inputs []string `json:"inputs"` // last input changes, newest first
-	Bills  []string `json:"bills"`  // decoded bills (not credited)
+	Lamp   string     `json:"lamp"`   // lamp lit now
+	Inputs []TestLine `json:"inputs"` // last input changes, newest first
+	Bills  []TestLine `json:"bills"`  // decoded bills (not credited)
+}
+
+// TestLine is one line of the self-test, as data the display words in the
+// snapshot's language (selftest.LineText).
+type TestLine struct {
+	// Kind: "lamp", "press", "switch_on", "switch_off", "bill", "refused",
+	// "error", "jam", "jam_clear", "fault".
+	Kind   string      `json:"kind"`
+	Name   string      `json:"name,omitempty"`   // the button, switch or lamp
+	Amount money.Cents `json:"amount,omitempty"` // a bill read
+	// Text is the device's own words (a refusal's reason, a fault), shown
+	// as the device gave them.
+	Text string `json:"text,omitempty"`
 }
