@@ -92,8 +92,20 @@ func TestTechnicianScreens(t *testing.T) {
 // details as typed data, and every detail and argument has its words in
 // both languages (no raw "audit_key on" or "bill 20.00" on screen).
 func TestEventDetailsTranslated(t *testing.T) {
-	r := newRig(t, 3)
+	r := newRigSAS(t, 3, true)
 	r.bill(2000)
+	for _, hc := range []HostCommand{{Kind: HostPlay}, {Kind: HostPlay, On: true}, {Kind: HostBills}, {Kind: HostBills, On: true},
+		{Kind: HostBillDenoms, Mask: 0x0C}, {Kind: HostGameOnOff, Game: game.Zappit}, {Kind: HostGameOnOff, Game: game.Zappit, On: true}} {
+		if err := r.c.Host(hc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.toTable(game.Classic)
+	r.playRound()
+	r.mustPress(hw.Game)
+	r.set(hw.AuditKey, true)
+	r.mustPress(hw.Spot) // the recall page: logged (SAS 8A)
+	r.set(hw.AuditKey, false)
 	r.set(hw.MainDoor, true)
 	r.set(hw.MainDoor, false)
 	r.set(hw.OperatorKey, true)
@@ -116,6 +128,16 @@ func TestEventDetailsTranslated(t *testing.T) {
 		t.Fatal(err)
 	}
 	details := map[string]bool{}
+	for _, want := range []string{"host_play_locked", "host_play_enabled", "host_bills_off", "host_bills_on", "host_bill_denoms",
+		"host_game_off", "host_game_on", "recall_shown"} {
+		found := false
+		for _, e := range evs {
+			found = found || e.Detail == want
+		}
+		if !found {
+			t.Errorf("no %s event logged", want)
+		}
+	}
 	verbs := regexp.MustCompile(`%[-+ #0-9.]*[a-zA-Z]`)
 	for _, e := range evs {
 		if e.Detail == "" {
@@ -143,7 +165,7 @@ func TestEventDetailsTranslated(t *testing.T) {
 					if !i18n.Has(lang, "sw."+a.Value) {
 						t.Errorf("%s: no sw.%s", lang, a.Value)
 					}
-				case meters.ArgMoney, meters.ArgCount:
+				case meters.ArgMoney, meters.ArgCount, meters.ArgText:
 				default:
 					t.Errorf("%s: arg type %q", key, a.Type)
 				}
