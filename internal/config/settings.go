@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -275,66 +276,41 @@ func (c *Config) billChoices() []money.Cents {
 	return out
 }
 
-// billKey switches one bill denomination on or off: "cabinet.bill.20.00".
-func billKey(b money.Cents) opSetting {
-	key := "cabinet.bill." + b.String()
-	return opSetting{key: key, allowed: `"on" or "off"`, choices: onOff, kind: KindSwitch,
-		get: func(c *Config) string {
-			for _, x := range c.Cabinet.Bills {
-				if x == b {
-					return "on"
-				}
-			}
-			return "off"
-		},
+// memberKey is a switch that puts one item in a list of the document or
+// takes it out: a bill denomination in cabinet.bills, a game in
+// games.enabled. is tells whether a listed string is the item.
+func memberKey(key, allowed, note, item string, has func(c *Config) bool, list func(f *file) *[]string, is func(string) bool) opSetting {
+	return opSetting{key: key, allowed: allowed, choices: onOff, kind: KindSwitch, note: note,
+		get: func(c *Config) string { return fmtBool(has(c)) },
 		set: func(f *file, v string) error {
 			on, err := parseBool(key, v)
 			if err != nil {
 				return err
 			}
-			var out []string
-			for _, s := range f.Cabinet.Bills {
-				if x, err := money.Parse(s); err != nil || x != b {
-					out = append(out, s)
-				}
-			}
+			l := list(f)
+			out := slices.DeleteFunc(slices.Clone(*l), is)
 			if on {
-				out = append(out, b.String())
+				out = append(out, item)
 			}
-			f.Cabinet.Bills = out
+			*l = out
 			return nil
 		}}
 }
 
+// billKey switches one bill denomination on or off: "cabinet.bill.20.00".
+func billKey(b money.Cents) opSetting {
+	return memberKey("cabinet.bill."+b.String(), `"on" or "off"`, "", b.String(),
+		func(c *Config) bool { return slices.Contains(c.Cabinet.Bills, b) },
+		func(f *file) *[]string { return &f.Cabinet.Bills },
+		func(s string) bool { x, err := money.Parse(s); return err == nil && x == b })
+}
+
 // enabledKey switches one game on or off: "games.classic.enabled".
 func enabledKey(id game.ID) opSetting {
-	key := "games." + string(id) + ".enabled"
-	return opSetting{key: key, allowed: `"on" or "off" (at least one game on)`, choices: onOff, kind: KindSwitch, note: "note.one_game_on",
-		get: func(c *Config) string {
-			for _, x := range c.enabled {
-				if x == id {
-					return "on"
-				}
-			}
-			return "off"
-		},
-		set: func(f *file, v string) error {
-			on, err := parseBool(key, v)
-			if err != nil {
-				return err
-			}
-			var out []string
-			for _, s := range f.Games.Enabled {
-				if s != string(id) {
-					out = append(out, s)
-				}
-			}
-			if on {
-				out = append(out, string(id))
-			}
-			f.Games.Enabled = out
-			return nil
-		}}
+	return memberKey("games."+string(id)+".enabled", `"on" or "off" (at least one game on)`, "note.one_game_on", string(id),
+		func(c *Config) bool { return slices.Contains(c.enabled, id) },
+		func(f *file) *[]string { return &f.Games.Enabled },
+		func(s string) bool { return s == string(id) })
 }
 
 // Settings lists the operator settings with their effective values.
