@@ -16,6 +16,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
+	"cabinet/internal/game/duel"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -275,17 +276,22 @@ func actionText(a game.Action) string {
 	for _, bet := range a.Bets {
 		fmt.Fprintf(&b, " %s@%d=%s", bet.Kind, bet.Spot+1, bet.Amount)
 	}
-	if a.Amount != 0 {
-		fmt.Fprintf(&b, " %d", a.Amount)
+	// Params are Poker Duel's (the only game with its own payload).
+	p, err := duel.ParamsOf(a)
+	if err != nil {
+		fmt.Fprintf(&b, " params=%s", a.Params)
 	}
-	if len(a.Discard) > 0 {
-		fmt.Fprintf(&b, " discard%v", a.Discard)
+	if p.Amount != 0 {
+		fmt.Fprintf(&b, " %d", p.Amount)
 	}
-	if a.Deck != 0 {
-		fmt.Fprintf(&b, " deck=%d", a.Deck)
+	if len(p.Discard) > 0 {
+		fmt.Fprintf(&b, " discard%v", p.Discard)
 	}
-	if a.Level != "" {
-		fmt.Fprintf(&b, " level=%s", a.Level)
+	if p.Deck != 0 {
+		fmt.Fprintf(&b, " deck=%d", p.Deck)
+	}
+	if p.Level != "" {
+		fmt.Fprintf(&b, " level=%s", p.Level)
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/duel"
 	"cabinet/internal/hw"
 	"cabinet/internal/money"
 	"cabinet/internal/view"
@@ -94,14 +95,12 @@ func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
 		if a.Kind == game.Buy {
 			cfg := c.duelConfig()
 			need = cfg.Price
-			a.Deck, a.Level = cfg.Decks[int(c.cur.m.NextRound)%len(cfg.Decks)], cfg.Levels[int(c.cur.m.NextRound)%len(cfg.Levels)]
-			var seed [8]byte
-			if _, err := c.rng.Step(c.cur.m.NextRound, -1).Read(seed[:]); err != nil {
+			seed, err := c.duelSeed(c.cur.m.NextRound)
+			if err != nil {
 				return err
 			}
-			for _, x := range seed {
-				a.Seed = a.Seed<<8 | uint64(x)
-			}
+			a = duel.Act(game.Buy, duel.Params{Deck: cfg.Decks[int(c.cur.m.NextRound)%len(cfg.Decks)],
+				Level: cfg.Levels[int(c.cur.m.NextRound)%len(cfg.Levels)], Seed: seed})
 		}
 	} else {
 		a = game.Action{Kind: game.Deal, Bets: c.AutoBets(id)}

@@ -109,28 +109,26 @@ func (c *Controller) duelPanel(cs state, p *panel) {
 // duelAction plays a legal duel action with the player's choices.
 func (c *Controller) duelAction(cs state, k game.ActionKind) error {
 	cfg := c.duelConfig()
-	a := game.Action{Kind: k}
+	var p duel.Params
 	switch k {
 	case game.Buy:
-		a.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
-		a.Level = cfg.Levels[c.ui.duelLevel%len(cfg.Levels)]
-		var seed [8]byte
-		if _, err := c.rng.Step(cs.m.NextRound, -1).Read(seed[:]); err != nil {
-			return fmt.Errorf("cabinet: duel seed: %w", err)
+		p.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
+		p.Level = cfg.Levels[c.ui.duelLevel%len(cfg.Levels)]
+		seed, err := c.duelSeed(cs.m.NextRound)
+		if err != nil {
+			return err
 		}
-		for _, x := range seed {
-			a.Seed = a.Seed<<8 | uint64(x)
-		}
+		p.Seed = seed
 	case game.Open, game.Raise:
-		a.Amount = c.duelBet()
+		p.Amount = c.duelBet()
 	case game.Draw:
 		for i, m := range c.ui.duelMarks {
 			if m {
-				a.Discard = append(a.Discard, i)
+				p.Discard = append(p.Discard, i)
 			}
 		}
 	}
-	if err := c.play(a); err != nil {
+	if err := c.play(duel.Act(k, p)); err != nil {
 		return err
 	}
 	if k == game.Draw || c.cur.open == nil {
@@ -160,4 +158,18 @@ func (c *Controller) duelBet() int64 {
 		}
 	}
 	return a
+}
+
+// duelSeed draws a session's bluff seed for round from the production RNG
+// (recorded with the Buy, so the session replays).
+func (c *Controller) duelSeed(round uint64) (uint64, error) {
+	var b [8]byte
+	if _, err := c.rng.Step(round, -1).Read(b[:]); err != nil {
+		return 0, fmt.Errorf("cabinet: duel seed: %w", err)
+	}
+	var seed uint64
+	for _, x := range b {
+		seed = seed<<8 | uint64(x)
+	}
+	return seed, nil
 }

@@ -61,7 +61,7 @@ func TestDuelBetClamped(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := scratch.Apply(game.Action{Kind: game.Open, DuelAction: game.DuelAction{Amount: tt.chosen}}, card.NewStack()); !errors.Is(err, game.ErrIllegal) {
+				if _, err := scratch.Apply(duel.Act(game.Open, duel.Params{Amount: tt.chosen}), card.NewStack()); !errors.Is(err, game.ErrIllegal) {
 					t.Fatalf("engine open %d = %v, want ErrIllegal", tt.chosen, err)
 				}
 			}

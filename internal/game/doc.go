@@ -8,10 +8,10 @@
 // events alone, so engines never touch meters, and replaying a round's steps
 // with a card.Stack of the recorded cards rebuilds its state bit for bit.
 //
-// An Action's generic fields are Kind, Funds and Bets; Poker Duel's choices
-// are grouped in the embedded DuelAction (encoded at the top level, as they
-// always were). Void is the controller's own step of a voided round, never
-// an engine action.
+// An Action's generic fields are Kind, Funds and Bets; a game's own payload
+// (Poker Duel's choices) is its Params, encoded and read by that game's
+// engine. Void is the controller's own step of a voided round, never an
+// engine action.
 //
 // Engines live in sub-packages (blackjack, duel); they import only the
 // standard library and the cabinet's own pure packages (card, money, game).

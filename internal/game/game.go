@@ -1,6 +1,8 @@
 package game
 
 import (
+	"encoding/json"
+
 	"cabinet/internal/game/card"
 	"cabinet/internal/money"
 )
@@ -114,8 +116,9 @@ type Bet struct {
 }
 
 // Action is one request to an engine. Only the fields its Kind uses are set.
-// Kind, Funds and Bets are every game's; the Poker Duel payload is the
-// embedded DuelAction, read by the duel engine only.
+// Kind, Funds and Bets are every game's; what only one game's actions carry
+// (Poker Duel's open size, discards and session choices) is that game's
+// Params, encoded and read by its engine alone (duel.Params).
 type Action struct {
 	Kind ActionKind `json:"kind"`
 	// Funds is the credit meter when the action is made; an action whose
@@ -123,25 +126,44 @@ type Action struct {
 	Funds money.Cents `json:"funds"`
 	// Bets: the stakes of a Deal.
 	Bets []Bet `json:"bets,omitempty"`
-	// DuelAction: Poker Duel's choices. Embedded without a JSON name, so its
-	// fields encode at the top level exactly as before they were grouped
-	// (stored steps read unchanged: TestActionEncoding).
-	DuelAction
+	// Params is the game's own payload (JSON), nil for an action without one.
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// DuelAction is the part of an Action only Poker Duel reads (games.md §5).
-// Blackjack engines ignore it; it is zero in every blackjack step.
-type DuelAction struct {
-	// Amount: open/raise size in chips.
-	Amount int64 `json:"amount,omitempty"`
-	// Discard: card positions (0–4) to exchange.
-	Discard []int `json:"discard,omitempty"`
-	// Deck and Level: session choices (32 or 52; level name).
-	Deck  int    `json:"deck,omitempty"`
-	Level string `json:"level,omitempty"`
-	// Seed: the session's bluff randomness, drawn by the controller from the
-	// production RNG and recorded with the Buy.
-	Seed uint64 `json:"seed,omitempty"`
+// legacyParams are the names under which the first stored format (steps
+// recorded before Params existed) kept Poker Duel's payload at the top
+// level of the action. UnmarshalJSON moves them into Params unchanged, so
+// a recorded round replays; nothing is written in that form any more.
+var legacyParams = []string{"amount", "discard", "deck", "level", "seed"}
+
+// UnmarshalJSON reads both stored forms of an action (TestActionEncoding).
+func (a *Action) UnmarshalJSON(b []byte) error {
+	type plain Action
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if p.Params == nil {
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(b, &top); err != nil {
+			return err
+		}
+		legacy := map[string]json.RawMessage{}
+		for _, k := range legacyParams {
+			if v, ok := top[k]; ok {
+				legacy[k] = v
+			}
+		}
+		if len(legacy) > 0 {
+			raw, err := json.Marshal(legacy)
+			if err != nil {
+				return err
+			}
+			p.Params = raw
+		}
+	}
+	*a = Action(p)
+	return nil
 }
 
 // Total is the sum of the Deal's stakes.

@@ -13,9 +13,9 @@ import (
 	"cabinet/internal/hw/periph/periphtest"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/i18n"
-	"cabinet/internal/view"
 	"cabinet/internal/money"
 	"cabinet/internal/selftest"
+	"cabinet/internal/view"
 )
 
 // start starts the self-test on h with manual lamp ticks; lines arrive on the

@@ -44,23 +44,27 @@ func (st *step) player(a game.Action) error {
 	if !slices.Contains(r.Legal(a.Funds), a.Kind) && !(r.Phase == PhaseBuy && a.Kind == game.Buy) {
 		return game.Illegal(a.Kind, "not legal in phase %s", r.Phase)
 	}
+	p, err := ParamsOf(a)
+	if err != nil {
+		return err
+	}
 	switch a.Kind {
 	case game.Buy:
-		return st.buy(a)
+		return st.buy(a, p)
 	case game.Deal:
 		return st.deal()
 	case game.Draw:
-		return st.draw(playerSide, a.Discard)
+		return st.draw(playerSide, p.Discard)
 	}
-	return st.bet(playerSide, a.Kind, a.Amount)
+	return st.bet(playerSide, a.Kind, p.Amount)
 }
 
-func (st *step) buy(a game.Action) error {
+func (st *step) buy(a game.Action, p Params) error {
 	r, cfg := st.r, st.r.Config
 	if !cfg.Enabled {
 		return game.Illegal(a.Kind, "Poker Duel is disabled")
 	}
-	deck, level := a.Deck, a.Level
+	deck, level := p.Deck, p.Level
 	if deck == 0 {
 		deck = cfg.Decks[0]
 	}
@@ -76,7 +80,7 @@ func (st *step) buy(a game.Action) error {
 	if a.Funds < cfg.Price {
 		return fmt.Errorf("duel: round %d: buy a session of %v with %v: %w", r.No, cfg.Price, a.Funds, game.ErrFunds)
 	}
-	r.Sess = NewSession(cfg, deck, level, a.Seed)
+	r.Sess = NewSession(cfg, deck, level, p.Seed)
 	r.Staked = cfg.Price
 	st.emit(game.Event{Kind: game.Stake, Bet: game.Session, Amount: cfg.Price, Who: WhoPlayer})
 	st.emit(game.Event{Kind: game.Note, Text: "duel.session", Who: WhoPlayer})

@@ -13,7 +13,7 @@
 // session (stacks, outfit, carried pot, first speaker, deck, level, bluff
 // seed, deal counter) is a Session value that the controller keeps between
 // rounds (JSON) and hands to New. Without a playable session the only action
-// is game.Buy (game.DuelAction's Deck, Level and Seed): it stakes Config.Price
+// is game.Buy (Params' Deck, Level and Seed): it stakes Config.Price
 // credits (a Stake event on game.Session) and ends the round with a fresh
 // Session. Chips never produce Stake or Payout events: they move in
 // game.Chips events (Who "player" or "computer"; Text "ante", "open",

@@ -12,7 +12,9 @@ func ExampleNew() {
 	cfg := duel.DefaultConfig()
 	// No session yet: the round sells one.
 	buy, _ := duel.New(cfg, nil, 1)
-	evs, _ := buy.Apply(game.Action{Kind: game.Buy, Funds: 500, DuelAction: game.DuelAction{Deck: 32, Level: duel.Hard, Seed: 42}}, nil)
+	a := duel.Act(game.Buy, duel.Params{Deck: 32, Level: duel.Hard, Seed: 42})
+	a.Funds = 500
+	evs, _ := buy.Apply(a, nil)
 	fmt.Println(buy.Legal(500), evs[0].Kind, evs[0].Bet, evs[0].Amount)
 
 	// The next round is a deal of that session, from a freshly shuffled 32-card shoe.

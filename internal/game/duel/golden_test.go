@@ -25,12 +25,12 @@ func goldenRounds(t *testing.T) (buy, deal *Round, evs []game.Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs = append(evs, apply(t, buy, game.Action{Kind: game.Buy, Funds: 100000, DuelAction: game.DuelAction{Deck: 52, Level: Hard, Seed: 5}}, stacked(""))...)
+	evs = append(evs, apply(t, buy, funded(Act(game.Buy, Params{Deck: 52, Level: Hard, Seed: 5}), 100000), stacked(""))...)
 	deal, src, dealEvs := dealtEvents(t, cfg, true, nil)
 	evs = append(evs, dealEvs...)
 	for _, a := range []game.Action{
 		{Kind: game.Wait},
-		{Kind: game.Draw, DuelAction: game.DuelAction{Discard: []int{2, 3, 4}}},
+		Act(game.Draw, Params{Discard: []int{2, 3, 4}}),
 		{Kind: game.See},
 	} {
 		if deal.Done() {

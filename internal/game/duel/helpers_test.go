@@ -8,6 +8,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
+	"cabinet/internal/money"
 )
 
 // roundTrip checks that r survives JSON exactly: decoded (strictly) it is
@@ -80,4 +81,10 @@ func (s *script) Decide(v View) Decision {
 		return check(v)
 	}
 	return call(v)
+}
+
+// funded is a with the credit meter at f.
+func funded(a game.Action, f money.Cents) game.Action {
+	a.Funds = f
+	return a
 }

@@ -19,23 +19,24 @@ var allKinds = []game.ActionKind{game.Buy, game.Deal, game.Ante, game.Open, game
 
 // randomAction picks a legal action with a random legal size or discard.
 func randomAction(rng *rand.Rand, r *Round, legal []game.ActionKind) game.Action {
-	a := game.Action{Kind: legal[rng.IntN(len(legal))], Funds: 1000}
-	switch a.Kind {
+	k := legal[rng.IntN(len(legal))]
+	var p Params
+	switch k {
 	case game.Buy:
-		a.Deck = r.Config.Decks[rng.IntN(len(r.Config.Decks))]
-		a.Level = r.Config.Levels[rng.IntN(len(r.Config.Levels))]
-		a.Seed = rng.Uint64()
+		p.Deck = r.Config.Decks[rng.IntN(len(r.Config.Decks))]
+		p.Level = r.Config.Levels[rng.IntN(len(r.Config.Levels))]
+		p.Seed = rng.Uint64()
 	case game.Open, game.Raise:
 		lo, hi := r.BetRange()
-		a.Amount = lo + rng.Int64N(hi-lo+1)
+		p.Amount = lo + rng.Int64N(hi-lo+1)
 	case game.Draw:
-		for p := range 5 {
+		for i := range 5 {
 			if rng.IntN(2) == 0 {
-				a.Discard = append(a.Discard, p)
+				p.Discard = append(p.Discard, i)
 			}
 		}
 	}
-	return a
+	return funded(Act(k, p), 1000)
 }
 
 // randomIllegal returns an action that must be refused, or false.
@@ -48,17 +49,17 @@ func randomIllegal(rng *rand.Rand, r *Round, legal []game.ActionKind) (game.Acti
 				bad = append(bad, k)
 			}
 		}
-		return game.Action{Kind: bad[rng.IntN(len(bad))], Funds: 1000, DuelAction: game.DuelAction{Amount: 5}}, true
+		return funded(Act(bad[rng.IntN(len(bad))], Params{Amount: 5}), 1000), true
 	case 1: // a size out of range
 		for _, k := range []game.ActionKind{game.Open, game.Raise} {
 			if slices.Contains(legal, k) {
 				_, hi := r.BetRange()
-				return game.Action{Kind: k, Funds: 1000, DuelAction: game.DuelAction{Amount: hi + 1 + rng.Int64N(5)}}, true
+				return funded(Act(k, Params{Amount: hi + 1 + rng.Int64N(5)}), 1000), true
 			}
 		}
 	case 2: // a bad discard
 		if slices.Contains(legal, game.Draw) {
-			return game.Action{Kind: game.Draw, DuelAction: game.DuelAction{Discard: []int{rng.IntN(5), 5}}}, true
+			return Act(game.Draw, Params{Discard: []int{rng.IntN(5), 5}}), true
 		}
 	}
 	return game.Action{}, false

@@ -42,7 +42,7 @@ func dealtEvents(t *testing.T, cfg Config, playerFirst bool, mod func(*Session),
 }
 
 func act(k game.ActionKind, amount int64) game.Action {
-	return game.Action{Kind: k, DuelAction: game.DuelAction{Amount: amount}}
+	return Act(k, Params{Amount: amount})
 }
 
 func dec(k game.ActionKind, amount int64) Decision { return Decision{Kind: k, Amount: amount} }
@@ -131,8 +131,8 @@ func TestBettingRules(t *testing.T) {
 		{"draw, then second round: open, see, pass; see shows down at once", true, []Decision{dec(game.Change, 0)}, func(t *testing.T, r *Round, src *card.Stack) {
 			apply(t, r, act(game.Wait, 0), card.NewStack())
 			wantLegal(t, r, game.Draw)
-			wantIllegal(t, r, game.Action{Kind: game.Draw, DuelAction: game.DuelAction{Discard: []int{1, 1}}})
-			apply(t, r, game.Action{Kind: game.Draw, DuelAction: game.DuelAction{Discard: []int{4}}}, src) // 2S -> 4C; computer stands pat (script)
+			wantIllegal(t, r, Act(game.Draw, Params{Discard: []int{1, 1}}))
+			apply(t, r, Act(game.Draw, Params{Discard: []int{4}}), src) // 2S -> 4C; computer stands pat (script)
 			if r.Hands[0][4] != card.MustParse("4C")[0] || r.Drew != [2]int{1, 0} {
 				t.Fatalf("draw: hand %v drew %v, want 4C at 4 and drew [1 0]", r.Hands[0], r.Drew)
 			}

@@ -118,7 +118,7 @@ func (r *Round) PlayerView() (v View, ok bool) {
 
 // Action turns a decision into the player's game.Action.
 func (d Decision) Action() game.Action {
-	return game.Action{Kind: d.Kind, DuelAction: game.DuelAction{Amount: d.Amount, Discard: d.Discard}}
+	return Act(d.Kind, Params{Amount: d.Amount, Discard: d.Discard})
 }
 
 // computerMoves lets the computer act while it is its turn.

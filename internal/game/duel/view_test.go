@@ -112,13 +112,13 @@ func TestBuy(t *testing.T) {
 	if got := r.Legal(cfg.Price); !slices.Equal(got, []game.ActionKind{game.Buy}) {
 		t.Errorf("Legal(price) = %v, want [buy]", got)
 	}
-	if _, err := r.Apply(game.Action{Kind: game.Buy, Funds: cfg.Price - 1, DuelAction: game.DuelAction{Deck: 52, Level: Hard}}, nil); !errors.Is(err, game.ErrFunds) {
+	if _, err := r.Apply(funded(Act(game.Buy, Params{Deck: 52, Level: Hard}), cfg.Price-1), nil); !errors.Is(err, game.ErrFunds) {
 		t.Errorf("Apply(buy without funds) = %v, want ErrFunds", err)
 	}
-	wantIllegal(t, r, game.Action{Kind: game.Buy, Funds: 500, DuelAction: game.DuelAction{Deck: 32, Level: Hard}})
-	wantIllegal(t, r, game.Action{Kind: game.Buy, Funds: 500, DuelAction: game.DuelAction{Deck: 52, Level: "expert"}})
+	wantIllegal(t, r, funded(Act(game.Buy, Params{Deck: 32, Level: Hard}), 500))
+	wantIllegal(t, r, funded(Act(game.Buy, Params{Deck: 52, Level: "expert"}), 500))
 	wantIllegal(t, r, game.Action{Kind: game.Deal, Funds: 500})
-	evs := apply(t, r, game.Action{Kind: game.Buy, Funds: 500, DuelAction: game.DuelAction{Deck: 52, Level: Hard, Seed: 77}}, nil)
+	evs := apply(t, r, funded(Act(game.Buy, Params{Deck: 52, Level: Hard, Seed: 77}), 500), nil)
 	if !r.Done() || evs[0].Kind != game.Stake || evs[0].Bet != game.Session || evs[0].Amount != cfg.Price {
 		t.Fatalf("Apply(buy) = %+v, want a Stake of %v on the session and the round over", evs, cfg.Price)
 	}
