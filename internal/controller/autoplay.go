@@ -8,6 +8,7 @@ import (
 	"cabinet/internal/game/duel"
 	"cabinet/internal/hw"
 	"cabinet/internal/money"
+	"cabinet/internal/player"
 	"cabinet/internal/view"
 )
 
@@ -18,7 +19,7 @@ type Chooser func(r game.Round, legal []game.ActionKind) game.Action
 // Duel with DuelChooser.
 func BasicChooser(r game.Round, legal []game.ActionKind) game.Action {
 	if br, ok := r.(*blackjack.Round); ok {
-		return game.Action{Kind: blackjack.Basic(br, legal)}
+		return game.Action{Kind: player.Basic(br, legal)}
 	}
 	return DuelChooser(r, legal)
 }

@@ -12,6 +12,7 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
+	"cabinet/internal/player"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
@@ -146,7 +147,7 @@ func TestWalkingSkeleton(t *testing.T) {
 		if r.c.Machine().Credits != before.Credits {
 			t.Fatal("refused input changed credits")
 		}
-		act := blackjack.Basic(r.c.Round().(*blackjack.Round), legal)
+		act := player.Basic(r.c.Round().(*blackjack.Round), legal)
 		for b := hw.Button(0); b < hw.NumButtons; b++ {
 			if k, ok := ActionFor(b, legal); ok && k == act {
 				r.mustPress(b)

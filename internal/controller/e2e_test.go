@@ -16,6 +16,7 @@ import (
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
+	"cabinet/internal/player"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
@@ -106,7 +107,7 @@ func (r *rig) playOut() {
 		legal := rd.Legal(r.c.Credits())
 		var k game.ActionKind
 		if br, ok := rd.(*blackjack.Round); ok {
-			k = blackjack.Basic(br, legal)
+			k = player.Basic(br, legal)
 		} else {
 			k = DuelChooser(rd, legal).Kind
 		}

@@ -9,6 +9,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
+	"cabinet/internal/player"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
@@ -50,7 +51,7 @@ func (r *rig) playRound() {
 			r.t.Fatal("round did not finish")
 		}
 		legal := r.c.Round().Legal(r.c.Credits())
-		act := blackjack.Basic(r.c.Round().(*blackjack.Round), legal)
+		act := player.Basic(r.c.Round().(*blackjack.Round), legal)
 		for b := hw.Button(0); b < hw.NumButtons; b++ {
 			if k, ok := ActionFor(b, legal); ok && k == act {
 				r.mustPress(b)
@@ -132,7 +133,7 @@ func TestHostLockOut(t *testing.T) {
 	}
 	for i := 0; r.c.Round() != nil; i++ {
 		legal := r.c.Round().Legal(r.c.Credits())
-		act := blackjack.Basic(r.c.Round().(*blackjack.Round), legal)
+		act := player.Basic(r.c.Round().(*blackjack.Round), legal)
 		for b := hw.Button(0); b < hw.NumButtons; b++ {
 			if k, ok := ActionFor(b, legal); ok && k == act {
 				r.mustPress(b)

@@ -14,6 +14,7 @@ import (
 	"cabinet/internal/hw/periph/periphtest"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
+	"cabinet/internal/player"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
@@ -223,7 +224,7 @@ func TestPeriphPanel(t *testing.T) {
 		}
 		br := r.c.Round().(*blackjack.Round)
 		legal := br.Legal(r.c.Credits())
-		k := blackjack.Basic(br, legal)
+		k := player.Basic(br, legal)
 		var btn hw.Button
 		found := false
 		for b := hw.Button(0); b < hw.NumButtons && !found; b++ {

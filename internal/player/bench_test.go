@@ -48,7 +48,7 @@ func BenchmarkRounds(b *testing.B) {
 						if mode == "analyser" {
 							a = st.Choose(rd.Table(), legal)
 						} else {
-							a = blackjack.Basic(rd, legal)
+							a = Basic(rd, legal)
 						}
 						if _, err := rd.Apply(game.Action{Kind: a, Funds: partest.Rich}, src); err != nil {
 							b.Fatal(err)

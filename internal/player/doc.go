@@ -7,9 +7,12 @@
 //     under Optimal reproduces the computed return. The autoplay (`cabinet
 //     sim`) and the analyser's engine comparisons use it.
 //
-// The engine's chart player (blackjack.Basic) and the Poker Duel estimator
-// (duel.HardStrategy) stay in their engines for now: the Duel engine plays
-// its computer opponent with HardStrategy, and the blackjack engine's own
-// tests and benchmark play with Basic (they cannot import this package
-// without an import cycle).
+//   - Basic plays blackjack by a fixed chart adapted to each variant through
+//     its legal actions (the engine benchmarks and the controller's tests
+//     play with it).
+//
+// Poker Duel's estimator (duel.HardStrategy) stays in the duel engine: it
+// is the Baron's own play at the hard level, part of the game the rule book
+// describes (games.md §5: the computer opponent), and so part of the rules;
+// autoplay reuses it for the player's side from the player's view only.
 package player

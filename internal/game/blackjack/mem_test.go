@@ -98,7 +98,7 @@ func TestAppendApplyMatchesApply(t *testing.T) {
 					}
 					k := legal[rng.IntN(len(legal))]
 					if rng.IntN(2) == 0 {
-						k = Basic(fresh, legal)
+						k = steer(fresh, legal)
 					}
 					a = game.Action{Kind: k, Funds: funds}
 				}

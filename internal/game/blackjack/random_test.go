@@ -105,7 +105,7 @@ func roundTrip(t testing.TB, r *Round) {
 	}
 }
 
-// playRandom plays one round with random legal actions (Basic half the
+// playRandom plays one round with random legal actions (steered half the
 // time) and returns the round, its actions and all events.
 func playRandom(t testing.TB, rng *rand.Rand, rules Rules, n uint64, shoe card.Source, trip bool) (*Round, []game.Action, []game.Event) {
 	t.Helper()
@@ -150,7 +150,7 @@ func playRandom(t testing.TB, rng *rand.Rand, rules Rules, n uint64, shoe card.S
 		}
 		k := legal[rng.IntN(len(legal))]
 		if rng.IntN(2) == 0 {
-			k = Basic(r, legal)
+			k = steer(r, legal)
 		}
 		a = game.Action{Kind: k, Funds: funds}
 	}
@@ -371,4 +371,20 @@ func seedKey(seed, v uint64) [32]byte {
 		k[8+i] = byte(v >> (8 * i))
 	}
 	return k
+}
+
+// steer keeps random play on sensible lines half the time, so deep states
+// (splits, doubles after them, dealer draws) are reached: stand from 17,
+// hit below, otherwise the first legal action. A test helper, not a
+// strategy (the players are internal/player).
+func steer(r *Round, legal []game.ActionKind) game.ActionKind {
+	if cards, _, ok := r.ActiveHand(); ok {
+		t, _ := card.BlackjackTotal(cards)
+		for _, k := range []game.ActionKind{game.Stand, game.Hit} {
+			if slices.Contains(legal, k) && (k == game.Stand) == (t >= 17) {
+				return k
+			}
+		}
+	}
+	return legal[0]
 }

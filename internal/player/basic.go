@@ -1,9 +1,10 @@
-package blackjack
+package player
 
 import (
 	"slices"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
 )
 
@@ -16,7 +17,7 @@ import (
 // chart's choice is not legal it falls back to hit (stand on a soft 18). The
 // PAR analyser provides the computed strategy; this one is for autoplay and
 // tests. It returns "" when legal is empty.
-func Basic(r *Round, legal []game.ActionKind) game.ActionKind {
+func Basic(r *blackjack.Round, legal []game.ActionKind) game.ActionKind {
 	if len(legal) == 0 {
 		return ""
 	}

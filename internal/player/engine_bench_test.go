@@ -1,10 +1,11 @@
-package blackjack
+package player
 
 import (
 	"syscall"
 	"testing"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
 	"cabinet/internal/money"
 )
@@ -13,9 +14,13 @@ import (
 // Royal adds the second spot and the Royal Poker bet, Free Bet Any Pair and
 // Bust It.
 func benchBets(name string) []game.Bet {
+	main := func(spot int, a money.Cents) game.Bet { return game.Bet{Spot: spot, Kind: game.Main, Amount: a} }
+	side := func(spot int, k game.BetKind, a money.Cents) game.Bet {
+		return game.Bet{Spot: spot, Kind: k, Amount: a}
+	}
 	switch name {
 	case "royal":
-		return royalBets()
+		return []game.Bet{main(0, 1000), main(1, 1000), side(0, game.RoyalSide, 100)}
 	case "freebet":
 		return []game.Bet{main(0, 1000), side(0, game.AnyPair, 100), side(0, game.BustIt, 100)}
 	}
@@ -28,12 +33,12 @@ func benchBets(name string) []game.Bet {
 // buffers (the events and rounds are those Apply records; see
 // TestAppendApplyMatchesApply). It reports rounds/s; allocs/op is per round.
 func benchRounds(b *testing.B, name string) {
-	rules := variants()[name]
+	rules := benchVariants()[name]
 	bets := benchBets(name)
 	shoe := card.NewShoe(rules.Decks)
 	shoe.Rand = card.NewSeeded(1)
 	funds := money.Cents(1 << 40)
-	r, err := New(rules, 0)
+	r, err := blackjack.New(rules, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +94,7 @@ func BenchmarkZappitRound(b *testing.B)          { benchRounds(b, "zappit") }
 // every round, Apply (a fresh copy per step) and Legal. ns/op is one round.
 func BenchmarkApplyRound(b *testing.B) {
 	for _, name := range []string{"classic", "classic-european", "royal", "freebet", "zappit"} {
-		rules := variants()[name]
+		rules := benchVariants()[name]
 		b.Run(name, func(b *testing.B) {
 			bets := benchBets(name)
 			shoe := card.NewShoe(rules.Decks)
@@ -101,7 +106,7 @@ func BenchmarkApplyRound(b *testing.B) {
 			for b.Loop() {
 				n++
 				shoe.Pos = 0
-				r, err := New(rules, n)
+				r, err := blackjack.New(rules, n)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -119,4 +124,13 @@ func BenchmarkApplyRound(b *testing.B) {
 			report(b, cpu0)
 		})
 	}
+}
+
+// benchVariants are the rules of the engine benchmarks: each preset, and
+// Classic with European dealing.
+func benchVariants() map[string]blackjack.Rules {
+	eu := blackjack.Classic()
+	eu.Peek = blackjack.NoHole
+	return map[string]blackjack.Rules{"classic": blackjack.Classic(), "classic-european": eu,
+		"royal": blackjack.Royal(), "freebet": blackjack.FreeBet(), "zappit": blackjack.Zappit()}
 }
