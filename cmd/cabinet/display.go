@@ -5,20 +5,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"cabinet/internal/controller"
 	"cabinet/internal/display"
 	"cabinet/internal/view"
 )
-
-// dealPace is the time a dealt card takes from the shoe to its place (a
-// fixed pace until the operator menu offers a speed setting).
-const dealPace = 350 * time.Millisecond
-
-// soundVolume is the sound effects' volume (0…1); the operator's
-// cabinet.sound turns them on and off.
-const soundVolume = 0.8
 
 // runDisplay runs the window until ctx ends or it is closed. panel is
 // what the screen drives: with the sim backend the keyboard and mouse are
@@ -26,7 +17,7 @@ const soundVolume = 0.8
 // hardware the touch screen presses the on-screen buttons (touch.go).
 func runDisplay(ctx context.Context, c *controller.Controller, panel touchInput, demo []*view.Snapshot, legend, fullscreen bool) error {
 	if err := display.Run(ctx, display.Options{Title: "Cabinet", Fullscreen: fullscreen, FPS: 60, Legend: legend,
-		Pace: dealPace, Volume: soundVolume, Demo: demo}, c.Snapshot, panel); err != nil {
+		Demo: demo}, c.Snapshot, panel); err != nil {
 		return fmt.Errorf("display: %w", err)
 	}
 	return nil

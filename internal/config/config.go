@@ -54,6 +54,8 @@ type Cabinet struct {
 	RecallDepth    int           // rounds kept for the game recall
 	EventDepth     int           // events kept in the event log
 	Sound          bool          // sound on
+	Volume         int           // sound effects' volume, percent (0–100)
+	DealPaceMS     int           // milliseconds a dealt card takes from the shoe (0: no animation)
 	ExpectedDigest string        // program SHA-256 (hex) that must match, "" = no check
 	Backend        string        // "sim" or "periph"
 	Chips          []money.Cents // BET+ chip values, ascending
@@ -338,6 +340,14 @@ func buildCabinet(c *Cabinet, f cabinetFile) error {
 	}
 	c.EventDepth = f.EventDepth
 	c.Sound = f.Sound
+	if f.Volume < 0 || f.Volume > 100 {
+		return bad("cabinet.volume", f.Volume, "a percentage from 0 to 100")
+	}
+	c.Volume = f.Volume
+	if f.DealPaceMS < 0 || f.DealPaceMS > MaxDealPaceMS {
+		return bad("cabinet.deal_pace_ms", f.DealPaceMS, "0 (no animation) to %d milliseconds per card", MaxDealPaceMS)
+	}
+	c.DealPaceMS = f.DealPaceMS
 	if d := f.ExpectedDigest; d != "" && (len(d) != 64 || strings.ContainsFunc(d, func(r rune) bool {
 		return (r < '0' || r > '9') && (r < 'a' || r > 'f')
 	})) {

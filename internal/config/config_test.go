@@ -54,7 +54,7 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	}
 	want := Cabinet{Store: "var/cabinet.db", StoreMirror: "var/cabinet.db.mirror", Language: "fr", Currency: "EUR", Denomination: 1,
 		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
-		RecallDepth: 100, EventDepth: 1000, Sound: true, Backend: "sim",
+		RecallDepth: 100, EventDepth: 1000, Sound: true, Volume: 80, DealPaceMS: 350, Backend: "sim",
 		Chips: []money.Cents{100, 500, 1000, 2500, 10000}, MinRTP: 7500}
 	if d := cmp.Diff(want, c.Cabinet); d != "" {
 		t.Errorf("Cabinet (-want +got):\n%s", d)
@@ -198,6 +198,8 @@ func TestBadValues(t *testing.T) {
 		{"bad currency", "[cabinet]\ncurrency = \"eur\"\n", "cabinet.currency", `"eur"`, "ISO 4217"},
 		{"recall too shallow", "[cabinet]\nrecall_depth = 5\n", "cabinet.recall_depth", "5", "10 to 10000"},
 		{"event depth", "[cabinet]\nevent_depth = 0\n", "cabinet.event_depth", "0", "100 to"},
+		{"volume", "[cabinet]\nvolume = 101\n", "cabinet.volume", "101", "0 to 100"},
+		{"deal pace", "[cabinet]\ndeal_pace_ms = -1\n", "cabinet.deal_pace_ms", "-1", "0 (no animation) to 2000"},
 		{"bad backend", "[cabinet]\nbackend = \"gpio\"\n", "cabinet.backend", `"gpio"`, `"sim"`},
 		{"bad digest", "[cabinet]\nexpected_digest = \"abc\"\n", "cabinet.expected_digest", `"abc"`, "64 lower-case hex"},
 		{"bill twice", "[cabinet]\nbills = [\"5.00\", \"5\"]\n", "cabinet.bills", `"5"`, "once"},

@@ -38,6 +38,8 @@ type cabinetFile struct {
 	RecallDepth    int      `toml:"recall_depth"`
 	EventDepth     int      `toml:"event_depth"`
 	Sound          bool     `toml:"sound"`
+	Volume         int      `toml:"volume"`
+	DealPaceMS     int      `toml:"deal_pace_ms"`
 	ExpectedDigest string   `toml:"expected_digest"`
 	Backend        string   `toml:"backend"`
 	Chips          []string `toml:"chips"`
@@ -132,6 +134,7 @@ const (
 	DefaultEventDepth  = 1000
 	MinEventDepth      = 100
 	MaxEventDepth      = 1000000
+	MaxDealPaceMS      = 2000
 	DefaultJackpotRate = "20.30843"
 	DefaultVoidAfter   = 24 * time.Hour
 	ZappitVoidAfter    = 30 * 24 * time.Hour
@@ -151,7 +154,7 @@ func defaults() file {
 			Store: DefaultStore, Language: "fr", Currency: "EUR", Denomination: "0.01",
 			CreditLimit: "1000.00", HandpayLimit: "1200.00",
 			Bills:       []string{"5.00", "10.00", "20.00", "50.00", "100.00"},
-			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true,
+			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true, Volume: 80, DealPaceMS: 350,
 			Backend: "sim",
 			Chips:   []string{"1.00", "5.00", "10.00", "25.00", "100.00"},
 			MinRTP:  DefaultMinRTP,

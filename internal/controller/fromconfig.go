@@ -23,6 +23,8 @@ func InForceFrom(cfg *config.Config) (InForce, error) {
 		Currency:      cfg.Cabinet.Currency,
 		Language:      cfg.Cabinet.Language,
 		Sound:         cfg.Cabinet.Sound,
+		Volume:        cfg.Cabinet.Volume,
+		DealPaceMS:    cfg.Cabinet.DealPaceMS,
 		JackpotReset:  cfg.Jackpot.Reset,
 		JackpotRateE7: cfg.Jackpot.RateE7,
 		Duel:          DuelInForce{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},

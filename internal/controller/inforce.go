@@ -25,6 +25,8 @@ type InForce struct {
 	Currency     string
 	Language     string
 	Sound        bool // sound effects on (operator: cabinet.sound)
+	Volume       int  // their volume, percent (operator: cabinet.volume)
+	DealPaceMS   int  // ms a dealt card takes from the shoe (operator: cabinet.deal_pace_ms)
 
 	JackpotReset  money.Cents
 	JackpotRateE7 int64 // contribution per 10^7 of the Royal Poker stake

@@ -36,6 +36,18 @@ func openAudio(volume float32) *audio {
 	return a
 }
 
+// setVolume follows the operator's volume (0…1).
+func (a *audio) setVolume(v float32) {
+	v = max(0, min(1, v))
+	if v == a.volume {
+		return
+	}
+	a.volume = v
+	for _, s := range a.sounds {
+		rl.SetSoundVolume(s, v)
+	}
+}
+
 // frame plays the cues of the change to the picture drawn now, when the
 // operator has the sound on.
 func (a *audio) frame(cur *view.Snapshot) {

@@ -18,12 +18,12 @@ type Options struct {
 	FPS        int  // target frames per second; 60 if 0
 	Legend     bool // simulator: show the keyboard legend; ESC closes the window
 	MSAA       bool // 4× multisampling (smoother edges; costly on a Pi)
-	// Pace is the time each dealt card takes from the shoe (pace.go);
-	// 0 shows every committed step at once.
-	Pace time.Duration
-	// Volume of the sound effects, 0…1 (0: silent); the snapshot's Sound
-	// (the operator's on/off) decides whether they play.
-	Volume float32
+	// NoPace shows every committed step at once whatever the operator's
+	// pace (scripted runs). Otherwise each dealt card takes the snapshot's
+	// DealPaceMS from the shoe (pace.go), and the sound effects play at its
+	// Volume when its Sound is on: the operator's settings, followed at
+	// once.
+	NoPace bool
 	// Demo is the attract loop's demonstration round (scenario.Demo): its
 	// pictures take turns with the attract screen while no credit is in.
 	Demo []*view.Snapshot
@@ -81,8 +81,8 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 	var cache layerCache
 	defer cache.unload()
 	var demos demoReel
-	pace := newPacer(opt.Pace.Seconds())
-	sound := openAudio(opt.Volume)
+	pace := newPacer(0)
+	sound := openAudio(0.8)
 	defer sound.close()
 	if in != nil {
 		in = skipper{in, pace, sound}
@@ -103,6 +103,10 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 			return (p.X - fit.X) * ScreenW / fit.W, (p.Y - fit.Y) * ScreenH / fit.H
 		})
 		now := time.Since(start).Seconds()
+		if !opt.NoPace {
+			pace.per = float64(s.DealPaceMS) / 1000
+		}
+		sound.setVolume(float32(s.Volume) / 100)
 		demo := demos.pick(s, opt.Demo, now)
 		pf := pace.frame(s, now)
 		if demo != nil {

@@ -293,9 +293,6 @@ func (fr *frame) allowedOf(it view.Setting) string {
 		}
 		out = strings.Join(vs, " · ")
 	}
-	if it.Unit != "" {
-		out += " " + fr.tr("unit."+it.Unit)
-	}
 	if it.Note != "" {
 		if out != "" {
 			out += " — "
@@ -335,6 +332,9 @@ func (fr *frame) settingValue(it view.Setting, v string) string {
 		if c, err := money.Parse(v); err == nil {
 			return fr.money(c)
 		}
+	}
+	if it.Unit != "" {
+		return v + " " + fr.tr("unit."+it.Unit)
 	}
 	return v
 }

@@ -35,6 +35,12 @@ type Snapshot struct {
 	Lang  string `json:"lang"` // "fr" or "en"
 	// Sound: the operator has the sound effects on (cabinet.sound).
 	Sound bool `json:"sound,omitempty"`
+	// Volume is the sound effects' volume in percent and DealPaceMS the
+	// milliseconds a dealt card takes from the shoe (0: no animation), both
+	// the operator's (cabinet.volume, cabinet.deal_pace_ms): the display
+	// follows them at once.
+	Volume     int `json:"volume,omitempty"`
+	DealPaceMS int `json:"deal_pace_ms,omitempty"`
 	// Demo marks the attract loop's demonstration pictures (display only:
 	// the controller never sets it).
 	Demo bool `json:"demo,omitempty"`
