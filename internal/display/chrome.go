@@ -171,8 +171,9 @@ func (fr *frame) drawLegend() {
 	size := fr.fit(line, 14, ScreenW-20, false)
 	w := fr.measure(line, size, false)
 	r := Rect{(ScreenW - w - 16) / 2, meterBar().Y - 22, w + 16, 20}
-	if fr.s.Mode == view.Table || fr.s.Mode == view.Menu {
-		// On the felt the bottom edge holds the bet labels: use the top.
+	if fr.s.Mode == view.Table && fr.s.Game != game.Duel || fr.s.Mode == view.Menu {
+		// On the felt the bottom edge holds the bet labels: use the top
+		// (Poker Duel's top holds the Baron's hand: it keeps the bottom).
 		r.Y = topBar().Y + topBar().H + 4
 	}
 	box(r, 6, fade(colInk, 0.7))

@@ -208,7 +208,7 @@ func (fr *frame) drawDuel() {
 	ca := duelCharacterArea()
 	box(ca, 20, fade(colInk, 0.35))
 	fr.drawBaron(Rect{ca.X + 20, ca.Y + 6, ca.W - 40, 420}, newOutfit(d), false)
-	fr.drawOutfitList(d, Rect{ca.X + 10, ca.Y + 438, ca.W - 20, 52})
+	fr.drawOutfitList(d, Rect{ca.X + 10, ca.Y + 436, ca.W - 20, 44})
 
 	di := s.DuelInput
 	if d == nil {
@@ -227,9 +227,10 @@ func (fr *frame) drawDuel() {
 		return
 	}
 
-	// The Baron's hand.
+	// The Baron's hand, named at the showdown; what he just did, said.
 	cc := duelComputerCards()
-	fr.text(fr.tr("duel.opponent"), cc.X, cc.Y-30, 20, colFeltLine, true)
+	fr.text(fr.handLabel("duel.opponent", d.ComputerHand), cc.X, cc.Y-30, 20, colFeltLine, true)
+
 	fr.right(fr.trf("duel.stack", i18n.Number(fr.lang, d.ComputerStack)), cc.X+cc.W, cc.Y-30, 20, colWhite, true)
 	n := max(d.ComputerCards, len(d.Computer))
 	for i, r := range RowRects(cc, n, 84, 120, 12) {
@@ -255,10 +256,17 @@ func (fr *frame) drawDuel() {
 	}
 	if d.Phase != "" {
 		// The engine writes "duel.draw"; the catalogue has "phase.draw".
-		fr.centered(fr.word("phase", strings.TrimPrefix(d.Phase, "duel.")), pa.X+pa.W/2, pa.Y-26, 18, colFeltLine, true, 600)
+		fr.right(fr.word("phase", strings.TrimPrefix(d.Phase, "duel.")), pa.X+pa.W-14, pa.Y+14, 15, colFeltLine, true)
 	}
-	if d.Message != "" {
-		fr.drawNotice(fr.word("msg", strings.TrimPrefix(d.Message, "duel.")), pa.Y+pa.H+6, colActive)
+	// Between the two hands, clear of both: the result of the deal, or
+	// what the Baron just did.
+	switch say := fr.baronSays(d); {
+	case d.Message != "" && say != "": // the Baron folded, or the session ended on his move
+		fr.centered(say+" — "+fr.word("msg", strings.TrimPrefix(d.Message, "duel.")), pa.X+pa.W/2, pa.Y-30, 22, colActive, true, 620)
+	case d.Message != "":
+		fr.centered(fr.word("msg", strings.TrimPrefix(d.Message, "duel.")), pa.X+pa.W/2, pa.Y-30, 22, colActive, true, 620)
+	case say != "":
+		fr.centered(say, pa.X+pa.W/2, pa.Y-28, 18, colActive, true, 620)
 	}
 
 	// The player's hand: cursor and marks for the draw.
@@ -277,7 +285,7 @@ func (fr *frame) drawDuel() {
 			frameBox(Rect{r.X - 5, r.Y - 5, r.W + 10, r.H + 10}, 10, 4, mix(colActive, colWhite, p*0.5))
 		}
 	}
-	fr.text(fr.tr("duel.player"), pc.X, pc.Y+pc.H+2, 20, colFeltLine, true)
+	fr.text(fr.handLabel("duel.player", d.PlayerHand), pc.X, pc.Y+pc.H+2, 20, colFeltLine, true)
 	fr.right(fr.trf("duel.stack", i18n.Number(fr.lang, d.PlayerStack)), pc.X+pc.W, pc.Y+pc.H+2, 20, colWhite, true)
 	fr.drawPlayChips(d.PlayerStack, pc.X+pc.W+60, pc.Y+110)
 	if d.PlayerDrew > 0 {
@@ -379,4 +387,48 @@ func duelBuying(s *view.Snapshot) bool {
 		return true
 	}
 	return d.Phase == "duel.buy" || d.SessionOver
+}
+
+// handLabel is a side's label, with its hand's name at the showdown.
+func (fr *frame) handLabel(who, hand string) string {
+	if hand == "" {
+		return fr.tr(who)
+	}
+	return fr.tr(who) + " — " + fr.word("hand", hand)
+}
+
+// baronSays narrates the Baron's latest move of the deal: his bet in the
+// current betting round, or his draw once he has drawn and not bet since
+// ("The Baron raises: 30 chips in", "The Baron draws 3 cards"). Nothing at
+// the showdown (both hands are named instead).
+func (fr *frame) baronSays(d *duel.Picture) string {
+	if len(d.Computer) > 0 {
+		return ""
+	}
+	var last *duel.PictureMove
+	for i := range d.Moves {
+		if d.Moves[i].Baron {
+			last = &d.Moves[i]
+		}
+	}
+	if d.ComputerDrawn && (last == nil || last.Round < 2) {
+		switch d.ComputerDrew {
+		case 0:
+			return fr.tr("duel.say.pat")
+		case 1:
+			return fr.tr("duel.say.draw1")
+		}
+		return fr.trf("duel.say.draw", d.ComputerDrew)
+	}
+	if last == nil {
+		return ""
+	}
+	k := string(last.Kind)
+	if last.Amount == 0 && (last.Kind == game.See || last.Kind == game.Change) {
+		k += "0"
+	}
+	if last.Amount > 0 {
+		return fr.trf("duel.say."+k, i18n.Number(fr.lang, last.Amount))
+	}
+	return fr.tr("duel.say." + k)
 }

@@ -198,5 +198,5 @@ func sideBetCenter(kind game.BetKind, j, s, spots int) (x, y, r float32) {
 // Poker Duel geometry.
 func duelCharacterArea() Rect { return Rect{24, 64, 380, 496} }
 func duelComputerCards() Rect { return Rect{440, 96, 600, 130} }
-func duelPlayerCards() Rect   { return Rect{440, 380, 600, 150} }
+func duelPlayerCards() Rect   { return Rect{440, 372, 600, 150} }
 func duelPotArea() Rect       { return Rect{560, 256, 360, 100} }

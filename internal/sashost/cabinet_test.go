@@ -143,10 +143,16 @@ type session struct {
 	busy int
 }
 
-// poll sends msg and returns the reply (nil: silence within 100 ms).
+// poll sends msg and returns the reply: want > 0 waits up to a second for
+// it (a loaded machine may delay the cabinet's process; the 20 ms rule is
+// judged by report), want 0 expects silence and listens 100 ms.
 func (s *session) poll(msg []byte, want int) []byte {
 	s.t.Helper()
-	r, err := s.h.Poll(msg, want, 100*time.Millisecond, 15*time.Millisecond)
+	wait := time.Second
+	if want == 0 {
+		wait = 100 * time.Millisecond
+	}
+	r, err := s.h.Poll(msg, want, wait, 15*time.Millisecond)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -242,15 +248,20 @@ func (s *session) exception() byte {
 	return r[0]
 }
 
-// report fails when more than one reply in twenty started after 20 ms (a
-// shared 2-core CI machine can delay one process now and then; the figures
-// are logged either way).
+// report logs the reply timing. With CABINET_SAS_TIMING set (scripts/test
+// runs this package alone so, after the parallel suite) it fails when more
+// than one reply in twenty started after 20 ms or a reply paused more than
+// 5 ms inside; in the parallel suite the machine's load, not the cabinet,
+// decides the latency, and the figures are only logged.
 func (s *session) report() {
 	slices.Sort(s.lat)
 	if len(s.lat) > 0 {
 		s.t.Logf("%d replies: latency median %v, max %v; longest gap inside a reply %v; %d after 20 ms",
 			s.n, s.lat[len(s.lat)/2], s.lat[len(s.lat)-1], s.gaps, len(s.late))
 		s.t.Logf("busy replies: %d", s.busy)
+	}
+	if os.Getenv("CABINET_SAS_TIMING") == "" {
+		return
 	}
 	if len(s.late)*20 > s.n {
 		s.t.Errorf("%d of %d replies started after 20 ms: %v", len(s.late), s.n, s.late)

@@ -183,6 +183,22 @@ func (p *player) line(n int, line string) error {
 			}
 		}
 		return nil
+	case "autostep":
+		// autostep <steps> <game>: that many committed steps of autoplay
+		// (a round left open, to show it mid-play).
+		if len(f) != 3 || refuse {
+			return fmt.Errorf("%w: autostep <steps> <game>", ErrScript)
+		}
+		steps, err := strconv.Atoi(f[1])
+		if err != nil || steps < 1 {
+			return fmt.Errorf("%w: autostep %q: want a number of steps", ErrScript, f[1])
+		}
+		for range steps {
+			if err := p.c.AutoStep(game.ID(f[2]), nil); err != nil {
+				return fmt.Errorf("autostep %s: %w", f[2], err)
+			}
+		}
+		return nil
 	case "menu":
 		// Presses SPOT on the menu until the named game is highlighted.
 		if len(f) != 2 || refuse {

@@ -102,6 +102,24 @@ var Library = []Scenario{
 		press deal          # the first deal
 		shot duel
 	`},
+	{Name: "duel-play", Seed: 16, Script: `
+		bill 20.00
+		menu duel
+		press deal
+		press deal          # buy a session
+		autostep 4 duel     # ante and deal, check, the draw, the player opens 76
+		shot duel-raise     # the Baron drew 3 and raises: narrated
+		autoplay 1 duel     # to the showdown
+		shot duel-showdown  # both hands named
+	`},
+	{Name: "duel-victory", Seed: 4, Script: `
+		bill 20.00
+		menu duel
+		press deal
+		press deal          # buy a session
+		autoplay 49 duel    # deals until the Baron has nothing left to pawn
+		shot duel-victory
+	`},
 	{Name: "demo", Seed: 5, Script: `
 		bill 20.00
 		menu classic

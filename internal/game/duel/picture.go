@@ -26,6 +26,24 @@ type Picture struct {
 	Message       string      `json:"message,omitempty"`
 	SessionOver   bool        `json:"session_over"`
 	PlayerWon     bool        `json:"player_won"`
+	// Moves is the betting of this deal so far, oldest first (the screen
+	// narrates the Baron's), ComputerDrawn whether the Baron has drawn
+	// (ComputerDrew cards; 0 = he stood pat).
+	Moves         []PictureMove `json:"moves,omitempty"`
+	ComputerDrawn bool          `json:"computer_drawn,omitempty"`
+	// PlayerHand and ComputerHand name both hands at the showdown
+	// (poker.Category names, message keys "hand."+name).
+	PlayerHand   string `json:"player_hand,omitempty"`
+	ComputerHand string `json:"computer_hand,omitempty"`
+}
+
+// PictureMove is one move of the deal's betting: who made it, what, and
+// the chips it put in.
+type PictureMove struct {
+	Round  int             `json:"round"` // betting round, 1 (before the draw) or 2
+	Baron  bool            `json:"baron,omitempty"`
+	Kind   game.ActionKind `json:"kind"`
+	Amount int64           `json:"amount,omitempty"`
 }
 
 // DetailOf implements game.Detail.

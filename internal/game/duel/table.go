@@ -27,8 +27,13 @@ func (r *Round) Table() game.Table {
 		d.Player = []card.Card{}
 	}
 	d.ComputerCards = len(r.Hands[computerSide])
+	d.ComputerDrawn = r.Drew[computerSide] >= 0
+	for _, m := range r.Moves {
+		d.Moves = append(d.Moves, PictureMove{Round: m.Round, Baron: m.Who == whoNames[computerSide], Kind: m.Kind, Amount: m.Amount})
+	}
 	if r.Showdown {
 		d.Computer = slices.Clone(r.Hands[computerSide])
+		d.PlayerHand, d.ComputerHand = r.Values[playerSide], r.Values[computerSide]
 	}
 	if s := r.Sess; s != nil {
 		d.Level = s.Level
