@@ -346,8 +346,11 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if h.Outcome != "" {
 			pills = append(pills, pill{fr.word("outcome", string(h.Outcome)), outcomeColor(h.Outcome)})
 		}
-		if h.Win > 0 {
-			pills = append(pills, pill{"+" + fr.money(h.Win), colWin})
+		if w := h.Win - h.InsuranceWin; w > 0 {
+			pills = append(pills, pill{"+" + fr.money(w), colWin})
+		}
+		if h.InsuranceWin > 0 {
+			pills = append(pills, pill{fr.tr("note.insured_paid") + " +" + fr.money(h.InsuranceWin), colWin})
 		}
 		fr.pillRow(pills, cx, y, 15)
 		// Money on the hand: chips, and a Free Bet token beside them.
@@ -363,7 +366,7 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if h.Doubled {
 			fr.badge("×2", bx-38, betCircleY-30, 13, colInk, colGold)
 		}
-		if h.Insured > 0 {
+		if h.Insured > 0 && h.Outcome == "" { // once settled, the pills say what it did
 			fr.badge(fr.tr("note.insured")+" "+fr.money(h.Insured), cx, betCircleY-52, 11, colInk, colPush)
 		}
 	}
@@ -487,9 +490,15 @@ func (fr *frame) drawFlying() {
 	fr.drawCard(r.Face, at)
 }
 
-// callout is the settled round's call-out, as the engine settled it: a
-// blackjack on any hand, or every hand pushed ("" for none).
+// callout is the settled round's call-out, as the engine settled it: an
+// insurance paid (the dealer's blackjack), a blackjack on any hand, or
+// every hand pushed ("" for none).
 func callout(t *game.Table) string {
+	for _, h := range t.Hands {
+		if h.InsuranceWin > 0 {
+			return "insurance"
+		}
+	}
 	push := len(t.Hands) > 0
 	for _, h := range t.Hands {
 		if h.Outcome == game.Blackjack {

@@ -42,10 +42,13 @@ type HandView struct {
 	Bet     money.Cents `json:"bet"`             // money on the hand (main + double/split stake)
 	Token   money.Cents `json:"token,omitempty"` // Free Bet tokens backing the hand
 	Insured money.Cents `json:"insured,omitempty"`
-	Doubled bool        `json:"doubled,omitempty"`
-	Outcome Outcome     `json:"outcome,omitempty"`
-	Win     money.Cents `json:"win,omitempty"`
-	Note    string      `json:"note,omitempty"` // message key: "zapped", "split", ...
+	// InsuranceWin is what the insurance paid (stake returned with it), 0
+	// while unsettled or lost.
+	InsuranceWin money.Cents `json:"insurance_win,omitempty"`
+	Doubled      bool        `json:"doubled,omitempty"`
+	Outcome      Outcome     `json:"outcome,omitempty"`
+	Win          money.Cents `json:"win,omitempty"`
+	Note         string      `json:"note,omitempty"` // message key: "zapped", "split", ...
 }
 
 // SideView is one side bet as shown.

@@ -120,6 +120,15 @@ var Library = []Scenario{
 		autoplay 49 duel    # deals until the Baron has nothing left to pawn
 		shot duel-victory
 	`},
+	{Name: "insurance", Seed: 122, Script: `
+		bill 20.00
+		menu classic
+		press deal
+		press bet
+		press deal          # the dealer shows an ace
+		press yes           # insurance: the dealer has blackjack
+		shot insurance-pays
+	`},
 	{Name: "demo", Seed: 5, Script: `
 		bill 20.00
 		menu classic

@@ -39,6 +39,7 @@ func (r *Round) Table() game.Table {
 		v.Doubled = h.Doubled
 		v.Outcome = h.Outcome
 		v.Win = h.Win + h.InsWin
+		v.InsuranceWin = h.InsWin
 		v.Note = h.Note
 		if v.Note == "" && h.FromSplit {
 			v.Note = "split"
