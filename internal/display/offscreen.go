@@ -109,6 +109,21 @@ func (o *Offscreen) image(s *view.Snapshot, t float64, legend bool, miss func(st
 	return o.pixels(func() { o.drawTarget(s, t, legend, miss) })
 }
 
+// pacedImage renders the paced frame pf (a card in flight at its point)
+// as Run draws it, still layer and moving layer.
+func (o *Offscreen) pacedImage(pf paced, t float64) (*image.RGBA, error) {
+	return o.pixels(func() {
+		fr := newFrame(o.fonts, pf.s, t, false)
+		fr.fly, fr.flyF = pf.flying, pf.f
+		var c layerCache
+		defer c.unload()
+		c.prepare(fr)
+		rl.BeginTextureMode(o.target)
+		c.draw(fr)
+		rl.EndTextureMode()
+	})
+}
+
 // layeredImage renders s as Run draws it: the still layer from the cache
 // and the moving layer over it.
 func (o *Offscreen) layeredImage(s *view.Snapshot, t float64) (*image.RGBA, error) {

@@ -138,3 +138,44 @@ func outcomes(t *game.Table) bool {
 	}
 	return t.Dealer.Outcome != "" || len(t.Side) > 0
 }
+
+// TestHoleCardTurnsAlone: while the dealer's hole card turns over, its
+// back does not stay drawn full width under the narrowing card: at a
+// quarter of the turn, the strips of its place left and right of the
+// narrowed card show the felt.
+func TestHoleCardTurnsAlone(t *testing.T) {
+	o := offscreen(t)
+	shots := paceShots(t)
+	p := newPacer(1)
+	now := 0.0
+	for _, sh := range shots {
+		for step := 0; step < 400; step++ {
+			f := p.frame(sh.Snap, now)
+			if f.flying != nil && f.flying.Turn && f.f > 0.2 && f.f < 0.3 {
+				d := f.s.Round.Dealer
+				slot := CardRects(dealerArea(), len(d.Cards)+d.Hidden, cardW, cardH, 0.62)[len(d.Cards)]
+				img, err := o.pacedImage(f, now)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Right strip only: the left one may lie under the card before it.
+				x := int(slot.X + slot.W - 6)
+				felt, back := 0, 0
+				for y := int(slot.Y + 10); y < int(slot.Y+slot.H-10); y += 4 {
+					c := img.RGBAAt(x, y)
+					if c.G > c.R {
+						felt++
+					} else {
+						back++
+					}
+				}
+				if back > 0 {
+					t.Fatalf("at %.2f of the turn, %d of %d points of the hole card's place right of the turning card are not felt", f.f, back, back+felt)
+				}
+				return
+			}
+			now += 0.05
+		}
+	}
+	t.Fatal("no hole card turned in the paced shots")
+}

@@ -247,10 +247,15 @@ func (fr *frame) drawDealer(d game.HandView) {
 	area := dealerArea()
 	n := len(d.Cards) + d.Hidden
 	rs := CardRects(area, n, cardW, cardH, 0.62)
+	// The hole card turning over (pace.go) is drawn by drawFlying, narrowing
+	// and widening where it lies: its place stays empty meanwhile.
+	turning := fr.fly != nil && fr.fly.Hand < 0 && fr.fly.Turn
 	for i, r := range rs {
-		if i < len(d.Cards) {
+		switch {
+		case i < len(d.Cards):
 			fr.drawCard(d.Cards[i], r)
-		} else {
+		case turning && i == len(d.Cards):
+		default:
 			fr.drawBack(r)
 		}
 	}
