@@ -63,8 +63,10 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 		}
 		if c.ui.mode == view.Table && c.cur.open == nil && c.ui.game != game.Duel {
 			switch in.Button {
-			case hw.BetPlus:
+			case hw.BetPlus, hw.Yes:
 				return c.chipRefusal()
+			case hw.No, hw.Clear:
+				return NoticeNoBet
 			case hw.Deal, hw.Rebet:
 				return c.dealRefusal()
 			}

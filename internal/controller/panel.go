@@ -212,10 +212,21 @@ func (c *Controller) bettingPanel(cs state, p *panel) {
 			return nil
 		})
 	}
+	if mx, err := c.maxChip(cs); err == nil {
+		p.set(hw.Yes, func() error { // max bet on the selected position
+			u.undo = append(u.undo, mx)
+			u.bets = mergeBets(u.undo)
+			return nil
+		})
+	}
 	if n := len(u.undo); n > 0 {
-		p.set(hw.Clear, func() error {
+		p.set(hw.Clear, func() error { // the last chip back
 			u.undo = u.undo[:n-1]
 			u.bets = mergeBets(u.undo)
+			return nil
+		})
+		p.set(hw.No, func() error { // every bet back
+			u.clearBets()
 			return nil
 		})
 	}

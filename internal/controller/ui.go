@@ -126,6 +126,40 @@ func (c *Controller) nextChip(cs state) (game.Bet, error) {
 	return game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}, nil
 }
 
+// maxChip is what YES (max bet) adds on the selected position: up to its
+// limit (the Royal Poker bet: its stake), as far as the credits left after
+// the other bets allow. An error says why nothing can be added.
+func (c *Controller) maxChip(cs state) (game.Bet, error) {
+	ps := c.positions(c.ui.game)
+	if len(ps) == 0 {
+		return game.Bet{}, fmt.Errorf("%w: no betting position", ErrNotNow)
+	}
+	p := ps[c.ui.pos%len(ps)]
+	rules := c.set.Rules[c.ui.game]
+	limit := rules.MaxBet
+	if p.Kind != game.Main {
+		sr, _ := rules.SideRule(p.Kind)
+		limit = sr.Max
+	}
+	if p.Kind == game.RoyalSide {
+		limit = rules.RoyalStake
+	}
+	var cur money.Cents
+	for _, b := range c.ui.bets {
+		if b.Spot == p.Spot && b.Kind == p.Kind {
+			cur += b.Amount
+		}
+	}
+	add := min(limit-cur, cs.m.Credits-betTotal(c.ui.bets))
+	if p.Kind == game.RoyalSide && add < limit-cur {
+		add = 0 // the Royal Poker bet is its stake or nothing
+	}
+	if add <= 0 {
+		return game.Bet{}, fmt.Errorf("%w: %s on spot %d: nothing more can be bet (limit %v, credits %v)", ErrNotNow, p.Kind, p.Spot+1, limit, cs.m.Credits)
+	}
+	return game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}, nil
+}
+
 // mergeBets sums chips per (spot, kind) in a stable order.
 func mergeBets(chips []game.Bet) []game.Bet {
 	var out []game.Bet

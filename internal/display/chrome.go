@@ -28,6 +28,11 @@ func (fr *frame) buttonLabel(b hw.Button) string {
 			// the chip BET+ places now.
 			return fr.trf("btn.chip", fr.money(fr.s.Chip))
 		}
+		if (b == hw.Yes || b == hw.No || b == hw.Clear) && fr.betting() {
+			// Between rounds YES bets the maximum, NO clears every bet,
+			// CLEAR takes the last chip back.
+			return fr.tr("btn.bet." + b.String())
+		}
 		if s, ok := i18n.Lookup(fr.lang, "btn."+string(fr.s.Game), b.String()); ok {
 			return s
 		}

@@ -19,6 +19,9 @@ var en = map[string]string{
 
 	// Buttons (hw.Button names), then per-game labels.
 	"btn.chip":             "Chip %s",
+	"btn.bet.yes":          "Max bet",
+	"btn.bet.no":           "Clear all",
+	"btn.bet.clear":        "Undo chip",
 	"btn.deal":             "Deal",
 	"btn.hit":              "Hit",
 	"btn.stand":            "Stand",

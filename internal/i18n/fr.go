@@ -19,6 +19,9 @@ var fr = map[string]string{
 
 	// Boutons.
 	"btn.chip":             "Jeton %s",
+	"btn.bet.yes":          "Mise max",
+	"btn.bet.no":           "Tout retirer",
+	"btn.bet.clear":        "Retirer le jeton",
 	"btn.deal":             "Donner",
 	"btn.hit":              "Carte",
 	"btn.stand":            "Je reste",

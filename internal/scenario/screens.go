@@ -120,6 +120,16 @@ var Library = []Scenario{
 		autoplay 49 duel    # deals until the Baron has nothing left to pawn
 		shot duel-victory
 	`},
+	{Name: "max-bet", Seed: 3, Script: `
+		bill 50.00
+		menu zappit
+		press deal
+		press yes           # max bet: the credits, below the table maximum
+		shot max-bet
+		press no            # every bet back
+		! press no          # nothing left to clear: refused, and says why
+		shot clear-all
+	`},
 	{Name: "insurance", Seed: 122, Script: `
 		bill 20.00
 		menu classic
