@@ -115,6 +115,7 @@ func (o *Offscreen) pacedImage(pf paced, t float64) (*image.RGBA, error) {
 	return o.pixels(func() {
 		fr := newFrame(o.fonts, pf.s, t, false)
 		fr.fly, fr.flyF = pf.flying, pf.f
+		fr.chips, fr.chipF = pf.chips, pf.cf
 		var c layerCache
 		defer c.unload()
 		c.prepare(fr)

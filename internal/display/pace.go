@@ -5,6 +5,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
+	"cabinet/internal/money"
 	"cabinet/internal/view"
 )
 
@@ -40,6 +41,20 @@ type pacer struct {
 	queue []reveal       // cards of last not yet in base, in dealing order
 	start float64        // when the reveal started
 	views map[int]*view.Snapshot
+
+	// The settlement's chips moving (after the cards): until chipsEnd,
+	// from chipsStart; chipsOf is the snapshot they belong to.
+	chipsStart, chipsEnd float64
+	chipsOf              *view.Snapshot
+}
+
+// chipFlight is a stack of chips moving at the settlement: a payout from
+// the dealer's tray to hand Hand's spot, or a lost stake from the spot to
+// the tray (Lost).
+type chipFlight struct {
+	Hand   int
+	Amount money.Cents
+	Lost   bool
 }
 
 // paced is what a frame draws: the snapshot as far as it is revealed, and
@@ -48,12 +63,44 @@ type paced struct {
 	s      *view.Snapshot
 	flying *reveal
 	f      float32 // 0…1: how far the flying card has travelled
+	// chips move at the settlement, once every card is shown; cf is how
+	// far (0…1).
+	chips []chipFlight
+	cf    float32
 }
+
+// chipsTime is how long the settlement's chips take, in cards' time.
+const chipsTime = 1.5
 
 func newPacer(secondsPerCard float64) *pacer { return &pacer{per: secondsPerCard} }
 
-// skip finishes the reveal in progress.
-func (p *pacer) skip() { p.queue = nil }
+// skip finishes the reveal in progress, chips included.
+func (p *pacer) skip() { p.queue, p.chipsEnd = nil, 0 }
+
+// settleChips starts the chips of the settled round of s moving at now,
+// when s settles a round (the store has committed it: the chips only
+// replay it).
+func (p *pacer) settleChips(s *view.Snapshot, now float64) {
+	if p.per <= 0 || s.Round == nil || !s.Round.Done || len(chipFlights(s.Round)) == 0 {
+		return
+	}
+	p.chipsOf, p.chipsStart, p.chipsEnd = s, now, now+chipsTime*p.per
+}
+
+// chipFlights are the settled round's chips: each hand's win comes from
+// the tray, a lost hand's stake goes to it.
+func chipFlights(t *game.Table) []chipFlight {
+	var out []chipFlight
+	for i, h := range t.Hands {
+		switch {
+		case h.Win > 0:
+			out = append(out, chipFlight{Hand: i, Amount: h.Win})
+		case h.Outcome == game.Lose && h.Bet > 0:
+			out = append(out, chipFlight{Hand: i, Amount: h.Bet, Lost: true})
+		}
+	}
+	return out
+}
 
 // frame returns what to draw at time now for the latest snapshot s.
 func (p *pacer) frame(s *view.Snapshot, now float64) paced {
@@ -62,16 +109,25 @@ func (p *pacer) frame(s *view.Snapshot, now float64) paced {
 	}
 	if len(p.queue) == 0 {
 		p.base, p.prev = nil, s
-		return paced{s: s}
+		return p.withChips(s, now)
 	}
 	n := int((now - p.start) / p.per) // cards fully shown
 	if n >= len(p.queue) {
 		p.queue, p.base, p.prev = nil, nil, s
-		return paced{s: s}
+		p.settleChips(s, now)
+		return p.withChips(s, now)
 	}
 	f := float32((now-p.start)/p.per) - float32(n)
 	r := p.queue[n]
 	return paced{s: p.view(n), flying: &r, f: f}
+}
+
+// withChips is s with the settlement's chips moving, while they do.
+func (p *pacer) withChips(s *view.Snapshot, now float64) paced {
+	if p.chipsOf != s || now >= p.chipsEnd {
+		return paced{s: s}
+	}
+	return paced{s: s, chips: chipFlights(s.Round), cf: float32((now - p.chipsStart) / (p.chipsEnd - p.chipsStart))}
 }
 
 // next starts pacing s against what is on screen now.
@@ -93,6 +149,9 @@ func (p *pacer) next(s *view.Snapshot, now float64) {
 	q, ok := reveals(from, s.Round)
 	if !ok || len(q) == 0 {
 		p.prev = s
+		if !from.Done {
+			p.settleChips(s, now) // a settlement without a card (a surrender, a stand with the hole shown)
+		}
 		return
 	}
 	p.base, p.prev, p.queue, p.start = from, shown, q, now

@@ -179,3 +179,61 @@ func TestHoleCardTurnsAlone(t *testing.T) {
 	}
 	t.Fatal("no hole card turned in the paced shots")
 }
+
+// TestChipsMoveAtSettlement: once the settling step's cards are shown,
+// the settled hands' chips move (a win from the tray, a lost stake to it),
+// for a while only; a button skips them; they replay the committed result
+// (the same amounts), and a resumed round moves none.
+func TestChipsMoveAtSettlement(t *testing.T) {
+	shots := paceShots(t)
+	settled := shots[len(shots)-1].Snap
+	if !settled.Round.Done {
+		t.Fatal("the last shot does not settle the round")
+	}
+	want := chipFlights(settled.Round)
+	if len(want) == 0 {
+		t.Fatal("the settled round has no chips to move")
+	}
+	p := newPacer(0.2)
+	now := 0.0
+	var seen []chipFlight
+	moving := 0
+	for _, sh := range shots {
+		for step := 0; step < 200; step++ {
+			f := p.frame(sh.Snap, now)
+			if len(f.chips) > 0 {
+				if f.s != settled || f.flying != nil {
+					t.Fatalf("chips moving before the settlement is shown whole")
+				}
+				seen, moving = f.chips, moving+1
+			}
+			now += 0.02
+		}
+	}
+	if moving == 0 || !slices.Equal(seen, want) {
+		t.Fatalf("chips moved in %d frames: %+v, want %+v", moving, seen, want)
+	}
+	if moving >= 200 {
+		t.Errorf("chips still moving after %d frames", moving)
+	}
+	// A skip ends them at once.
+	p2 := newPacer(0.2)
+	p2.frame(shots[len(shots)-2].Snap, 0)
+	for now := 0.0; now < 5; now += 0.02 {
+		if f := p2.frame(settled, now); len(f.chips) > 0 {
+			p2.skip()
+			if f := p2.frame(settled, now); len(f.chips) != 0 {
+				t.Fatal("a skip left the chips moving")
+			}
+			break
+		}
+	}
+	// A round resumed after a power cut shows at once: no chips.
+	rec := *settled
+	rec.Recovered = true
+	p3 := newPacer(0.2)
+	p3.frame(shots[len(shots)-2].Snap, 0)
+	if f := p3.frame(&rec, 0.1); len(f.chips) != 0 || f.flying != nil {
+		t.Error("a resumed round replayed its chips")
+	}
+}

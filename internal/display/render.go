@@ -59,6 +59,9 @@ type frame struct {
 	// fly is the card on its way from the shoe (pace.go), flyF how far.
 	fly  *reveal
 	flyF float32
+	// chips are the settlement's chips moving (pace.go), chipF how far.
+	chips []chipFlight
+	chipF float32
 	// messageDrawn: the screen placed Snapshot.Message itself.
 	messageDrawn bool
 }

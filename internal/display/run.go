@@ -114,6 +114,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		}
 		fr := newFrame(f, pf.s, now, opt.Legend)
 		fr.fly, fr.flyF = pf.flying, pf.f
+		fr.chips, fr.chipF = pf.chips, pf.cf
 		sound.frame(pf.s)
 		cache.prepare(fr)
 		if sw == ScreenW && sh == ScreenH {

@@ -446,6 +446,7 @@ var shoeRect = Rect{ScreenW - cardW - 40, 64, cardW, cardH}
 // place, face up (face down for the dealer's hole card); the hole card
 // turning over where it lies.
 func (fr *frame) drawFlying() {
+	fr.drawChipsMoving()
 	r, t := fr.fly, fr.s.Round
 	if r == nil || t == nil {
 		return
@@ -515,4 +516,32 @@ func callout(t *game.Table) string {
 		return "push"
 	}
 	return ""
+}
+
+// trayPoint is where the dealer's chips come from and go to: under the
+// dealer's cards.
+var trayPoint = rl.Vector2{X: ScreenW / 2, Y: dealerTop + cardH + 20}
+
+// drawChipsMoving draws the settlement's chips (pace.go): a win travels
+// from the dealer's tray to its spot, a lost stake from the spot to the
+// tray.
+func (fr *frame) drawChipsMoving() {
+	t := fr.s.Round
+	if len(fr.chips) == 0 || t == nil {
+		return
+	}
+	info, _ := fr.gameInfo(t.Game)
+	areas := HandAreas(t.Hands, max(info.Spots, 1))
+	f := fr.chipF * fr.chipF * (3 - 2*fr.chipF) // ease in and out
+	for _, c := range fr.chips {
+		if c.Hand >= len(areas) {
+			continue
+		}
+		spot := rl.Vector2{X: areas[c.Hand].X + areas[c.Hand].W/2, Y: betCircleY}
+		from, to := trayPoint, spot
+		if c.Lost {
+			from, to = spot, trayPoint
+		}
+		fr.drawStack(c.Amount, from.X+(to.X-from.X)*f, from.Y+(to.Y-from.Y)*f)
+	}
 }
