@@ -181,7 +181,13 @@ func (fr *frame) drawHelp() {
 	const row, rtpRow = helpRow, 21
 	// The RTP block is anchored at the bottom of the left box; the rules
 	// fill what is above it (a row that does not fit is not drawn).
-	rtpTop := left.Y + left.H - 12 - 30 - rtpRow*float32(len(h.RTP))
+	rtpLines := len(h.RTP)
+	for _, r := range h.RTP {
+		if r.InitialBP > 0 || r.WorstBet > 0 {
+			rtpLines++ // the main bet's second line
+		}
+	}
+	rtpTop := left.Y + left.H - 12 - 30 - rtpRow*float32(rtpLines)
 	// Rules in force.
 	y := left.Y + 12
 	fr.text(fr.tr("help.rules"), left.X+16, y, 22, colGold, true)
@@ -199,10 +205,29 @@ func (fr *frame) drawHelp() {
 	fr.text(fr.tr("help.rtp"), left.X+16, y, 17, colGold, true)
 	y += 30
 	for _, r := range h.RTP {
+		// The figure, its basis (as `cabinet par` gives it) and how it was
+		// obtained; for the main bet, the figure per initial bet, and where
+		// a cap makes the return depend on the bet, the worst allowed bet it
+		// was computed at (the figure is then at least that).
 		fr.text(fr.tr("bet."+string(r.Bet)), left.X+16, y, 16, colWhite, true)
-		fr.text(i18n.Percent(fr.lang, r.RTPBP), left.X+250, y, 16, colWin, true)
+		pct := i18n.Percent(fr.lang, r.RTPBP)
+		if r.WorstBet > 0 {
+			pct = fr.trf("help.at_least", pct)
+		}
+		fr.text(pct, left.X+220, y, 16, colWin, true)
+		if r.Basis != "" {
+			fr.text(fr.tr("basis."+r.Basis), left.X+220+fr.measure(pct, 16, true)+8, y+2, 13, colDim, false)
+		}
 		fr.right(fr.method(r.Method), left.X+left.W-16, y, 14, colDim, false)
 		y += rtpRow
+		switch {
+		case r.WorstBet > 0:
+			fr.text(fr.trf("help.worst_bet", r.WorstSpots, fr.money(r.WorstBet)), left.X+32, y+1, 13, colDim, false)
+			y += rtpRow
+		case r.InitialBP > 0:
+			fr.text(fr.trf("help.per_initial", i18n.Percent(fr.lang, r.InitialBP)), left.X+32, y+1, 13, colDim, false)
+			y += rtpRow
+		}
 	}
 	// Paytables, grouped by bet.
 	y = rightR.Y + 12
