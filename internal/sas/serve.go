@@ -133,6 +133,12 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 				log.Error("SAS exception acknowledgement not stored: it will be reported again", "err", e.AckErr)
 				e.AckErr = nil
 			}
+			if st, ok := e.M.(interface{ Stopped() bool }); ok && st.Stopped() && e.Cfg.Address != 0 {
+				// Memory error reported (34) and acknowledged: the address
+				// drops to 0 (the reference), nothing more is answered.
+				log.Error("SAS stopped after the memory error was reported: address 0", "port", p.name)
+				e.Cfg.Address = 0
+			}
 		}
 		if seed, ok := e.ROMRequest(); ok && !romBusy {
 			romBusy = true

@@ -170,6 +170,19 @@ func (m *Machine) Command(c sas.Command) error {
 	}
 }
 
+// memErr reports whether the cabinet is in a memory error.
+func (m *Machine) memErr() bool { return m.Cab.HostInfo().MemErr || m.Store.Err() != nil }
+
+// Stopped reports that the machine has reported its memory error (34) and
+// the host acknowledged it: the SAS reference then has the address drop to
+// 0, and the link stops answering (sas.Serve asks this after each message).
+// The store is evidence: nothing more is read for the host or written.
+func (m *Machine) Stopped() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.memSent
+}
+
 // Peek returns the exception to report: 34 once per boot while the cabinet
 // is in a memory error (a store in error is evidence and is not written, so
 // this one is derived from the state, as handpay pending is), else the
@@ -177,8 +190,8 @@ func (m *Machine) Command(c sas.Command) error {
 func (m *Machine) Peek() (byte, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if (m.Cab.HostInfo().MemErr || m.Store.Err() != nil) && !m.memSent {
-		return sas.ExMemoryError, true, nil
+	if m.memErr() {
+		return sas.ExMemoryError, !m.memSent, nil
 	}
 	var e recovery.Exception
 	var ok bool
@@ -197,7 +210,7 @@ func (m *Machine) Peek() (byte, bool, error) {
 func (m *Machine) Ack(code byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if code == sas.ExMemoryError && !m.memSent && (m.Cab.HostInfo().MemErr || m.Store.Err() != nil) {
+	if code == sas.ExMemoryError && !m.memSent && m.memErr() {
 		m.memSent = true
 		return nil
 	}

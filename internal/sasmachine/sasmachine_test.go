@@ -2,6 +2,7 @@ package sasmachine
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -188,4 +189,56 @@ func TestHostCommands(t *testing.T) {
 		t.Fatalf("LP 07 = % X", r)
 	}
 	waitFor(t, "the acceptor to be inhibited", func() bool { return k.be.Acceptance() == 0 })
+}
+
+// TestMemoryErrorReportedThenSilent: a store rolled back behind its proof
+// is a memory error: the host hears 34 once, then (the reference: the
+// address drops to 0) the machine stops; nothing is written to the store.
+func TestMemoryErrorReportedThenSilent(t *testing.T) {
+	dir := t.TempDir()
+	path, mirror := filepath.Join(dir, "c.db"), filepath.Join(dir, "c.mirror")
+	st, err := recovery.Open(path, recovery.Options{Init: true, Mirror: mirror})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), SAS: true})
+	if err != nil || c.Err() != nil {
+		t.Fatal(err, c.Err())
+	}
+	st.Close()
+	if err := os.WriteFile(path, old, 0o600); err != nil { // rolled back
+		t.Fatal(err)
+	}
+	st, err = recovery.Open(path, recovery.Options{Mirror: mirror})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	c, err = controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), SAS: true})
+	if err != nil || c.Err() == nil {
+		t.Fatalf("boot on a rolled-back store: %v, memory error %v", err, c.Err())
+	}
+	before, _ := os.ReadFile(path)
+	m := &Machine{Store: st, Cab: c}
+	e := &sas.Engine{Cfg: sas.Config{Address: 1, Denom: 1}, M: m, Q: m}
+	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	e.Handle(now, []byte{0x82})
+	if r := e.Handle(now, []byte{0x81}); !cmp.Equal(r, []byte{0x34}) {
+		t.Fatalf("GP = % X, want 34", r)
+	}
+	e.Handle(now, []byte{0x80}) // acknowledged
+	if !m.Stopped() {
+		t.Error("not stopped after 34 was acknowledged")
+	}
+	if r := e.Handle(now, []byte{0x81}); !cmp.Equal(r, []byte{0x00}) {
+		t.Errorf("GP after 34 = % X, want 00 (the queue is evidence, not reported)", r)
+	}
+	after, _ := os.ReadFile(path)
+	if !cmp.Equal(before, after) {
+		t.Error("the store in error was written")
+	}
 }
