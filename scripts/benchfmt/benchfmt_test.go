@@ -67,7 +67,7 @@ func TestFigures(t *testing.T) {
 		{"nothing ran", "", []string{"par NA cabinet par did not build"}, []string{
 			"step_commit_per_raw_write NA BenchmarkStepCommit not found in cabinet/internal/recovery",
 			"boot_resume NA BenchmarkBootResume not found in cabinet/internal/recovery",
-			"engine_blackjack NA no benchmark of cabinet/internal/game/blackjack reports rounds/s",
+			"engine_blackjack NA no benchmark of cabinet/internal/player reports rounds/s",
 			"engine_duel NA BenchmarkDeal not found in cabinet/internal/game/duel",
 			"frame_busy_per_empty NA BenchmarkFrame not found in cabinet/internal/display",
 			"par NA cabinet par did not build",

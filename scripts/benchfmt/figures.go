@@ -14,7 +14,7 @@ import (
 const (
 	pkgRecovery  = "cabinet/internal/recovery"
 	pkgPoker     = "cabinet/internal/game/poker"
-	pkgBlackjack = "cabinet/internal/game/blackjack"
+	pkgBlackjack = "cabinet/internal/player" // the engines played by player.Basic
 	pkgDuel      = "cabinet/internal/game/duel"
 	pkgDisplay   = "cabinet/internal/display"
 )
