@@ -215,13 +215,9 @@ func (c *Controller) boot() error {
 		return fmt.Errorf("%w: boot: %w", ErrMemory, err)
 	}
 	if c.opt.Overrides != nil {
-		var o map[string]string
-		if err := c.st.View(func(tx *recovery.Tx) error {
-			var err error
-			o, err = tx.Overrides()
-			return err
-		}); err != nil {
-			return fmt.Errorf("cabinet: boot: read overrides: %w", err)
+		o, err := c.readOverrides()
+		if err != nil {
+			return fmt.Errorf("cabinet: boot: %w", err)
 		}
 		if len(o) > 0 {
 			s, err := c.opt.Overrides(c.base, o)

@@ -79,24 +79,11 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 // chipRefusal is why BET+ added nothing: the position is at its maximum, or
 // the chip would take the bets over the credits.
 func (c *Controller) chipRefusal() string {
-	ps := c.positions(c.ui.game)
-	if len(ps) == 0 {
+	_, limit, cur, ok := c.selected()
+	if !ok {
 		return NoticeNotNow
 	}
-	p := ps[c.ui.pos%len(ps)]
-	rules := c.set.Rules[c.ui.game]
-	limit := rules.MaxBet
-	if p.Kind != game.Main {
-		sr, _ := rules.SideRule(p.Kind)
-		limit = sr.Max
-	}
-	var cur money.Cents
-	for _, b := range c.ui.bets {
-		if b.Spot == p.Spot && b.Kind == p.Kind {
-			cur += b.Amount
-		}
-	}
-	if cur >= limit || p.Kind == game.RoyalSide && cur >= rules.RoyalStake {
+	if cur >= limit {
 		return NoticeMaxBet
 	}
 	return NoticeFunds

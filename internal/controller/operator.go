@@ -41,13 +41,34 @@ func (u *ui) leaveOperator() {
 	}
 }
 
-func (c *Controller) overrides() map[string]string {
+// readOverrides reads the stored operator overrides.
+func (c *Controller) readOverrides() (map[string]string, error) {
 	var o map[string]string
-	if err := c.st.View(func(tx *recovery.Tx) error {
+	err := c.st.View(func(tx *recovery.Tx) error {
 		var err error
 		o, err = tx.Overrides()
 		return err
-	}); err != nil {
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read overrides: %w", err)
+	}
+	return o, nil
+}
+
+// withOverride is the settings in force with key set to value on top of
+// the stored overrides (nothing is stored).
+func (c *Controller) withOverride(key, value string) (InForce, error) {
+	o := map[string]string{}
+	for k, v := range c.overrides() {
+		o[k] = v
+	}
+	o[key] = value
+	return c.opt.Overrides(c.base, o)
+}
+
+func (c *Controller) overrides() map[string]string {
+	o, err := c.readOverrides()
+	if err != nil {
 		c.log.Error("read overrides", "err", err)
 	}
 	return o
@@ -173,12 +194,7 @@ func (c *Controller) draftRTP(it view.Setting, value string) *view.OperatorRTP {
 	if c.opt.RTP == nil {
 		return nil
 	}
-	o := map[string]string{}
-	for k, v := range c.overrides() {
-		o[k] = v
-	}
-	o[key] = value
-	s, err := c.opt.Overrides(c.base, o)
+	s, err := c.withOverride(key, value)
 	if err != nil {
 		return nil
 	}
@@ -227,12 +243,7 @@ func (c *Controller) operatorView() *view.OperatorView {
 // setOverride validates and stores one operator change.
 func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	key := it.Key
-	o := c.overrides()
-	if o == nil {
-		o = map[string]string{}
-	}
-	o[key] = value
-	s, err := c.opt.Overrides(c.base, o)
+	s, err := c.withOverride(key, value)
 	if err != nil {
 		c.ui.opError = c.refusedChange(it, value, err)
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)

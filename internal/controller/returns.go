@@ -93,12 +93,7 @@ func (c *Controller) PreviewReturns(id game.ID, key, value string) ([]view.RTPLi
 	if c.opt.Returns == nil || c.opt.Overrides == nil {
 		return nil, fmt.Errorf("cabinet: preview %s = %q: no return check wired", key, value)
 	}
-	o := map[string]string{}
-	for k, v := range c.overrides() {
-		o[k] = v
-	}
-	o[key] = value
-	s, err := c.opt.Overrides(c.base, o)
+	s, err := c.withOverride(key, value)
 	if err != nil {
 		return nil, err
 	}

@@ -91,31 +91,43 @@ func betTotal(bs []game.Bet) money.Cents {
 	return t
 }
 
-// nextChip is the chip BET+ would add now: the selected chip on the
-// selected position, within its limit and the credits; a Royal Poker side
-// bet is its fixed stake. An error says why none can be added.
-func (c *Controller) nextChip(cs state) (game.Bet, error) {
+// selected is the betting position the player has chosen, its limit (a
+// Royal Poker bet: its fixed stake) and what is bet on it now; ok is false
+// at a table without positions.
+func (c *Controller) selected() (p position, limit, cur money.Cents, ok bool) {
 	ps := c.positions(c.ui.game)
 	if len(ps) == 0 {
-		return game.Bet{}, fmt.Errorf("%w: no betting position", ErrNotNow)
+		return position{}, 0, 0, false
 	}
-	p := ps[c.ui.pos%len(ps)]
+	p = ps[c.ui.pos%len(ps)]
 	rules := c.set.Rules[c.ui.game]
-	limit := rules.MaxBet
-	chip := c.set.Chips[c.ui.chip%len(c.set.Chips)]
+	limit = rules.MaxBet
 	if p.Kind != game.Main {
 		sr, _ := rules.SideRule(p.Kind)
 		limit = sr.Max
 	}
-	cur := money.Cents(0)
+	if p.Kind == game.RoyalSide {
+		limit = rules.RoyalStake
+	}
 	for _, b := range c.ui.bets {
 		if b.Spot == p.Spot && b.Kind == p.Kind {
 			cur += b.Amount
 		}
 	}
-	add := min(chip, limit-cur)
+	return p, limit, cur, true
+}
+
+// nextChip is the chip BET+ would add now: the selected chip on the
+// selected position, within its limit and the credits; a Royal Poker side
+// bet is its fixed stake. An error says why none can be added.
+func (c *Controller) nextChip(cs state) (game.Bet, error) {
+	p, limit, cur, ok := c.selected()
+	if !ok {
+		return game.Bet{}, fmt.Errorf("%w: no betting position", ErrNotNow)
+	}
+	add := min(c.set.Chips[c.ui.chip%len(c.set.Chips)], limit-cur)
 	if p.Kind == game.RoyalSide {
-		add = rules.RoyalStake - cur
+		add = limit - cur
 	}
 	if add <= 0 {
 		return game.Bet{}, fmt.Errorf("%w: %s on spot %d is at its limit %v", ErrNotNow, p.Kind, p.Spot+1, limit)
@@ -130,25 +142,9 @@ func (c *Controller) nextChip(cs state) (game.Bet, error) {
 // limit (the Royal Poker bet: its stake), as far as the credits left after
 // the other bets allow. An error says why nothing can be added.
 func (c *Controller) maxChip(cs state) (game.Bet, error) {
-	ps := c.positions(c.ui.game)
-	if len(ps) == 0 {
+	p, limit, cur, ok := c.selected()
+	if !ok {
 		return game.Bet{}, fmt.Errorf("%w: no betting position", ErrNotNow)
-	}
-	p := ps[c.ui.pos%len(ps)]
-	rules := c.set.Rules[c.ui.game]
-	limit := rules.MaxBet
-	if p.Kind != game.Main {
-		sr, _ := rules.SideRule(p.Kind)
-		limit = sr.Max
-	}
-	if p.Kind == game.RoyalSide {
-		limit = rules.RoyalStake
-	}
-	var cur money.Cents
-	for _, b := range c.ui.bets {
-		if b.Spot == p.Spot && b.Kind == p.Kind {
-			cur += b.Amount
-		}
 	}
 	add := min(limit-cur, cs.m.Credits-betTotal(c.ui.bets))
 	if p.Kind == game.RoyalSide && add < limit-cur {
