@@ -46,6 +46,13 @@ func (r *rig) playRound() {
 	r.t.Helper()
 	r.mustPress(hw.BetPlus)
 	r.mustPress(hw.Deal)
+	r.finishRound()
+}
+
+// finishRound plays the open round to its end with basic strategy,
+// pressing only lit buttons.
+func (r *rig) finishRound() {
+	r.t.Helper()
 	for i := 0; r.c.Round() != nil; i++ {
 		if i > 30 {
 			r.t.Fatal("round did not finish")
@@ -131,16 +138,7 @@ func TestHostLockOut(t *testing.T) {
 	if err := r.c.Host(HostCommand{Kind: HostPlay, On: false}); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; r.c.Round() != nil; i++ {
-		legal := r.c.Round().Legal(r.c.Credits())
-		act := player.Basic(r.c.Round().(*blackjack.Round), legal)
-		for b := hw.Button(0); b < hw.NumButtons; b++ {
-			if k, ok := ActionFor(b, legal); ok && k == act {
-				r.mustPress(b)
-				break
-			}
-		}
-	}
+	r.finishRound()
 	r.boot() // a power cut: the lock-out is in the store
 	r.toTable(game.Classic)
 	r.mustPress(hw.BetPlus)

@@ -224,18 +224,6 @@ func (s *session) collectMore(n int) []byte {
 	return nil
 }
 
-// seededCRC continues the reference CRC from seed (LP 21's signature).
-func seededCRC(seed uint16, b []byte) uint16 {
-	crc := seed
-	for _, x := range b {
-		q := (crc ^ uint16(x)) & 0xF
-		crc = (crc >> 4) ^ (q * 0x1081)
-		q = (crc ^ uint16(x>>4)) & 0xF
-		crc = (crc >> 4) ^ (q * 0x1081)
-	}
-	return crc
-}
-
 // exception reads one general poll and acknowledges it with a different
 // message (the implied ACK). 0 is "no activity".
 func (s *session) exception() byte {
@@ -377,7 +365,7 @@ func TestCabinetOverPTY(t *testing.T) {
 		}
 		s.send(ack...)
 	}
-	if want := WithCRC(addr, 0x21, byte(seededCRC(seed, prog)), byte(seededCRC(seed, prog)>>8)); !bytes.Equal(sig, want) {
+	if want := WithCRC(addr, 0x21, byte(CRCFrom(seed, prog)), byte(CRCFrom(seed, prog)>>8)); !bytes.Equal(sig, want) {
 		t.Errorf("ROM signature reply % X, want % X (CRC-16 of %s seeded with %04X)\n%s", sig, want, bin, seed, sm.log())
 	}
 	// Every exception read is acknowledged; the play goes on meanwhile.

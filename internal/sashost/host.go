@@ -25,8 +25,11 @@ import (
 
 // CRC is CRC-16/KERMIT in the nibble form of the reference:
 // q=(crc^b)&0xF; crc=(crc>>4)^(q*0x1081); then the high nibble alike.
-func CRC(b []byte) uint16 {
-	var crc uint16
+func CRC(b []byte) uint16 { return CRCFrom(0, b) }
+
+// CRCFrom continues the CRC from crc (LP 21's signature is the CRC of the
+// program seeded with the host's seed).
+func CRCFrom(crc uint16, b []byte) uint16 {
 	for _, x := range b {
 		q := (crc ^ uint16(x)) & 0xF
 		crc = (crc >> 4) ^ (q * 0x1081)
