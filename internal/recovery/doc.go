@@ -1,7 +1,8 @@
 // Package recovery is the cabinet's non-volatile memory (platform.md §4): one
 // bbolt file holding the machine record (credits, meters, progressive pool,
 // pending handpay), the open round, the state games carry between rounds, the
-// operator overrides, and two rings: the game recall and the event log.
+// operator overrides, two rings (the game recall and the event log) and the
+// SAS exception queue and host commands.
 //
 // It is the only package that imports bbolt.
 //
@@ -23,7 +24,7 @@
 //
 //	meta/store          store format, creation time, the store's identity
 //	meta/commit         commit counter (incremented by every Update)
-//	machine/machine     Machine: credits, meters, pool, handpay, sim progress
+//	machine/machine     Machine: credits, meters, pool, handpay, last bill
 //	round/open          OpenRound header (absent between rounds); older
 //	                    stores: the whole OpenRound (still read)
 //	round/shoe          the open round's shoe cards (written when they change)
@@ -32,6 +33,11 @@
 //	overrides/<key>     operator setting overrides
 //	recall/#<seq>       meters.Recall ring (RecallDepth newest kept)
 //	events/#<seq>       meters.Event ring (EventDepth newest kept)
+//	sas/#<seq>          SAS exception queue (ExceptionDepth kept; sas.go),
+//	                    raised in the transaction of its cause
+//	sas/queue           the queue's next sequence number
+//	sas/host            HostState: the host's commands in force
+//	                    (the sas bucket exists once SAS has written)
 //
 // # Newest-store proof
 //
