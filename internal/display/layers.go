@@ -31,6 +31,12 @@ type layerCache struct {
 	seq    uint64
 	lang   string
 	legend bool
+	// dest is the framebuffer draw draws into: 0 the window, a render
+	// texture's id when the frame goes to one (set by the caller).
+	dest int64
+	// noBlit keeps the textured copy (a multisampled window cannot be the
+	// target of a blit from a single-sampled layer).
+	noBlit bool
 }
 
 // layered reports whether s's screen is drawn from the still layer.
@@ -76,13 +82,22 @@ func (c *layerCache) draw(fr *frame) {
 		fr.draw()
 		return
 	}
-	// The still layer is opaque: copied without blending (cheaper, and the
-	// same pixels).
 	rl.DrawRenderBatchActive()
-	rl.DisableColorBlend()
-	rl.DrawTextureRec(c.tex.Texture, rl.Rectangle{Width: ScreenW, Height: -ScreenH}, v2(0, 0), rl.White)
-	rl.DrawRenderBatchActive()
-	rl.EnableColorBlend()
+	if v := rl.GetVersion(); !c.noBlit && (v == rl.Opengl33 || v == rl.Opengl43) {
+		// OpenGL 3.3: a framebuffer blit copies the still layer without a
+		// shader pass (GLES 2 on the Pi has none: the textured copy below).
+		rl.BindFramebuffer(rl.ReadFramebuffer, c.tex.ID)
+		rl.BindFramebuffer(rl.DrawFramebuffer, uint32(c.dest))
+		rl.BlitFramebuffer(0, 0, ScreenW, ScreenH, 0, 0, ScreenW, ScreenH, 0x4000) // GL_COLOR_BUFFER_BIT
+		rl.BindFramebuffer(rl.ReadFramebuffer, uint32(c.dest))
+	} else {
+		// The still layer is opaque: copied without blending (cheaper, and
+		// the same pixels).
+		rl.DisableColorBlend()
+		rl.DrawTextureRec(c.tex.Texture, rl.Rectangle{Width: ScreenW, Height: -ScreenH}, v2(0, 0), rl.White)
+		rl.DrawRenderBatchActive()
+		rl.EnableColorBlend()
+	}
 	fr.drawMoving()
 }
 

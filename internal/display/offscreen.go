@@ -116,7 +116,7 @@ func (o *Offscreen) pacedImage(pf paced, t float64) (*image.RGBA, error) {
 		fr := newFrame(o.fonts, pf.s, t, false)
 		fr.fly, fr.flyF = pf.flying, pf.f
 		fr.chips, fr.chipF = pf.chips, pf.cf
-		var c layerCache
+		c := layerCache{dest: int64(o.target.ID)}
 		defer c.unload()
 		c.prepare(fr)
 		rl.BeginTextureMode(o.target)
@@ -132,6 +132,7 @@ func (o *Offscreen) layeredImage(s *view.Snapshot, t float64) (*image.RGBA, erro
 		fr := newFrame(o.fonts, s, t, false)
 		o.cache.prepare(fr)
 		rl.BeginTextureMode(o.target)
+		o.cache.dest = int64(o.target.ID)
 		o.cache.draw(fr)
 		rl.EndTextureMode()
 	})

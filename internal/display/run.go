@@ -78,7 +78,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 	defer rl.UnloadRenderTexture(target)
 	rl.SetTextureFilter(target.Texture, rl.FilterBilinear)
 
-	var cache layerCache
+	cache := layerCache{noBlit: opt.MSAA}
 	defer cache.unload()
 	var demos demoReel
 	pace := newPacer(0)
@@ -125,7 +125,9 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		}
 		// Another screen size: draw at design size and scale, letterboxed.
 		rl.BeginTextureMode(target)
+		cache.dest = int64(target.ID)
 		cache.draw(fr)
+		cache.dest = 0
 		rl.EndTextureMode()
 		rl.BeginDrawing()
 		rl.ClearBackground(colInk)
