@@ -36,20 +36,25 @@ func (s *Store) Check() error {
 	if errors.As(s.Err(), &me) {
 		problems = append(problems, me)
 	}
-	fatal, fp, err := preflight(s.path)
+	s.pmu.RLock() // no commit writes the file meanwhile
+	fatal, fp, err := preflight(s.file)
+	s.pmu.RUnlock()
 	if err != nil {
 		return err
 	}
 	problems = append(problems, fp...)
 	if !fatal {
 		err := guard("check "+s.path, func() error {
-			return s.bolt().View(func(btx *bolt.Tx) error {
-				for e := range btx.Check() {
-					problems = append(problems, &CorruptError{Bucket: "file", Key: "bbolt", Reason: e.Error()})
-				}
-				problems = append(problems, checkRecords(&Tx{s: s, tx: btx, ro: true})...)
-				return nil
-			})
+			btx, err := s.beginRead(s.bolt())
+			if err != nil {
+				return err
+			}
+			defer func() { _ = btx.Rollback() }()
+			for e := range btx.Check() {
+				problems = append(problems, &CorruptError{Bucket: "file", Key: "bbolt", Reason: e.Error()})
+			}
+			problems = append(problems, checkRecords(&Tx{s: s, tx: btx, ro: true})...)
+			return nil
 		})
 		if err != nil {
 			problems = append(problems, err)

@@ -51,6 +51,7 @@ func (s *Store) Clear(confirm string) error {
 		s.mu.Lock()
 		s.mirror = f
 		s.mu.Unlock()
+		return s.oneSync()
 	}
 	return nil
 }
@@ -74,10 +75,14 @@ func ClearFile(path, confirm string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, opt: opt, db: db}
+	s := &Store{path: path, opt: opt, db: db, file: path}
 	if opt.Mirror != "" {
 		if err := s.openMirror(); err != nil {
 			_ = db.Close()
+			return nil, err
+		}
+		if err := s.oneSync(); err != nil {
+			_ = s.Close()
 			return nil, err
 		}
 	}

@@ -9,9 +9,11 @@
 // # Write-ahead
 //
 // The controller decides a step (cards drawn) and then commits everything the
-// step changes in ONE Store.Update: one bbolt read-write transaction, synced
-// with fdatasync (never NoSync, never Batch). Only after Update returns nil may
-// anything be shown. Before committing, Update verifies the meter invariant of
+// step changes in ONE Store.Update: one bbolt read-write transaction (never
+// Batch), made durable with fdatasync and then proven (the newest-store proof
+// is the commit point: with a proof file bbolt's own syncs are off, the store
+// is synced once, then the proof; mirror.go, unproven.go). Only after Update
+// returns nil may anything be shown. Before committing, Update verifies the meter invariant of
 // the machine record written in the transaction; a violation returns
 // ErrInvariant and nothing is written.
 //
@@ -42,9 +44,10 @@
 // # Newest-store proof
 //
 // Options.Mirror names a second small file holding the store's identity,
-// its commit counter and a digest of the machine record, written and synced
-// after every commit and compared at boot (mirror.go, docs/recovery.md): an
-// older, other, missing or empty store is a memory error. Open never creates
+// its commit counter, bbolt's transaction id and a digest of the machine
+// record, written and synced after every commit and compared at boot
+// (mirror.go, docs/recovery.md): an older, other, missing or empty store is a
+// memory error; a commit written but never proven is discarded at boot. Open never creates
 // a store unless Options.Init (`cabinet init`).
 //
 // # Integrity

@@ -17,23 +17,38 @@ import (
 )
 
 // The newest-store proof (platform.md §4, docs/recovery.md): every commit increments
-// a counter kept in the store (meta/commit) and, right after bbolt's commit,
-// the proof file (Options.Mirror) receives the store's identity, the counter
-// and a SHA-256 digest of the machine record. At boot the two are compared:
-// an older store (rollback), another store (swap), a missing or empty store
+// a counter kept in the store (meta/commit) and the proof file (Options.Mirror)
+// receives the store's identity, the counter, bbolt's transaction id and a
+// SHA-256 digest of the machine record. At boot the two are compared: an
+// older store (rollback), another store (swap), a missing or empty store
 // where a cabinet has run, or a damaged proof are memory errors.
+//
+// The proof is the commit point (Store.Update): bbolt writes the commit's
+// pages and its meta page, ONE fdatasync makes the store file durable, then
+// the proof slot is written and synced. Only then is the commit shown. A
+// power cut before the proof's sync leaves the store's newest meta page one
+// bbolt transaction ahead of the proof (its pages possibly incomplete: bbolt's
+// own data-then-meta ordering sync is not needed any more); the boot discards
+// that meta page (discardUnproven) and the store opens at the proven commit.
+// Nothing of the discarded commit was shown.
 //
 // The proof file is 1024 bytes: two 512-byte slots, each one sector, written
 // in place (pwrite of the slot counter%2, then fdatasync). A write torn by a
 // power cut damages at most the slot being written; its checksum fails and
-// the other slot still proves the previous commit, which the boot repairs
-// (counter exactly one behind). The file is created (and replaced by a memory
-// clear) atomically: temporary file, fsync, rename, fsync of the directory.
+// the other slot still proves the previous commit. The file is created (and
+// replaced by a memory clear, or rewritten in this format at boot) atomically:
+// temporary file, fsync, rename, fsync of the directory.
 const (
-	mirrorSlot  = 512
-	mirrorMagic = "CABMIRR1"
-	// slot layout: magic 8 | id 16 | counter 8 | digest 32 | crc32c 4
-	slotUsed = 8 + 16 + 8 + 32
+	mirrorSlot = 512
+	// mirrorMagic1 slots (the first format) carry no transaction id: their
+	// store was synced by bbolt before the proof, and the boot repairs a
+	// proof one commit behind. A cabinet rewrites them in the second format
+	// at its first boot (Store.finishOpen).
+	mirrorMagic1 = "CABMIRR1"
+	mirrorMagic  = "CABMIRR2"
+	// slot layout: magic 8 | id 16 | counter 8 | digest 32 | [txid 8] | crc32c 4
+	slotUsed1 = 8 + 16 + 8 + 32
+	slotUsed  = slotUsed1 + 8
 )
 
 // proof is one slot of the proof file and what the store says of itself.
@@ -41,6 +56,10 @@ type proof struct {
 	ID     [16]byte
 	N      uint64
 	Digest [32]byte
+	// TxID is bbolt's transaction id of commit N; HasTx is false for a
+	// slot of the first format.
+	TxID  uint64
+	HasTx bool
 }
 
 func (p proof) slot() []byte {
@@ -49,19 +68,34 @@ func (p proof) slot() []byte {
 	copy(b[8:], p.ID[:])
 	binary.BigEndian.PutUint64(b[24:], p.N)
 	copy(b[32:], p.Digest[:])
+	binary.BigEndian.PutUint64(b[slotUsed1:], p.TxID)
 	binary.BigEndian.PutUint32(b[slotUsed:], crc32.Checksum(b[:slotUsed], castagnoli))
 	return b
 }
 
 func parseSlot(b []byte) (proof, bool) {
 	var p proof
-	if len(b) < mirrorSlot || string(b[:8]) != mirrorMagic ||
-		binary.BigEndian.Uint32(b[slotUsed:]) != crc32.Checksum(b[:slotUsed], castagnoli) {
+	if len(b) < mirrorSlot {
 		return p, false
+	}
+	used := slotUsed
+	switch string(b[:8]) {
+	case mirrorMagic:
+		p.HasTx = true
+	case mirrorMagic1:
+		used = slotUsed1
+	default:
+		return p, false
+	}
+	if binary.BigEndian.Uint32(b[used:]) != crc32.Checksum(b[:used], castagnoli) {
+		return proof{}, false
 	}
 	copy(p.ID[:], b[8:24])
 	p.N = binary.BigEndian.Uint64(b[24:])
 	copy(p.Digest[:], b[32:64])
+	if p.HasTx {
+		p.TxID = binary.BigEndian.Uint64(b[slotUsed1:])
+	}
 	return p, true
 }
 
@@ -165,6 +199,8 @@ func selfProof(btx *bolt.Tx) (proof, error) {
 	}
 	p.N = n
 	p.Digest = digest(p.ID, n, mach.Get(kMachine))
+	// A read-write transaction's id is that of the commit it will make.
+	p.TxID, p.HasTx = uint64(btx.ID()), true
 	return p, nil
 }
 
@@ -215,9 +251,9 @@ func digest(id [16]byte, n uint64, machine []byte) [32]byte {
 }
 
 // compareProof decides what the boot makes of the store's own proof (self)
-// against the proof file (file): nil (same commit), repair (the store is one
-// commit ahead: the proof write of a completed commit was cut), or a memory
-// error.
+// against the proof file (file): nil (same commit), repair (a proof of the
+// first format one commit behind: the proof write of a completed commit was
+// cut), or a memory error.
 func compareProof(storePath, mirrorPath string, self, file proof) (repair bool, err error) {
 	me := func(kind error, format string, args ...any) error {
 		return &MirrorError{Store: storePath, Mirror: mirrorPath, StoreN: self.N, MirrorN: file.N, Kind: kind, Detail: fmt.Sprintf(format, args...)}
@@ -229,7 +265,11 @@ func compareProof(storePath, mirrorPath string, self, file proof) (repair bool, 
 		return false, me(ErrForeign, "commit %d: the machine record differs from the one the proof names", self.N)
 	case self.N == file.N:
 		return false, nil
-	case self.N == file.N+1:
+	case self.N == file.N+1 && !file.HasTx:
+		// A proof of the first format was written after bbolt's own
+		// synced commit: the commit is whole, its proof write was cut. (With
+		// the current format an unproven commit never gets here: the boot
+		// discarded it, see unproven.go.)
 		return true, nil
 	case self.N < file.N:
 		return false, me(ErrRollback, "store at commit %d, the proof at commit %d: an older copy of the store", self.N, file.N)

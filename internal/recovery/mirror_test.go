@@ -2,7 +2,9 @@ package recovery
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,10 +177,11 @@ func TestNewestStoreProof(t *testing.T) {
 	}
 }
 
-// TestProofOneBehindIsRepaired: a commit whose proof write was cut (the
-// store one commit ahead) boots normally; the proof is repaired and the
-// repair logged. A torn proof slot comes to the same.
-func TestProofOneBehindIsRepaired(t *testing.T) {
+// TestUnprovenCommitDiscarded: a commit whose proof write was cut (or torn)
+// was never shown; the boot discards it, whatever bbolt wrote of it, and the
+// store opens at the proven commit. The next commit logs the discard, and the
+// store goes on (its next commit reuses the discarded meta page).
+func TestUnprovenCommitDiscarded(t *testing.T) {
 	for _, torn := range []bool{false, true} {
 		store, mirror := cabinetFiles(t)
 		s := openMirrored(t, store, mirror)
@@ -195,30 +198,105 @@ func TestProofOneBehindIsRepaired(t *testing.T) {
 			if err := os.WriteFile(mirror, b, 0o600); err != nil {
 				t.Fatal(err)
 			}
-		} else {
-			if err := os.WriteFile(mirror, old, 0o600); err != nil {
-				t.Fatal(err)
-			}
+		} else if err := os.WriteFile(mirror, old, 0o600); err != nil {
+			t.Fatal(err)
 		}
+		// A read-only open (cabinet audit) reads the proven commit from a
+		// private copy and leaves the file alone.
+		before := fileBytes(t, store)
+		ro, err := Open(store, Options{Mirror: mirror, ReadOnly: true})
+		if err != nil || ro.Err() != nil {
+			t.Fatalf("torn=%v: read-only open = %v, %v", torn, err, ro.Err())
+		}
+		if m := machine(t, ro); m.Credits != 1000 {
+			t.Errorf("read-only: credits = %v, want 10.00 (the proven commit)", m.Credits)
+		}
+		if err := ro.Check(); err != nil {
+			t.Errorf("read-only Check() = %v", err)
+		}
+		_ = ro.Close()
+		if !bytes.Equal(before, fileBytes(t, store)) {
+			t.Errorf("a read-only open changed the store file")
+		}
+
 		s = openMirrored(t, store, mirror)
 		if err := s.Err(); err != nil {
-			t.Fatalf("torn=%v: Err() = %v, want the one-behind proof repaired", torn, err)
+			t.Fatalf("torn=%v: Err() = %v, want the unproven commit discarded", torn, err)
 		}
-		if m := machine(t, s); m.Credits != 1700 {
-			t.Errorf("credits = %v, want 17.00", m.Credits)
+		if err := s.Check(); err != nil {
+			t.Errorf("Check() after the discard = %v", err)
 		}
+		if m := machine(t, s); m.Credits != 1000 {
+			t.Errorf("credits = %v, want 10.00 (the 7.00 was never proven, never shown)", m.Credits)
+		}
+		credit(t, s, 1)
 		var evs []meters.Event
 		_ = s.View(func(tx *Tx) error { evs, _ = tx.Events(1); return nil })
-		if len(evs) != 1 || !strings.Contains(evs[0].Text, "repaired") {
-			t.Errorf("newest event = %+v, want the repair logged", evs)
+		if len(evs) != 1 || !strings.Contains(evs[0].Text, "never proven") {
+			t.Errorf("newest event = %+v, want the discard logged", evs)
 		}
 		_ = s.Close()
 		s = openMirrored(t, store, mirror)
 		if err := s.Err(); err != nil {
 			t.Errorf("second boot Err() = %v", err)
 		}
+		if m := machine(t, s); m.Credits != 1001 {
+			t.Errorf("second boot: credits = %v, want 10.01", m.Credits)
+		}
 		_ = s.Close()
 	}
+}
+
+// slotV1 is p in the proof's first format (no transaction id).
+func slotV1(p proof) []byte {
+	b := make([]byte, mirrorSlot)
+	copy(b, mirrorMagic1)
+	copy(b[8:], p.ID[:])
+	binary.BigEndian.PutUint64(b[24:], p.N)
+	copy(b[32:], p.Digest[:])
+	binary.BigEndian.PutUint32(b[slotUsed1:], crc32.Checksum(b[:slotUsed1], castagnoli))
+	return b
+}
+
+// TestFirstFormatProof: a proof of the first format (its store synced by
+// bbolt before it) is still read; one commit behind it is repaired, as it was
+// then; the boot rewrites it in the current format.
+func TestFirstFormatProof(t *testing.T) {
+	store, mirror := cabinetFiles(t)
+	s := openMirrored(t, store, mirror)
+	var before proof
+	_ = s.View(func(tx *Tx) error { var err error; before, err = selfProof(tx.tx); return err })
+	credit(t, s, 700)
+	_ = s.Close()
+	b := make([]byte, 2*mirrorSlot)
+	copy(b[(before.N%2)*mirrorSlot:], slotV1(before))
+	copy(b[((before.N+1)%2)*mirrorSlot:], slotV1(before))
+	if err := os.WriteFile(mirror, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = openMirrored(t, store, mirror)
+	if err := s.Err(); err != nil {
+		t.Fatalf("Err() = %v, want the first-format proof repaired", err)
+	}
+	if m := machine(t, s); m.Credits != 1700 {
+		t.Errorf("credits = %v, want 17.00", m.Credits)
+	}
+	var evs []meters.Event
+	_ = s.View(func(tx *Tx) error { evs, _ = tx.Events(1); return nil })
+	if len(evs) != 1 || !strings.Contains(evs[0].Text, "repaired") {
+		t.Errorf("newest event = %+v, want the repair logged", evs)
+	}
+	p, _, err := readMirror(mirror)
+	if err != nil || !p.HasTx {
+		t.Errorf("proof after the boot = %+v, %v: want the current format", p, err)
+	}
+	credit(t, s, 1)
+	_ = s.Close()
+	s = openMirrored(t, store, mirror)
+	if err := s.Err(); err != nil || machine(t, s).Credits != 1701 {
+		t.Errorf("second boot: Err() = %v, credits %v", err, machine(t, s).Credits)
+	}
+	_ = s.Close()
 }
 
 // TestNoSilentInit: a missing or empty store without Init is refused and
@@ -268,5 +346,44 @@ func TestNoSilentInit(t *testing.T) {
 	s = openMirrored(t, plain, mirror)
 	if s.Err() != nil || machine(t, s).Credits != 301 {
 		t.Errorf("after adoption Err() = %v, credits %v", s.Err(), machine(t, s).Credits)
+	}
+}
+
+// TestUnprovenMetaWithoutItsPages: one fdatasync per commit lets a power cut
+// keep a commit's meta page and lose its data pages (the disk may write them
+// in any order). The proof was not written, so the boot discards that meta
+// page and opens the proven commit, intact.
+func TestUnprovenMetaWithoutItsPages(t *testing.T) {
+	store, mirror := cabinetFiles(t)
+	before, proofBefore := fileBytes(t, store), fileBytes(t, mirror)
+	s := openMirrored(t, store, mirror)
+	credit(t, s, 700)
+	_ = s.Close()
+	after := fileBytes(t, store)
+	ps := os.Getpagesize()
+	crash := append([]byte(nil), before...)
+	if len(after) > len(crash) {
+		crash = append(crash, make([]byte, len(after)-len(crash))...)
+	}
+	copy(crash[:2*ps], after[:2*ps]) // both meta pages as after the commit, no data page
+	if bytes.Equal(crash, after) {
+		t.Fatal("the commit wrote no data page: the test shows nothing")
+	}
+	if err := os.WriteFile(store, crash, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mirror, proofBefore, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = openMirrored(t, store, mirror)
+	defer s.Close()
+	if err := s.Err(); err != nil {
+		t.Fatalf("Err() = %v, want the unproven commit discarded", err)
+	}
+	if err := s.Check(); err != nil {
+		t.Fatalf("Check() = %v", err)
+	}
+	if m := machine(t, s); m.Credits != 1000 {
+		t.Errorf("credits = %v, want 10.00", m.Credits)
 	}
 }

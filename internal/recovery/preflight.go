@@ -56,6 +56,14 @@ func readMeta(data []byte, page int, off uint64) boltMeta {
 	h := fnv.New64a()
 	h.Write(b[:metaSize])
 	switch {
+	case string(b[:len(discardMagic)]) == discardMagic:
+		// The discarded meta's own bytes follow the mark.
+		m.valid = errDiscarded
+		m.pageSize = uint64(le.Uint32(b[len(discardMagic)+8:]))
+		m.txid = le.Uint64(b[len(discardMagic)+48:])
+		if m.pageSize < 512 || m.pageSize > 1<<20 || m.pageSize&(m.pageSize-1) != 0 {
+			m.valid = fmt.Errorf("meta page %d: discarded, page size %d", page, m.pageSize)
+		}
 	case magic != boltMagic:
 		m.valid = fmt.Errorf("meta page %d: bad magic %08x", page, magic)
 	case version != boltVersion:
@@ -89,7 +97,7 @@ func fileProblem(format string, args ...any) error {
 func checkFile(data []byte) (fatal bool, problems []error, err error) {
 	m0 := readMeta(data, 0, 0)
 	ps := uint64(os.Getpagesize())
-	if m0.valid == nil {
+	if m0.valid == nil || m0.valid == errDiscarded {
 		ps = m0.pageSize
 	}
 	m1 := readMeta(data, 1, ps)
@@ -99,7 +107,9 @@ func checkFile(data []byte) (fatal bool, problems []error, err error) {
 	var use *boltMeta
 	for _, m := range []*boltMeta{&m0, &m1} {
 		if m.valid != nil {
-			problems = append(problems, fileProblem("%v", m.valid))
+			if m.valid != errDiscarded {
+				problems = append(problems, fileProblem("%v", m.valid))
+			}
 			continue
 		}
 		if m.pageSize != ps {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
+	"cabinet/internal/game"
 	"cabinet/internal/game/card"
 	"cabinet/internal/meters"
 )
@@ -49,14 +51,31 @@ type roundHeader struct {
 	StepCount int `json:"step_count"`
 }
 
-// putRound writes o in parts, each only if its bytes changed.
+// roundIdent is what putRound reads of the stored header: which round it is
+// and how many of its steps are stored.
+type roundIdent struct {
+	Game      game.ID   `json:"game"`
+	Round     uint64    `json:"round"`
+	Start     time.Time `json:"start"`
+	Layout    int       `json:"layout"`
+	StepCount int       `json:"step_count"`
+}
+
+// putRound writes o in parts, each only if its bytes changed; the steps of
+// the same round already stored are kept as they are.
 func (tx *Tx) putRound(o *OpenRound) error {
 	b, err := tx.bucket(bRound)
 	if err != nil {
 		return err
 	}
 	putIfChanged := func(key []byte, v any) error {
-		raw, err := encode(bRound, key, v)
+		var raw []byte
+		var err error
+		if cards, ok := v.([]card.Card); ok {
+			raw, err = encodeCards(bRound, key, cards)
+		} else {
+			raw, err = encode(bRound, key, v)
+		}
 		if err != nil {
 			return err
 		}
@@ -79,8 +98,20 @@ func (tx *Tx) putRound(o *OpenRound) error {
 	} else if err := b.Delete(kShoe); err != nil {
 		return fmt.Errorf("recovery: delete %s/shoe: %w", bRound, err)
 	}
-	for i, s := range o.Steps {
-		if err := putIfChanged(stepKey(i), s); err != nil {
+	// A committed step is history (write-ahead): steps already stored for
+	// this same round are not encoded again to be compared (a round of n
+	// steps would encode n(n+1)/2 of them).
+	stored := 0
+	var was roundIdent
+	if raw := b.Get(kOpen); raw != nil && decode(bRound, kOpen, raw, &was) == nil &&
+		was.Layout == roundLayout && was.Game == o.Game && was.Round == o.Round && was.Start.Equal(o.Start) {
+		stored = min(was.StepCount, len(o.Steps))
+	}
+	for i, st := range o.Steps {
+		if i < stored && b.Get(stepKey(i)) != nil {
+			continue
+		}
+		if err := putIfChanged(stepKey(i), st); err != nil {
 			return err
 		}
 	}
@@ -92,6 +123,33 @@ func (tx *Tx) putRound(o *OpenRound) error {
 		}
 	}
 	return putIfChanged(kOpen, h)
+}
+
+// encodeCards is encode of a slice of cards without reflection: the same
+// bytes json.Marshal makes (["AS","10H",...]; a card's text needs no
+// escaping), written for the shoe record, which every step compares with the
+// stored one (312 cards in a 6-deck shoe).
+func encodeCards(bucket, key []byte, cards []card.Card) ([]byte, error) {
+	if cards == nil {
+		return encode(bucket, key, cards) // null
+	}
+	out := make([]byte, headerLen, headerLen+2+len(cards)*6)
+	out = append(out, '[')
+	var err error
+	for i, c := range cards {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		if out, err = c.AppendText(out); err != nil {
+			return nil, fmt.Errorf("recovery: encode %s/%s: %w", bucket, keyString(key), err)
+		}
+		out = append(out, '"')
+	}
+	out = append(out, ']')
+	out[0] = recordVersion
+	binary.BigEndian.PutUint32(out[1:5], sum(bucket, key, recordVersion, out[headerLen:]))
+	return out, nil
 }
 
 // getRound reads the open round in either layout.

@@ -1,8 +1,10 @@
 package recovery
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -127,6 +129,48 @@ func mustJSON(t *testing.T, v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return b
+}
+
+// TestEncodeCardsIsJSON: the shoe record's encoder makes the bytes encode
+// (json.Marshal) makes, for shoes of every size, an empty and a nil slice,
+// and refuses an invalid card as encode does.
+func TestEncodeCardsIsJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, decks := range []int{0, 1, 2, 6, 8} {
+		cards := card.NewShoe(max(decks, 1)).Cards
+		if decks == 0 {
+			cards = []card.Card{}
+		}
+		rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+		got, err := encodeCards(bRound, kShoe, cards)
+		want, werr := encode(bRound, kShoe, cards)
+		if err != nil || werr != nil || !bytes.Equal(got, want) {
+			t.Errorf("%d decks: encodeCards = %q, %v; encode = %q, %v", decks, got, err, want, werr)
+		}
+	}
+	var none []card.Card
+	if got, want := mustEncodeCards(t, none), must(encode(bRound, kShoe, none)); !bytes.Equal(got, want) {
+		t.Errorf("nil: %q, want %q", got, want)
+	}
+	if _, err := encodeCards(bRound, kShoe, []card.Card{{}}); err == nil {
+		t.Error("an invalid card was encoded")
+	}
+}
+
+func mustEncodeCards(t *testing.T, cs []card.Card) []byte {
+	t.Helper()
+	b, err := encodeCards(bRound, kShoe, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
 	}
 	return b
 }

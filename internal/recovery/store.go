@@ -1,12 +1,14 @@
 package recovery
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"syscall"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -77,10 +79,39 @@ type Store struct {
 	// wmu serialises Update (the bbolt commit and its proof write), so
 	// proofs are written in commit order when two goroutines write (the
 	// controller and the SAS link's acknowledgements).
-	wmu    sync.Mutex
+	wmu sync.Mutex
+	// pmu keeps readers from beginning a transaction between bbolt's commit
+	// and its proof (Update): a commit is not the store's until proven.
+	pmu    sync.RWMutex
 	db     *bolt.DB // nil when the file could not be opened (failed is set)
 	mirror *os.File // the proof file, open for writing (nil: no proof or read-only)
 	failed error    // first integrity failure; Update refuses while set
+	// file is the file bbolt opened: path, or a private copy (private) when
+	// a read-only open had an unproven commit to discard (unproven.go).
+	file    string
+	private bool
+	// sfile is the store file opened for fdatasync when bbolt's own syncs
+	// are off (a sync flushes the file, whichever descriptor asks).
+	sfile *os.File
+	// notes are recovery events found at boot, logged by the next commit.
+	notes []string
+	// mraw and mval are the machine record last committed by Update and its
+	// decoded value (under mu): Tx.Machine decodes only a record whose bytes
+	// differ from mraw (every step reads the record; its JSON decoding was
+	// a fifth of a step commit's time).
+	mraw []byte
+	mval Machine
+}
+
+// cachedMachine returns the decoded machine record if raw is the record
+// Update last committed, byte for byte.
+func (s *Store) cachedMachine(raw []byte) (Machine, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mraw == nil || !bytes.Equal(raw, s.mraw) {
+		return Machine{}, false
+	}
+	return cloneMachine(s.mval), true
 }
 
 // Open opens the store file at path. It never creates a store silently: a
@@ -102,8 +133,11 @@ type Store struct {
 // memory error: a lock held, an I/O error, a store never initialised.
 func Open(path string, opt Options) (*Store, error) {
 	opt = opt.withDefaults()
-	s := &Store{path: path, opt: opt}
+	s := &Store{path: path, opt: opt, file: path}
 	err := guard("open "+path, func() error { return s.open() })
+	if err == nil {
+		err = s.finishOpen()
+	}
 	if err != nil {
 		_ = s.Close()
 		return nil, err
@@ -150,8 +184,13 @@ func (s *Store) open() error {
 		}
 	}
 	var warn []error
+	if exists && hasProof && proofErr == nil && file.HasTx {
+		if err := s.discardUnproven(file); err != nil {
+			return err
+		}
+	}
 	if exists {
-		fatal, problems, err := preflight(s.path)
+		fatal, problems, err := preflight(s.file)
 		if err != nil {
 			return fmt.Errorf("recovery: open %s: %w", s.path, err)
 		}
@@ -164,7 +203,7 @@ func (s *Store) open() error {
 		}
 		warn = problems
 	}
-	db, err := bolt.Open(s.path, 0o600, boltOptions(s.opt.ReadOnly))
+	db, err := bolt.Open(s.file, 0o600, boltOptions(s.opt.ReadOnly))
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return lockedError(s.path, s.opt.ReadOnly)
@@ -272,6 +311,65 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 	}
 	return nil
 }
+
+// finishOpen ends a read-write open with a proof: a proof of the first
+// format (no transaction id) is rewritten in the current one from the store's
+// own state, and bbolt's own syncs are turned off — from here on the proof is
+// the commit point (Update, mirror.go).
+func (s *Store) finishOpen() error {
+	if s.opt.ReadOnly || s.db == nil || s.Err() != nil {
+		return nil
+	}
+	s.mu.Lock()
+	mf := s.mirror
+	s.mu.Unlock()
+	if mf == nil {
+		return nil
+	}
+	file, _, err := readMirror(s.opt.Mirror)
+	if err != nil {
+		return err
+	}
+	if !file.HasTx {
+		var self proof
+		if err := s.db.View(func(btx *bolt.Tx) error {
+			var err error
+			self, err = selfProof(btx)
+			return err
+		}); err != nil {
+			return fmt.Errorf("recovery: open %s: %w", s.path, err)
+		}
+		if err := createMirror(s.opt.Mirror, self); err != nil {
+			return err
+		}
+		_ = mf.Close()
+		if err := s.openMirror(); err != nil {
+			return err
+		}
+		s.notes = append(s.notes, fmt.Sprintf("newest-store proof rewritten in its second format (with the store's transaction id) at commit %d", self.N))
+	}
+	return s.oneSync()
+}
+
+// oneSync turns bbolt's own syncs off: Update syncs the store once, then the
+// proof (mirror.go). Only with a proof file.
+func (s *Store) oneSync() error {
+	f, err := os.OpenFile(s.path, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("recovery: open %s: %w", s.path, err)
+	}
+	s.mu.Lock()
+	old := s.sfile
+	s.sfile = f
+	s.db.NoSync = true
+	s.mu.Unlock()
+	if old != nil {
+		_ = old.Close()
+	}
+	return nil
+}
+
+func fdatasync(f *os.File) error { return syscall.Fdatasync(int(f.Fd())) }
 
 func (s *Store) openMirror() error {
 	f, err := os.OpenFile(s.opt.Mirror, os.O_RDWR, 0)
@@ -389,11 +487,17 @@ func (s *Store) Path() string { return s.path }
 // Close closes the file and releases its lock.
 func (s *Store) Close() error {
 	s.mu.Lock()
-	db, mf := s.db, s.mirror
-	s.db, s.mirror = nil, nil
+	db, mf, sf := s.db, s.mirror, s.sfile
+	s.db, s.mirror, s.sfile = nil, nil, nil
 	s.mu.Unlock()
 	if mf != nil {
 		_ = mf.Close()
+	}
+	if sf != nil {
+		_ = sf.Close()
+	}
+	if s.private {
+		defer os.Remove(s.file)
 	}
 	if db == nil {
 		return nil
@@ -426,13 +530,18 @@ func (s *Store) bolt() *bolt.DB {
 	return s.db
 }
 
-// Update runs fn in ONE read-write bbolt transaction, committed with fsync
-// (fdatasync) before Update returns. If fn returns an error nothing is
-// written. Before committing, the machine record written by fn (if any) must
-// satisfy the meter invariant, or Update returns an error wrapping
-// ErrInvariant and nothing is written. A record that fails to decode marks
-// the store failed (ErrCorrupt); a failed store refuses every Update with
-// ErrFailed.
+// Update runs fn in ONE read-write bbolt transaction and returns once it is
+// durable and proven. If fn returns an error nothing is written. Before
+// committing, the machine record written by fn (if any) must satisfy the meter
+// invariant, or Update returns an error wrapping ErrInvariant and nothing is
+// written. A record that fails to decode marks the store failed (ErrCorrupt);
+// a failed store refuses every Update with ErrFailed.
+//
+// With a proof file the commit is: bbolt writes the pages and the meta page
+// (its own syncs off), one fdatasync of the store, then the proof slot
+// written and fdatasync'd — the commit point (mirror.go). Two syncs where
+// bbolt alone makes two and the proof a third. Without a proof (tests, tools)
+// bbolt syncs as usual.
 func (s *Store) Update(fn func(tx *Tx) error) error {
 	if s.opt.ReadOnly {
 		return fmt.Errorf("recovery: update %s: %w", s.path, ErrReadOnly)
@@ -440,14 +549,20 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	if f := s.Err(); f != nil {
 		return fmt.Errorf("recovery: update %s: %w (%w)", s.path, ErrFailed, f)
 	}
-	if s.bolt() == nil {
+	db := s.bolt()
+	if db == nil {
 		return fmt.Errorf("recovery: update %s: store closed", s.path)
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	btx, err := db.Begin(true)
+	if err != nil {
+		return fmt.Errorf("recovery: update %s: %w", s.path, err)
+	}
+	defer func() { _ = btx.Rollback() }() // after a commit: ErrTxClosed, nothing done
 	var p proof
-	err := s.bolt().Update(func(btx *bolt.Tx) error {
-		tx := &Tx{s: s, tx: btx}
+	tx := &Tx{s: s, tx: btx}
+	err = func() error {
 		if err := fn(tx); err != nil {
 			return err
 		}
@@ -456,10 +571,15 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 				return fmt.Errorf("recovery: commit: %w: %w", ErrInvariant, err)
 			}
 		}
+		for _, n := range s.notes {
+			if err := tx.Log(meters.KindRecovery, n); err != nil {
+				return err
+			}
+		}
 		var err error
 		p, err = bumpCommit(btx)
 		return err
-	})
+	}()
 	if errors.Is(err, ErrCorrupt) {
 		s.fail(err)
 	}
@@ -467,12 +587,33 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 		return err
 	}
 	s.mu.Lock()
-	mf := s.mirror
+	mf, sf := s.mirror, s.sfile
 	s.mu.Unlock()
+	s.pmu.Lock()
+	defer s.pmu.Unlock()
+	if err := btx.Commit(); err != nil {
+		return fmt.Errorf("recovery: commit %s: %w", s.path, err)
+	}
+	s.notes = nil
+	if tx.machine != nil {
+		s.mu.Lock()
+		s.mraw, s.mval = tx.machineRaw, cloneMachine(*tx.machine)
+		s.mu.Unlock()
+	}
+	if db.NoSync {
+		if err := fdatasync(sf); err != nil {
+			// Not durable, not proven: the next boot discards it.
+			me := &MirrorError{Store: s.path, Mirror: s.opt.Mirror, StoreN: p.N, MirrorN: p.N - 1, Kind: ErrMirror,
+				Detail: fmt.Sprintf("sync of the store failed: %v", err)}
+			s.fail(me)
+			return fmt.Errorf("recovery: commit %d: %w", p.N, me)
+		}
+	}
 	if mf != nil {
 		if err := writeMirror(mf, p); err != nil {
-			// The bbolt commit is durable; the proof is one behind, which the
-			// next boot repairs. Until then nothing more is written.
+			// The commit is durable but not proven: the next boot discards
+			// it (or, for a proof of the first format, repairs the proof).
+			// Until then nothing more is written.
 			me := &MirrorError{Store: s.path, Mirror: s.opt.Mirror, StoreN: p.N, MirrorN: p.N - 1, Kind: ErrMirror, Detail: err.Error()}
 			s.fail(me)
 			return fmt.Errorf("recovery: commit %d: %w", p.N, me)
@@ -482,21 +623,36 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 }
 
 // View runs fn in a read-only transaction (a consistent snapshot of the last
-// commit). It works on a failed store: the audit screens read through it.
-// Damage met while reading is returned as ErrCorrupt, never a crash.
+// proven commit). It works on a failed store: the audit screens read through
+// it. Damage met while reading is returned as ErrCorrupt, never a crash.
 func (s *Store) View(fn func(tx *Tx) error) error {
-	if s.bolt() == nil {
+	db := s.bolt()
+	if db == nil {
 		return fmt.Errorf("recovery: read %s: %w", s.path, s.Err())
 	}
 	err := guard("read "+s.path, func() error {
-		return s.bolt().View(func(btx *bolt.Tx) error {
-			return fn(&Tx{s: s, tx: btx, ro: true})
-		})
+		btx, err := s.beginRead(db)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = btx.Rollback() }()
+		return fn(&Tx{s: s, tx: btx, ro: true})
 	})
 	if errors.Is(err, ErrCorrupt) {
 		s.fail(err)
 	}
 	return err
+}
+
+// beginRead begins a read transaction on the last proven commit.
+func (s *Store) beginRead(db *bolt.DB) (*bolt.Tx, error) {
+	s.pmu.RLock()
+	defer s.pmu.RUnlock()
+	btx, err := db.Begin(false)
+	if err != nil {
+		return nil, fmt.Errorf("recovery: read %s: %w", s.path, err)
+	}
+	return btx, nil
 }
 
 // guard runs fn turning a memory fault met while reading the mapped file

@@ -95,7 +95,8 @@ type Tx struct {
 	ro bool
 	// machine is the record written by PutMachine in this transaction
 	// (checked against the invariant before commit).
-	machine *Machine
+	machine    *Machine
+	machineRaw []byte // its record as put
 	// written counts the record bytes put in this transaction (benchmarks).
 	written int
 }
@@ -143,13 +144,20 @@ func (tx *Tx) Machine() (Machine, error) {
 	if tx.machine != nil {
 		return cloneMachine(*tx.machine), nil
 	}
-	var m Machine
-	ok, err := tx.get(bMachine, kMachine, &m)
+	b, err := tx.bucket(bMachine)
 	if err != nil {
 		return Machine{}, err
 	}
-	if !ok {
+	raw := b.Get(kMachine)
+	if raw == nil {
 		return Machine{}, &CorruptError{Bucket: string(bMachine), Key: string(kMachine), Reason: "record missing"}
+	}
+	if m, ok := tx.s.cachedMachine(raw); ok {
+		return m, nil
+	}
+	var m Machine
+	if err := decode(bMachine, kMachine, raw, &m); err != nil {
+		return Machine{}, err
 	}
 	return m, nil
 }
@@ -157,11 +165,20 @@ func (tx *Tx) Machine() (Machine, error) {
 // PutMachine writes the machine record. The invariant is verified when the
 // transaction commits.
 func (tx *Tx) PutMachine(m Machine) error {
-	if err := tx.put(bMachine, kMachine, m); err != nil {
+	b, err := tx.bucket(bMachine)
+	if err != nil {
 		return err
 	}
+	raw, err := encode(bMachine, kMachine, m)
+	if err != nil {
+		return err
+	}
+	tx.written += len(raw)
+	if err := b.Put(kMachine, raw); err != nil {
+		return fmt.Errorf("recovery: put %s/%s: %w", bMachine, keyString(kMachine), err)
+	}
 	c := cloneMachine(m)
-	tx.machine = &c
+	tx.machine, tx.machineRaw = &c, raw
 	return nil
 }
 

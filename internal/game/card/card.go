@@ -53,12 +53,23 @@ var rankText = map[Rank]string{Two: "2", Three: "3", Four: "4", Five: "5", Six: 
 
 const suitText = "SHDC"
 
+// cardText is every valid card's fixture form, so String and AppendText
+// neither look up a map nor allocate (the shoe record encodes 312 of them).
+var cardText = func() (t [Ace + 1][4]string) {
+	for r := Two; r <= Ace; r++ {
+		for s := Spades; s <= Clubs; s++ {
+			t[r][s] = rankText[r] + suitText[s:s+1]
+		}
+	}
+	return t
+}()
+
 // String returns the fixture form: rank then suit letter, e.g. "AS", "10D", "QH".
 func (c Card) String() string {
 	if !c.Valid() {
 		return fmt.Sprintf("?%d/%d", c.Rank, c.Suit)
 	}
-	return rankText[c.Rank] + suitText[c.Suit:c.Suit+1]
+	return cardText[c.Rank][c.Suit]
 }
 
 // String returns the rank's fixture text ("A", "10", "K").
@@ -130,11 +141,14 @@ func Format(cs []Card) string {
 }
 
 // MarshalText encodes the card in fixture form (used by the JSON encodings).
-func (c Card) MarshalText() ([]byte, error) {
+func (c Card) MarshalText() ([]byte, error) { return c.AppendText(nil) }
+
+// AppendText appends the card's fixture form to b (encoding.TextAppender).
+func (c Card) AppendText(b []byte) ([]byte, error) {
 	if !c.Valid() {
-		return nil, fmt.Errorf("card: marshal invalid card %d/%d", c.Rank, c.Suit)
+		return b, fmt.Errorf("card: marshal invalid card %d/%d", c.Rank, c.Suit)
 	}
-	return []byte(c.String()), nil
+	return append(b, cardText[c.Rank][c.Suit]...), nil
 }
 
 // UnmarshalText decodes the fixture form.
