@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 
 	"cabinet/internal/game/blackjack"
@@ -360,18 +362,68 @@ type MainResult struct {
 	// a lower bound of the return at that bet (see WorstBet).
 	WorstBet   money.Cents `json:"worst_bet,omitempty"`
 	WorstSpots int         `json:"worst_spots,omitempty"`
+	// Cap, when set, is the win cap's cost simulated at the worst bet
+	// (capsim.go): EV, RTP and RTPBet are then the capped figures, within
+	// Cap.HalfWidth (95 %), no longer a bound.
+	Cap *CapResult `json:"cap,omitempty"`
+}
+
+// CapResult is a win cap at the worst bet, its cost simulated.
+type CapResult struct {
+	CapEstimate
+	// HalfWidth is the 95 % half-width of RTP (per money staked); HalfWidthBet
+	// that of RTPBet (per initial bet).
+	HalfWidth    float64 `json:"half_width"`
+	HalfWidthBet float64 `json:"half_width_initial"`
+	// Uncapped is the exact return per money staked without the cap, Floor
+	// the bound the return guard and help use (each hand's win bounded by
+	// its share of the cap).
+	Uncapped float64 `json:"uncapped"`
+	Floor    float64 `json:"floor"`
 }
 
 // analyseMain computes the main game's expected value by recursion over the
-// shoe composition, each up card in parallel.
-func analyseMain(ctxt context.Context, r blackjack.Rules, progress func(string)) (MainResult, error) {
+// shoe composition, each up card in parallel. Where a win cap binds at the
+// worst bet, the figure is a bound (WorstBet) unless capRounds > 0: then the
+// cap's cost is simulated over that many rounds (`cabinet par`).
+func analyseMain(ctxt context.Context, r blackjack.Rules, capRounds int, progress func(string)) (MainResult, error) {
 	var evals [11]*upEval
-	capUnits, _ := WorstBet(r)
+	capUnits, binds := WorstBet(r)
 	res, err := newBJ(r, capUnits).analyse(ctxt, &evals, progress)
-	if err == nil && capUnits > 0 {
-		res.WorstBet, res.WorstSpots = r.MaxBet, max(1, r.MaxSpots)
+	if err != nil || !binds {
+		return res, err
 	}
-	return res, err
+	res.WorstBet, res.WorstSpots = r.MaxBet, max(1, r.MaxSpots)
+	if capRounds <= 0 {
+		return res, nil
+	}
+	floor := res.RTP
+	var free [11]*upEval
+	res, err = newBJ(r, 0).analyse(ctxt, &free, nil)
+	if err != nil {
+		return res, err
+	}
+	res.WorstBet, res.WorstSpots = r.MaxBet, max(1, r.MaxSpots)
+	if progress != nil {
+		progress(fmt.Sprintf("%s win cap: simulating %d rounds at the worst bet", r.Game, capRounds))
+	}
+	est, err := simulateCap(ctxt, r, capRounds, CapSeed)
+	if err != nil {
+		return MainResult{}, fmt.Errorf("analysis: %s win cap: %w", r.Game, err)
+	}
+	spots := float64(est.Spots)
+	c := &CapResult{CapEstimate: est, Uncapped: res.RTP, Floor: floor}
+	res.EV -= est.Excess / spots
+	res.RTPBet = 1 + res.EV
+	res.RTP = (res.Staked + res.EV) / res.Staked
+	c.HalfWidthBet = 1.96 * est.ExcessSE / spots
+	c.HalfWidth = c.HalfWidthBet / res.Staked
+	res.Cap = c
+	res.Notes = slices.DeleteFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "win cap ") })
+	res.Notes = append(res.Notes, fmt.Sprintf(
+		"win cap %v at the worst bet (%d spot(s) at %v): its cost simulated on the engine with this strategy, %d rounds (seed %d), the cap bound in %.3f %% of them; 95 %% interval ± %.4f %%; the exact uncapped return is %.4f %%, the floor the return guard and help use %.4f %%",
+		r.WinCap, est.Spots, r.MaxBet, est.Rounds, est.Seed, 100*est.Capped, 100*c.HalfWidth, 100*c.Uncapped, 100*c.Floor))
+	return res, nil
 }
 
 // WorstBet returns the win cap of r per spot in units of one spot's bet at

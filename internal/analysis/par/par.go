@@ -27,12 +27,19 @@ type Report struct {
 
 // Analyse computes the PAR sheet of a blackjack game under r. progress, if
 // not nil, receives a line now and then on long work.
+//
+// A win cap that binds at the worst bet is valued by its bound (WorstBet);
+// `cabinet par` simulates its cost instead (Options.CapRounds).
 func Analyse(ctxt context.Context, r blackjack.Rules, pr Progressive, progress func(string)) (Report, error) {
+	return analyse(ctxt, r, pr, 0, progress)
+}
+
+func analyse(ctxt context.Context, r blackjack.Rules, pr Progressive, capRounds int, progress func(string)) (Report, error) {
 	start := time.Now()
 	if err := r.Validate(); err != nil {
 		return Report{}, fmt.Errorf("analysis: %s: %w", r.Game, err)
 	}
-	main, err := analyseMain(ctxt, r, progress)
+	main, err := analyseMain(ctxt, r, capRounds, progress)
 	if err != nil {
 		return Report{}, err
 	}
@@ -98,6 +105,7 @@ func Command(ctxt context.Context, args []string, stdout, stderr io.Writer) erro
 	gameFlag := fs.String("game", "all", "royal|freebet|zappit|classic|all")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	capRounds := fs.Int("cap-rounds", CapRounds, "rounds simulated for a win cap at the worst bet (0: the bound)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("par: %w: %w", ErrUsage, err)
 	}
@@ -115,7 +123,10 @@ func Command(ctxt context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, id := range ids {
 		rules[id], _ = blackjack.Preset(id)
 	}
-	return Par(ctxt, Options{Games: ids, Rules: rules, Progressive: DefaultProgressive(), JSON: *asJSON, Quiet: *quiet}, stdout, stderr)
+	if *capRounds < 0 {
+		return fmt.Errorf("par: %w: --cap-rounds %d (want 0 or more)", ErrUsage, *capRounds)
+	}
+	return Par(ctxt, Options{Games: ids, Rules: rules, Progressive: DefaultProgressive(), JSON: *asJSON, Quiet: *quiet, CapRounds: *capRounds}, stdout, stderr)
 }
 
 // Options is what `cabinet par` analyses and how it prints.
@@ -125,6 +136,9 @@ type Options struct {
 	Progressive Progressive
 	JSON        bool // one JSON object instead of text
 	Quiet       bool // no progress on stderr
+	// CapRounds is the rounds simulated for a win cap that binds at the
+	// worst bet (capsim.go); 0 prints the bound instead.
+	CapRounds int
 }
 
 // Par prints the PAR sheet of every game of opt.
@@ -141,7 +155,7 @@ func Par(ctxt context.Context, opt Options, stdout, stderr io.Writer) error {
 		if !ok {
 			continue
 		}
-		rep, err := Analyse(ctxt, r, opt.Progressive, progress)
+		rep, err := analyse(ctxt, r, opt.Progressive, opt.CapRounds, progress)
 		if err != nil {
 			return fmt.Errorf("par: %w", err)
 		}
@@ -204,11 +218,16 @@ func WriteReport(w io.Writer, rep Report) {
 	fmt.Fprintf(w, "\n")
 	m := rep.Main
 	fmt.Fprintf(w, "main game (computed, composition-dependent strategy):\n")
-	if m.WorstBet > 0 {
+	hw, hwBet := "", ""
+	switch {
+	case m.Cap != nil:
+		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (smaller bets return more); the cap's cost simulated, %d rounds, 95 %% interval\n", m.WorstSpots, m.WorstBet, r.WinCap, m.Cap.Rounds)
+		hw, hwBet = fmt.Sprintf(" ± %.4f %%", 100*m.Cap.HalfWidth), fmt.Sprintf(" ± %.4f %%", 100*m.Cap.HalfWidthBet)
+	case m.WorstBet > 0:
 		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (a lower bound; smaller bets return more)\n", m.WorstSpots, m.WorstBet, r.WinCap)
 	}
-	fmt.Fprintf(w, "  return per initial bet   %s  (house edge %s)\n", pct(m.RTPBet), pct(-m.EV))
-	fmt.Fprintf(w, "  return per money staked  %s  (%.4f staked per round with doubles and paid splits)\n", pct(m.RTP), m.Staked)
+	fmt.Fprintf(w, "  return per initial bet   %s%s  (house edge %s)\n", pct(m.RTPBet), hwBet, pct(-m.EV))
+	fmt.Fprintf(w, "  return per money staked  %s%s  (%.4f staked per round with doubles and paid splits)\n", pct(m.RTP), hw, m.Staked)
 	fmt.Fprintf(w, "  player blackjack %.5f", m.Blackjack)
 	for _, a := range []string{aStand, aHit, aDouble, aSplit, aSurrender, aZap, "evenmoney"} {
 		if p, ok := m.Actions[a]; ok {

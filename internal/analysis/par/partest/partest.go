@@ -35,6 +35,11 @@ func Rounds(short, longRun int) int {
 	return short
 }
 
+// RaceEnabled reports whether the race detector is on: pure computations
+// that take ten times as long under it skip there (scripts/test runs them
+// again without it).
+func RaceEnabled() bool { return raceEnabled }
+
 // Long reports whether the long versions of the engine comparisons run
 // (PAR_LONG=1): more rounds, tighter intervals.
 func Long() bool { return os.Getenv("PAR_LONG") != "" }
