@@ -28,14 +28,15 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	cfgF := fs.String("config", "", "configuration file (default: the engine's default rules)")
 	storeF := fs.String("store", "", "store whose operator overrides apply (read-only; needs --config)")
 	capRounds := fs.Int("cap-rounds", par.CapRounds, "rounds simulated for a win cap at the worst bet (0: the bound)")
+	cutShoes := fs.Int("cut-shoes", par.CutShoes, "shoes simulated for a cut-card shoe (0: the full shoe)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("par: unexpected argument %q", fs.Arg(0))}
 	}
-	if *capRounds < 0 {
-		return usageError{fmt.Sprintf("par: --cap-rounds %d (want 0 or more)", *capRounds)}
+	if *capRounds < 0 || *cutShoes < 0 {
+		return usageError{fmt.Sprintf("par: --cap-rounds %d, --cut-shoes %d (want 0 or more)", *capRounds, *cutShoes)}
 	}
 	if *cfgF == "" {
 		if *storeF != "" {
@@ -62,7 +63,8 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		ids = []game.ID{id}
 	}
-	opt := par.Options{Games: ids, Rules: in.Rules, Progressive: in.Progressive, JSON: *asJSON, Quiet: *quiet, CapRounds: *capRounds}
+	opt := par.Options{Games: ids, Rules: in.Rules, Progressive: in.Progressive, JSON: *asJSON, Quiet: *quiet,
+		Sim: par.Sim{CapRounds: *capRounds, CutShoes: *cutShoes}}
 	if err := par.Par(ctx, opt, stdout, stderr); err != nil {
 		return err
 	}

@@ -73,6 +73,7 @@ func simulateCap(ctxt context.Context, r blackjack.Rules, rounds int, seed uint6
 				errs <- err
 				return
 			}
+			ch := newRoundChooser(v)
 			rd, err := blackjack.New(r, 1)
 			if err != nil {
 				errs <- err
@@ -113,7 +114,7 @@ func simulateCap(ctxt context.Context, r blackjack.Rules, rounds int, seed uint6
 							break
 						}
 						legal = rd.AppendLegal(legal[:0], funds)
-						a = game.Action{Kind: v.Choose(rd.Table(), legal), Funds: funds}
+						a = game.Action{Kind: ch.choose(rd, legal), Funds: funds}
 					}
 					s.x += x
 					s.xx += x * x

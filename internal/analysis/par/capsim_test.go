@@ -30,7 +30,7 @@ func TestCapSimulation(t *testing.T) {
 	}
 	r := zappitAtWorst()
 	rounds := partest.Rounds(200_000, 3_000_000)
-	res, err := analyseMain(context.Background(), r, rounds, nil)
+	res, err := analyseMain(context.Background(), r, Sim{CapRounds: rounds}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,5 +101,51 @@ func TestCapSimulationDeterministic(t *testing.T) {
 	other, _ := simulateCap(context.Background(), r, rounds, 8)
 	if other == one {
 		t.Errorf("seeds 7 and 8 gave the same estimate %+v", one)
+	}
+}
+
+// TestRoundChooserIsChoose: the simulations' chooser decides as Choose at
+// every decision of rounds of every game (three spots where allowed).
+func TestRoundChooserIsChoose(t *testing.T) {
+	for _, id := range blackjackGames {
+		r, _ := blackjack.Preset(id)
+		t.Run(string(id), func(t *testing.T) {
+			v, err := NewValues(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch := newRoundChooser(v)
+			var bets []game.Bet
+			for s := range max(1, r.MaxSpots) {
+				bets = append(bets, game.Bet{Spot: s, Kind: game.Main, Amount: r.MinBet})
+			}
+			shoe := card.NewShoe(r.Decks)
+			shoe.Rand = card.NewSeeded(3)
+			decisions := 0
+			for n := range partest.Rounds(3000, 30000) {
+				shoe.Pos = 0
+				rd, err := blackjack.New(r, uint64(n+1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				a := game.Action{Kind: game.Deal, Bets: bets, Funds: partest.Rich}
+				for {
+					if _, err := rd.Apply(a, shoe); err != nil {
+						t.Fatal(err)
+					}
+					if rd.Done() {
+						break
+					}
+					legal := rd.Legal(partest.Rich)
+					want := v.Choose(rd.Table(), legal)
+					if got := ch.choose(rd, legal); got != want {
+						t.Fatalf("round %d: roundChooser %s, Choose %s (legal %v, table %+v)", n+1, got, want, legal, rd.Table())
+					}
+					decisions++
+					a = game.Action{Kind: want, Funds: partest.Rich}
+				}
+			}
+			t.Logf("%d decisions compared", decisions)
+		})
 	}
 }

@@ -366,6 +366,24 @@ type MainResult struct {
 	// (capsim.go): EV, RTP and RTPBet are then the capped figures, within
 	// Cap.HalfWidth (95 %), no longer a bound.
 	Cap *CapResult `json:"cap,omitempty"`
+	// Cut, when set, is the cut card's effect simulated (cutcard.go): EV,
+	// RTP and RTPBet are then the returns by the cut card, within
+	// Cut.HalfWidth (95 %); Cut.FullShoe the exact full shoe's.
+	Cut *CutResult `json:"cut,omitempty"`
+}
+
+// CutResult is a cut-card shoe's return, simulated.
+type CutResult struct {
+	CutEstimate
+	FullShoe    float64 `json:"full_shoe"`
+	FullShoeBet float64 `json:"full_shoe_initial"`
+}
+
+// Sim sizes the simulations `cabinet par` runs where no recursion is exact
+// (0: not simulated, the bound or the full shoe instead).
+type Sim struct {
+	CapRounds int // rounds for a win cap at the worst bet (capsim.go)
+	CutShoes  int // shoes for a cut card (cutcard.go)
 }
 
 // CapResult is a win cap at the worst bet, its cost simulated.
@@ -384,14 +402,25 @@ type CapResult struct {
 
 // analyseMain computes the main game's expected value by recursion over the
 // shoe composition, each up card in parallel. Where a win cap binds at the
-// worst bet, the figure is a bound (WorstBet) unless capRounds > 0: then the
-// cap's cost is simulated over that many rounds (`cabinet par`).
-func analyseMain(ctxt context.Context, r blackjack.Rules, capRounds int, progress func(string)) (MainResult, error) {
+// worst bet, the figure is a bound (WorstBet) unless sim.CapRounds > 0: then
+// the cap's cost is simulated over that many rounds; a cut-card shoe is
+// analysed full unless sim.CutShoes > 0 (`cabinet par`).
+func analyseMain(ctxt context.Context, r blackjack.Rules, sim Sim, progress func(string)) (MainResult, error) {
 	var evals [11]*upEval
 	capUnits, binds := WorstBet(r)
 	res, err := newBJ(r, capUnits).analyse(ctxt, &evals, progress)
-	if err != nil || !binds {
+	if err != nil {
 		return res, err
+	}
+	if !r.FreshShuffle && sim.CutShoes > 0 {
+		if binds {
+			return MainResult{}, fmt.Errorf("analysis: %s: a win cap with a cut-card shoe is not analysed", r.Game)
+		}
+		return withCut(ctxt, r, res, sim.CutShoes, progress)
+	}
+	capRounds := sim.CapRounds
+	if !binds {
+		return res, nil
 	}
 	res.WorstBet, res.WorstSpots = r.MaxBet, max(1, r.MaxSpots)
 	if capRounds <= 0 {
@@ -423,6 +452,31 @@ func analyseMain(ctxt context.Context, r blackjack.Rules, capRounds int, progres
 	res.Notes = append(res.Notes, fmt.Sprintf(
 		"win cap %v at the worst bet (%d spot(s) at %v): its cost simulated on the engine with this strategy, %d rounds (seed %d), the cap bound in %.3f %% of them; 95 %% interval ± %.4f %%; the exact uncapped return is %.4f %%, the floor the return guard and help use %.4f %%",
 		r.WinCap, est.Spots, r.MaxBet, est.Rounds, est.Seed, 100*est.Capped, 100*c.HalfWidth, 100*c.Uncapped, 100*c.Floor))
+	return res, nil
+}
+
+// withCut replaces res's figures by the returns by the cut card, simulated
+// over shoes shoes.
+func withCut(ctxt context.Context, r blackjack.Rules, res MainResult, shoes int, progress func(string)) (MainResult, error) {
+	if progress != nil {
+		progress(fmt.Sprintf("%s cut card: simulating %d shoes", r.Game, shoes))
+	}
+	est, err := simulateCut(ctxt, r, res.EV, res.Staked, shoes, CutSeed)
+	if err != nil {
+		return MainResult{}, fmt.Errorf("analysis: %s cut card: %w", r.Game, err)
+	}
+	c := &CutResult{CutEstimate: est, FullShoe: res.RTP, FullShoeBet: res.RTPBet}
+	res.RTP, res.RTPBet, res.EV = est.RTP, est.RTPBet, est.RTPBet-1
+	res.Cut = c
+	res.Notes = slices.DeleteFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "shoe depletion") })
+	for i, n := range res.Notes {
+		if n == noteFullShoe {
+			res.Notes[i] = "one spot"
+		}
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf(
+		"cut card at %d %% of the shoe: simulated on the engine with this strategy, %d shoes (seed %d, %.2f rounds a shoe, each shoe also dealt for %d rounds as the exact reference); 95 %% interval ± %.4f %%; the full shoe's exact return is %.4f %% (per initial bet %.4f %%)",
+		r.Penetration, est.Shoes, est.Seed, est.Rounds, est.M, 100*est.HalfWidth, 100*c.FullShoe, 100*c.FullShoeBet))
 	return res, nil
 }
 
@@ -532,17 +586,19 @@ func (b *bj) analyse(ctxt context.Context, evals *[11]*upEval, progress func(str
 	return res, nil
 }
 
+const noteFullShoe = "one spot, off the top of a full shoe"
+
 func mainNotes(r blackjack.Rules) []string {
 	notes := []string{
 		"composition-dependent strategy: each decision uses the hand's own cards and the up card, exact removal",
 		"split hands: each played on its own cards, the up card and the pair (exact for that player)",
-		"one spot, off the top of a full shoe",
+		noteFullShoe,
 	}
 	if r.MaxHands > 2 {
 		notes = append(notes, "resplits: a pair card drawn to a split hand is always resplit, its probability and the hands' values following the pair cards on the spot")
 	}
 	if !r.FreshShuffle {
-		notes = append(notes, "shoe depletion (cut card) not modelled: figures are for a full shoe")
+		notes = append(notes, "shoe depletion (cut card) not modelled: figures are for a full shoe (`cabinet par` simulates it)")
 	}
 	if r.Zap {
 		notes = append(notes, "a zapped hand is played knowing the two discarded cards")

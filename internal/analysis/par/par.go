@@ -31,15 +31,15 @@ type Report struct {
 // A win cap that binds at the worst bet is valued by its bound (WorstBet);
 // `cabinet par` simulates its cost instead (Options.CapRounds).
 func Analyse(ctxt context.Context, r blackjack.Rules, pr Progressive, progress func(string)) (Report, error) {
-	return analyse(ctxt, r, pr, 0, progress)
+	return analyse(ctxt, r, pr, Sim{}, progress)
 }
 
-func analyse(ctxt context.Context, r blackjack.Rules, pr Progressive, capRounds int, progress func(string)) (Report, error) {
+func analyse(ctxt context.Context, r blackjack.Rules, pr Progressive, sim Sim, progress func(string)) (Report, error) {
 	start := time.Now()
 	if err := r.Validate(); err != nil {
 		return Report{}, fmt.Errorf("analysis: %s: %w", r.Game, err)
 	}
-	main, err := analyseMain(ctxt, r, capRounds, progress)
+	main, err := analyseMain(ctxt, r, sim, progress)
 	if err != nil {
 		return Report{}, err
 	}
@@ -106,6 +106,7 @@ func Command(ctxt context.Context, args []string, stdout, stderr io.Writer) erro
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	capRounds := fs.Int("cap-rounds", CapRounds, "rounds simulated for a win cap at the worst bet (0: the bound)")
+	cutShoes := fs.Int("cut-shoes", CutShoes, "shoes simulated for a cut-card shoe (0: the full shoe)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("par: %w: %w", ErrUsage, err)
 	}
@@ -123,10 +124,11 @@ func Command(ctxt context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, id := range ids {
 		rules[id], _ = blackjack.Preset(id)
 	}
-	if *capRounds < 0 {
-		return fmt.Errorf("par: %w: --cap-rounds %d (want 0 or more)", ErrUsage, *capRounds)
+	if *capRounds < 0 || *cutShoes < 0 {
+		return fmt.Errorf("par: %w: --cap-rounds %d, --cut-shoes %d (want 0 or more)", ErrUsage, *capRounds, *cutShoes)
 	}
-	return Par(ctxt, Options{Games: ids, Rules: rules, Progressive: DefaultProgressive(), JSON: *asJSON, Quiet: *quiet, CapRounds: *capRounds}, stdout, stderr)
+	return Par(ctxt, Options{Games: ids, Rules: rules, Progressive: DefaultProgressive(), JSON: *asJSON, Quiet: *quiet,
+		Sim: Sim{CapRounds: *capRounds, CutShoes: *cutShoes}}, stdout, stderr)
 }
 
 // Options is what `cabinet par` analyses and how it prints.
@@ -136,9 +138,9 @@ type Options struct {
 	Progressive Progressive
 	JSON        bool // one JSON object instead of text
 	Quiet       bool // no progress on stderr
-	// CapRounds is the rounds simulated for a win cap that binds at the
-	// worst bet (capsim.go); 0 prints the bound instead.
-	CapRounds int
+	// Sim sizes the simulations of a win cap that binds at the worst bet and
+	// of a cut-card shoe; 0 prints the bound or the full shoe instead.
+	Sim Sim
 }
 
 // Par prints the PAR sheet of every game of opt.
@@ -155,7 +157,7 @@ func Par(ctxt context.Context, opt Options, stdout, stderr io.Writer) error {
 		if !ok {
 			continue
 		}
-		rep, err := analyse(ctxt, r, opt.Progressive, opt.CapRounds, progress)
+		rep, err := analyse(ctxt, r, opt.Progressive, opt.Sim, progress)
 		if err != nil {
 			return fmt.Errorf("par: %w", err)
 		}
@@ -223,6 +225,9 @@ func WriteReport(w io.Writer, rep Report) {
 	case m.Cap != nil:
 		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (smaller bets return more); the cap's cost simulated, %d rounds, 95 %% interval\n", m.WorstSpots, m.WorstBet, r.WinCap, m.Cap.Rounds)
 		hw, hwBet = fmt.Sprintf(" ± %.4f %%", 100*m.Cap.HalfWidth), fmt.Sprintf(" ± %.4f %%", 100*m.Cap.HalfWidthBet)
+	case m.Cut != nil:
+		fmt.Fprintf(w, "  dealt by the cut card at %d %% of the shoe, simulated, %d shoes, 95 %% interval (full shoe, exact: %s)\n", r.Penetration, m.Cut.Shoes, pct(m.Cut.FullShoe))
+		hw, hwBet = fmt.Sprintf(" ± %.4f %%", 100*m.Cut.HalfWidth), fmt.Sprintf(" ± %.4f %%", 100*m.Cut.HalfWidthBet)
 	case m.WorstBet > 0:
 		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (a lower bound; smaller bets return more)\n", m.WorstSpots, m.WorstBet, r.WinCap)
 	}

@@ -178,7 +178,10 @@ func FromReport(rep par.Report) []Figure {
 	m := rep.Main
 	method := fmt.Sprintf("computed, composition-dependent strategy; per money staked (%s per initial bet)", Percent(floorBP(m.RTPBet)))
 	if m.WorstBet > 0 {
-		method += fmt.Sprintf("; at the worst bet, %d spot(s) at %v (lower bound)", m.WorstSpots, m.WorstBet)
+		method += fmt.Sprintf("; at the worst bet, %d spot(s) at %v (lower bound; the cap's cost simulated: cabinet par)", m.WorstSpots, m.WorstBet)
+	}
+	if !rep.Rules.FreshShuffle {
+		method += "; a full shoe (the cut card's effect simulated: cabinet par)"
 	}
 	fs := []Figure{{Game: rep.Game, Bet: game.Main, RTP: floorBP(m.RTP), Basis: PerStaked, Initial: floorBP(m.RTPBet),
 		WorstBet: m.WorstBet, WorstSpots: m.WorstSpots, Method: method}}
