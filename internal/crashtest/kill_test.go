@@ -107,9 +107,11 @@ func TestPowerCut(t *testing.T) {
 	for _, f := range s.Failures {
 		t.Errorf("crash state: %s", f)
 	}
-	// With bbolt's order (data pages, sync, meta page, sync) and the proof
-	// synced after it, no power cut needs a memory error: one here means a
-	// sync is missing somewhere, so the short run is strict about it.
+	// With the store's order (bbolt's pages and meta page, one sync, then
+	// the proof written and synced: the commit point) no power cut needs a
+	// memory error — a commit the proof does not name is discarded at boot —
+	// so one here means a sync is missing somewhere: the short run is strict
+	// about it.
 	if s.MemoryError > 0 {
 		t.Errorf("%d crash states booted as memory errors, want none (a missing sync?)", s.MemoryError)
 	}
