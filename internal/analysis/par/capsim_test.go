@@ -121,7 +121,7 @@ func TestRoundChooserIsChoose(t *testing.T) {
 			}
 			shoe := card.NewShoe(r.Decks)
 			shoe.Rand = card.NewSeeded(3)
-			decisions := 0
+			decisions, zapped := 0, 0
 			for n := range partest.Rounds(3000, 30000) {
 				shoe.Pos = 0
 				rd, err := blackjack.New(r, uint64(n+1))
@@ -138,6 +138,24 @@ func TestRoundChooserIsChoose(t *testing.T) {
 					}
 					legal := rd.Legal(partest.Rich)
 					want := v.Choose(rd.Table(), legal)
+					if h := rd.Hands[max(0, rd.Active)]; rd.Phase == blackjack.PhasePlay && h.Note == "zapped" {
+						// Choose sees the table only; the simulations' player
+						// knows the discarded cards, as the analyser does.
+						tb := rd.Table()
+						hv := tb.Hands[rd.Active]
+						n, pos := 0, 0
+						for i, o := range tb.Hands {
+							if o.Spot == hv.Spot {
+								if i < rd.Active {
+									pos++
+								}
+								n++
+							}
+						}
+						want = v.decide(Decision{Up: value(tb.Dealer.Cards[0]), Cards: values(hv.Cards), Split: n > 1, Second: pos > 0,
+							Hands: n, Zapped: true, Discarded: values(h.Zapped)}, legal)
+						zapped++
+					}
 					if got := ch.choose(rd, legal); got != want {
 						t.Fatalf("round %d: roundChooser %s, Choose %s (legal %v, table %+v)", n+1, got, want, legal, rd.Table())
 					}
@@ -145,7 +163,7 @@ func TestRoundChooserIsChoose(t *testing.T) {
 					a = game.Action{Kind: want, Funds: partest.Rich}
 				}
 			}
-			t.Logf("%d decisions compared", decisions)
+			t.Logf("%d decisions compared (%d on zapped hands, with their discarded cards)", decisions, zapped)
 		})
 	}
 }

@@ -82,9 +82,13 @@ func (v *Values) decide(d Decision, legal []game.ActionKind) game.ActionKind {
 // roundChooser is Choose for the simulations (capsim.go, cutcard.go): it
 // reads the active hand from the engine's round instead of building its
 // table, and keeps every decision it made by what the decision depends on
-// (up card, the hand's cards, its place among its spot's hands, zapped, the
-// legal actions). The insurance prompt goes to Choose. One per goroutine.
-// TestRoundChooserIsChoose plays rounds comparing it with Choose.
+// (up card, the hand's cards, its place among its spot's hands, zapped and
+// the discarded cards, the legal actions). The insurance prompt goes to
+// Choose. Unlike Choose, which sees only the table, it values a zapped hand
+// knowing the two cards it discarded (the player saw them), as the
+// analyser's figures do, so the simulations play the analyser's strategy
+// exactly. One per goroutine. TestRoundChooserIsChoose plays rounds
+// comparing it with Choose (with the discarded cards on a zapped hand).
 type roundChooser struct {
 	v     *Values
 	cache map[[2]uint64]game.ActionKind
@@ -102,7 +106,7 @@ func (c *roundChooser) choose(rd *blackjack.Round, legal []game.ActionKind) game
 		return c.v.Choose(rd.Table(), legal)
 	}
 	h := &rd.Hands[rd.Active]
-	if len(h.Cards) > 24 {
+	if len(h.Cards) > 23 {
 		return c.v.Choose(rd.Table(), legal)
 	}
 	pos, n := 0, 0
@@ -118,7 +122,7 @@ func (c *roundChooser) choose(rd *blackjack.Round, legal []game.ActionKind) game
 	// The key: legal actions (bits 0–5), zapped (7), up card (8–11),
 	// place (12–15), hands (16–19), card count (20–24), then the hand's
 	// card values, 4 bits each: nine in the first word, the rest in the
-	// second (at most 24 cards).
+	// second (at most 23 cards), whose top byte holds the discarded cards.
 	var mask uint64
 	for _, a := range legal {
 		bit := -1
@@ -143,10 +147,15 @@ func (c *roundChooser) choose(rd *blackjack.Round, legal []game.ActionKind) game
 			k[1] |= v << (4 * (i - 9))
 		}
 	}
+	var discarded []int
+	if zapped && len(h.Zapped) == 2 {
+		discarded = values(h.Zapped)
+		k[1] |= uint64(discarded[0])<<56 | uint64(discarded[1])<<60
+	}
 	if a, ok := c.cache[k]; ok {
 		return a
 	}
-	a := c.v.decide(Decision{Up: value(rd.Dealer[0]), Cards: values(h.Cards), Split: n > 1, Second: pos > 0, Hands: n, Zapped: zapped}, legal)
+	a := c.v.decide(Decision{Up: value(rd.Dealer[0]), Cards: values(h.Cards), Split: n > 1, Second: pos > 0, Hands: n, Zapped: zapped, Discarded: discarded}, legal)
 	c.cache[k] = a
 	return a
 }

@@ -67,8 +67,11 @@ type Decision struct {
 	// each holding one pair card the hand knows of.
 	Split, Second bool
 	Hands         int
-	// Zapped: the hand's cards replaced a zapped hand (Zappit).
-	Zapped bool
+	// Zapped: the hand's cards replaced a zapped hand (Zappit); Discarded,
+	// when known, the two cards it discarded (the player saw them: the
+	// analyser values the new hand with them out of the shoe).
+	Zapped    bool
+	Discarded []int
 }
 
 // Options values the actions on hand d as the analyser does: stand and hit
@@ -91,6 +94,8 @@ func (v *Values) Options(d Decision) []Option {
 			k = u.secondSplitKind(p)
 		}
 		opts = u.splitHandOptions(p, d.Hands, h, k)
+	case d.Zapped && len(d.Discarded) == 2:
+		opts = u.zappedOptions(d.Discarded[0], d.Discarded[1], h)
 	case d.Zapped:
 		opts = u.zappedOptionsIn(u.main, h)
 	case h.n == 2:
