@@ -262,12 +262,8 @@ func (s *Store) empty() (bool, error) {
 // proof one commit behind (logged), adopts a store without proof only under
 // opt.Init (logged), and marks the store failed otherwise.
 func (s *Store) verifyProof(file proof, hasProof bool) error {
-	var self proof
-	if err := s.db.View(func(btx *bolt.Tx) error {
-		var err error
-		self, err = selfProof(btx)
-		return err
-	}); err != nil {
+	self, err := s.selfProof()
+	if err != nil {
 		if errors.Is(err, ErrCorrupt) {
 			s.fail(err)
 			return nil
@@ -331,12 +327,8 @@ func (s *Store) finishOpen() error {
 		return err
 	}
 	if !file.HasTx {
-		var self proof
-		if err := s.db.View(func(btx *bolt.Tx) error {
-			var err error
-			self, err = selfProof(btx)
-			return err
-		}); err != nil {
+		self, err := s.selfProof()
+		if err != nil {
 			return fmt.Errorf("recovery: open %s: %w", s.path, err)
 		}
 		if err := createMirror(s.opt.Mirror, self); err != nil {
@@ -370,6 +362,17 @@ func (s *Store) oneSync() error {
 }
 
 func fdatasync(f *os.File) error { return syscall.Fdatasync(int(f.Fd())) }
+
+// selfProof is what the store's last commit says of itself (selfProof).
+func (s *Store) selfProof() (proof, error) {
+	var p proof
+	err := s.db.View(func(btx *bolt.Tx) error {
+		var err error
+		p, err = selfProof(btx)
+		return err
+	})
+	return p, err
+}
 
 func (s *Store) openMirror() error {
 	f, err := os.OpenFile(s.opt.Mirror, os.O_RDWR, 0)

@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
-	"cabinet/internal/money"
 )
 
 // The win cap at the worst bet (Zappit, games.md §3: the round's net win,
@@ -56,95 +53,42 @@ type CapEstimate struct {
 func simulateCap(ctxt context.Context, r blackjack.Rules, rounds int, seed uint64) (CapEstimate, error) {
 	spots := max(1, r.MaxSpots)
 	est := CapEstimate{Rounds: rounds, Seed: seed, Spots: spots}
+	bets := make([]game.Bet, spots)
+	for i := range bets {
+		bets[i] = game.Bet{Spot: i, Kind: game.Main, Amount: r.MaxBet}
+	}
 	nb := (rounds + capBlock - 1) / capBlock
 	type sums struct{ x, xx, capped float64 }
 	blocks := make([]sums, nb)
-	next := make(chan int)
-	errs := make(chan error, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Values are not shared: each worker values on its own (the
-			// valuation is memoised under a lock).
-			v, err := NewValues(r)
-			if err != nil {
-				errs <- err
-				return
-			}
-			ch := newRoundChooser(v)
-			rd, err := blackjack.New(r, 1)
-			if err != nil {
-				errs <- err
-				return
-			}
-			bets := make([]game.Bet, spots)
-			for i := range bets {
-				bets[i] = game.Bet{Spot: i, Kind: game.Main, Amount: r.MaxBet}
-			}
-			const funds = money.Cents(1 << 50)
-			var evs []game.Event
-			var legal []game.ActionKind
-			for b := range next {
-				// A block starts from a new shoe in deck order: the lazy
-				// Fisher–Yates draw permutes the cards in place, so a shoe
-				// carried over from another block would make the figure
-				// depend on which worker played which block.
-				shoe := card.NewShoe(r.Decks)
-				shoe.Rand = card.NewSeeded(seed ^ uint64(b+1)*0x9E3779B97F4A7C15)
-				n := min(capBlock, rounds-b*capBlock)
-				var s sums
-				for k := range n {
-					shoe.Pos = 0 // a fresh shuffle, drawn lazily
-					rd.Renew(uint64(b*capBlock + k + 1))
-					a := game.Action{Kind: game.Deal, Bets: bets, Funds: funds}
-					var x float64
-					for {
-						if evs, err = rd.AppendApply(evs[:0], a, shoe); err != nil {
-							errs <- fmt.Errorf("par: cap simulation, round %d: %w", b*capBlock+k+1, err)
-							return
-						}
-						for _, e := range evs {
-							if e.Kind == game.Note && e.Text == "wincap" {
-								x += float64(e.Amount) / float64(r.MaxBet)
-							}
-						}
-						if rd.Done() {
-							break
-						}
-						legal = rd.AppendLegal(legal[:0], funds)
-						a = game.Action{Kind: ch.choose(rd, legal), Funds: funds}
-					}
-					s.x += x
-					s.xx += x * x
-					if x > 0 {
-						s.capped++
-					}
+	err := simWorkers(ctxt, r, nb, func(b int, rd *blackjack.Round, ch *roundChooser, buf *simBuf) error {
+		// A block starts from a new shoe in deck order: the lazy
+		// Fisher–Yates draw permutes the cards in place, so a shoe carried
+		// over from another block would make the figure depend on which
+		// worker played which block.
+		shoe := card.NewShoe(r.Decks)
+		shoe.Rand = blockSeed(seed, b)
+		var s sums
+		for k := range min(capBlock, rounds-b*capBlock) {
+			shoe.Pos = 0 // a fresh shuffle, drawn lazily
+			var x float64
+			err := buf.play(rd, ch, shoe, uint64(b*capBlock+k+1), bets, func(e game.Event) {
+				if e.Kind == game.Note && e.Text == "wincap" {
+					x += float64(e.Amount) / float64(r.MaxBet)
 				}
-				blocks[b] = s
-				if ctxt.Err() != nil {
-					return
-				}
+			})
+			if err != nil {
+				return fmt.Errorf("par: cap simulation, round %d: %w", b*capBlock+k+1, err)
 			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for b := range nb {
-			select {
-			case next <- b:
-			case <-ctxt.Done():
-				return
+			s.x += x
+			s.xx += x * x
+			if x > 0 {
+				s.capped++
 			}
 		}
-	}()
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return est, err
-	}
-	if err := ctxt.Err(); err != nil {
+		blocks[b] = s
+		return nil
+	})
+	if err != nil {
 		return est, fmt.Errorf("par: cap simulation: %w", err)
 	}
 	var t sums

@@ -143,15 +143,7 @@ func TestRoundChooserIsChoose(t *testing.T) {
 						// knows the discarded cards, as the analyser does.
 						tb := rd.Table()
 						hv := tb.Hands[rd.Active]
-						n, pos := 0, 0
-						for i, o := range tb.Hands {
-							if o.Spot == hv.Spot {
-								if i < rd.Active {
-									pos++
-								}
-								n++
-							}
-						}
+						pos, n := place(tb)
 						want = v.decide(Decision{Up: value(tb.Dealer.Cards[0]), Cards: values(hv.Cards), Split: n > 1, Second: pos > 0,
 							Hands: n, Zapped: true, Discarded: values(h.Zapped)}, legal)
 						zapped++

@@ -43,17 +43,22 @@ func (v *Values) Choose(t game.Table, legal []game.ActionKind) game.ActionKind {
 		return pick(legal, game.NoInsure)
 	}
 	hv := t.Hands[t.Active]
-	// The hand's position among its spot's hands: more than one means a split.
-	pos, n := 0, 0
+	pos, n := place(t)
+	return v.decide(Decision{Up: value(t.Dealer.Cards[0]), Cards: values(hv.Cards), Split: n > 1, Second: pos > 0, Hands: n, Zapped: hv.Note == "zapped"}, legal)
+}
+
+// place is the active hand's position among its spot's hands and their
+// number (more than one: a split).
+func place(t game.Table) (pos, n int) {
 	for i, h := range t.Hands {
-		if h.Spot == hv.Spot {
+		if h.Spot == t.Hands[t.Active].Spot {
 			if i < t.Active {
 				pos++
 			}
 			n++
 		}
 	}
-	return v.decide(Decision{Up: value(t.Dealer.Cards[0]), Cards: values(hv.Cards), Split: n > 1, Second: pos > 0, Hands: n, Zapped: hv.Note == "zapped"}, legal)
+	return pos, n
 }
 
 // decide is Choose once the table is read: d is the active hand (Hands its

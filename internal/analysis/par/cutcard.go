@@ -6,14 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"sort"
-	"sync"
 
-	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/game/card"
-	"cabinet/internal/money"
 )
 
 // Free Bet deals from a shoe with a cut card (games.md §2): rounds go on
@@ -44,11 +40,10 @@ import (
 
 // CutShoes and CutSeed are the simulation's size and seed.
 const (
-	CutShoes  = 620_000
-	CutSeed   = 20261125
-	cutBlock  = 2_000
-	cutPilot  = 2_000
-	cutUnitBP = 1 // the bet, in units of MinBet
+	CutShoes = 620_000
+	CutSeed  = 20261125
+	cutBlock = 2_000
+	cutPilot = 2_000
 )
 
 // CutEstimate is the simulated cut-card effect.
@@ -104,102 +99,13 @@ func playShoe(r blackjack.Rules, rd *blackjack.Round, ch *roundChooser, rnd io.R
 	}
 }
 
-// simBuf is one goroutine's reusable buffers.
-type simBuf struct {
-	evs   []game.Event
-	legal []game.ActionKind
-	bets  []game.Bet
-}
-
-// round plays one round of one spot and returns its net result and the
-// money staked (main, doubles, paid splits) in units of the bet.
-func (b *simBuf) round(r blackjack.Rules, rd *blackjack.Round, ch *roundChooser, shoe *card.Shoe, n uint64) (net, staked float64, err error) {
-	const funds = money.Cents(1 << 50)
-	unit := r.MinBet * cutUnitBP
-	if b.bets == nil {
-		b.bets = []game.Bet{{Spot: 0, Kind: game.Main, Amount: unit}}
-	}
-	rd.Renew(n)
-	a := game.Action{Kind: game.Deal, Bets: b.bets, Funds: funds}
-	for {
-		if b.evs, err = rd.AppendApply(b.evs[:0], a, shoe); err != nil {
-			return 0, 0, err
-		}
-		for _, e := range b.evs {
-			if e.Bet != game.Main && e.Bet != game.DoubleBet && e.Bet != game.SplitBet {
-				continue
-			}
-			switch e.Kind {
-			case game.Stake:
-				net -= float64(e.Amount) / float64(unit)
-				staked += float64(e.Amount) / float64(unit)
-			case game.Payout:
-				net += float64(e.Amount) / float64(unit)
-			}
-		}
-		if rd.Done() {
-			return net, staked, nil
-		}
-		b.legal = rd.AppendLegal(b.legal[:0], funds)
-		a = game.Action{Kind: ch.choose(rd, b.legal), Funds: funds}
-	}
-}
-
-// shoeWorkers runs f on blocks of shoes [0, n) in parallel; f(b, w) plays
-// block b with worker w's state. Results are the caller's, per block.
-func shoeWorkers(ctxt context.Context, r blackjack.Rules, nblocks int, f func(b int, rd *blackjack.Round, ch *roundChooser, buf *simBuf) error) error {
-	next := make(chan int)
-	errs := make(chan error, runtime.GOMAXPROCS(0)+1)
-	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, err := NewValues(r)
-			if err != nil {
-				errs <- err
-				return
-			}
-			rd, err := blackjack.New(r, 1)
-			if err != nil {
-				errs <- err
-				return
-			}
-			ch, buf := newRoundChooser(v), &simBuf{}
-			for b := range next {
-				if err := f(b, rd, ch, buf); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for b := range nblocks {
-			select {
-			case next <- b:
-			case <-ctxt.Done():
-				return
-			}
-		}
-	}()
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return err
-	}
-	return ctxt.Err()
-}
-
 // simulateCut estimates r's return by the cut card over shoes shoes, given
 // the full shoe's exact EV and Staked per round.
 func simulateCut(ctxt context.Context, r blackjack.Rules, ev, staked float64, shoes int, seed uint64) (CutEstimate, error) {
 	est := CutEstimate{Shoes: shoes, Seed: seed}
-	blockSeed := func(s uint64, b int) io.Reader { return card.NewSeeded(s ^ uint64(b+1)*0x9E3779B97F4A7C15) }
 	// Pilot: m is the median of R (m = 0 makes B empty: a shoe is A alone).
 	pilot := make([]float64, cutPilot)
-	if err := shoeWorkers(ctxt, r, 1, func(_ int, rd *blackjack.Round, ch *roundChooser, buf *simBuf) error {
+	if err := simWorkers(ctxt, r, 1, func(_ int, rd *blackjack.Round, ch *roundChooser, buf *simBuf) error {
 		rnd := blockSeed(seed+1, 0)
 		for i := range pilot {
 			sh, err := playShoe(r, rd, ch, rnd, 0, buf)
@@ -219,7 +125,7 @@ func simulateCut(ctxt context.Context, r blackjack.Rules, ev, staked float64, sh
 	nb := (shoes + cutBlock - 1) / cutBlock
 	type sums struct{ a, s, d, aa, ss, dd, as, ad float64 }
 	blocks := make([]sums, nb)
-	err := shoeWorkers(ctxt, r, nb, func(b int, rd *blackjack.Round, ch *roundChooser, buf *simBuf) error {
+	err := simWorkers(ctxt, r, nb, func(b int, rd *blackjack.Round, ch *roundChooser, buf *simBuf) error {
 		rnd := blockSeed(seed, b)
 		var t sums
 		for range min(cutBlock, shoes-b*cutBlock) {
