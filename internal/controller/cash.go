@@ -17,10 +17,46 @@ const (
 	HandpayJackpot = "jackpot"
 )
 
-// logOnly commits an event-log entry (no money). With a memory error nothing
-// is written: the store is evidence.
-func (c *Controller) logOnly(kind, text string) error {
-	return c.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return c.logTx(tx, kind, text) })
+// logOnly commits an event-log entry (no money) with its typed details
+// (logDetail). With a memory error nothing is written: the store is evidence.
+func (c *Controller) logOnly(kind, text, detail string, args ...meters.Arg) error {
+	return c.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return c.logDetail(tx, kind, text, detail, args...) })
+}
+
+// billReasons are why a bill came back, keyed by the notice the screen shows
+// for it (notice.go decides both): the event's reason ("bill_reason."+key,
+// translated) and its English record.
+var billReasons = map[string]struct{ key, text string }{
+	NoticeCreditLimit:   {"credit_limit", "it would take the credits past the credit limit"},
+	NoticeBillInhibited: {"inhibited", "the acceptor was off (tilt, handpay, audit or operator menu)"},
+	NoticeBillJammed:    {"jammed", "the acceptor was jammed"},
+	NoticeBillRefused:   {"refused", "the acceptor did not take it"},
+}
+
+// billRefused logs a bill the acceptor returned, with the reason the screen
+// shows (the same decision: refusal), so the technician reads in the event
+// log what the player read on the screen. The acceptor's own words stay in
+// the English record.
+func (c *Controller) billRefused(in hw.Input) error {
+	r := billReasons[c.refusal(in, nil)]
+	text := fmt.Sprintf("bill %v refused: %s", in.Value, r.text)
+	if in.Value <= 0 {
+		text = "bill refused: " + r.text
+	}
+	if in.Err != "" {
+		text += " (acceptor: " + in.Err + ")"
+	}
+	if in.Value <= 0 { // the acceptor did not say which bill
+		return c.logOnly(meters.KindBillRefused, text, "bill_refused_unknown", argKey("bill_reason."+r.key))
+	}
+	return c.logOnly(meters.KindBillRefused, text, "bill_refused", argMoney(in.Value), argKey("bill_reason."+r.key))
+}
+
+// billError logs a signal from the acceptor that is no bill (a malformed
+// pulse train): nothing is credited (platform.md §5), the screen says so
+// (NoticeBillError) and the technician reads the decoder's reason.
+func (c *Controller) billError(in hw.Input) error {
+	return c.logOnly(meters.KindBillError, in.String(), "bill_error", meters.Arg{Type: meters.ArgText, Value: in.Err})
 }
 
 // billStacked credits a stacked bill in one transaction with its meters. A
@@ -28,7 +64,8 @@ func (c *Controller) logOnly(kind, text string) error {
 // credit limit (the acceptor should have been inhibited; logged if not).
 func (c *Controller) billStacked(v money.Cents) error {
 	if v <= 0 {
-		return c.logOnly(meters.KindBillError, fmt.Sprintf("stacked bill with value %v ignored", v))
+		return c.logOnly(meters.KindBillError, fmt.Sprintf("stacked bill with value %v ignored", v), "bill_error",
+			meters.Arg{Type: meters.ArgText, Value: fmt.Sprintf("stacked bill with value %v", v)})
 	}
 	if c.memErr != nil {
 		c.log.Error("bill stacked during memory error: not credited, store untouched", "value", v)

@@ -268,8 +268,9 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 	if err := c.raise(tx, exGameEnded); err != nil {
 		return err
 	}
-	return tx.Log(meters.KindVoid, fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
-		c.now().Sub(open.Start).Round(time.Second), refund))
+	text := fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
+		c.now().Sub(open.Start).Round(time.Second), refund)
+	return c.logDetail(tx, meters.KindVoid, text, "round_voided", argCount(open.Round), argKey("game."+string(open.Game)), argMoney(refund))
 }
 
 // Handle processes one hardware input: the single entry point of the cabinet.
@@ -283,12 +284,10 @@ func (c *Controller) Handle(in hw.Input) (err error) {
 		return c.billStacked(in.Value)
 	case hw.BillJam:
 		return c.billJam(in.On, in.Err)
-	case hw.BillRefused, hw.BillError:
-		kind := meters.KindBillRefused
-		if in.Kind == hw.BillError {
-			kind = meters.KindBillError
-		}
-		return c.logOnly(kind, in.String())
+	case hw.BillRefused:
+		return c.billRefused(in)
+	case hw.BillError:
+		return c.billError(in)
 	case hw.ButtonPressed:
 		return c.button(in.Button)
 	}

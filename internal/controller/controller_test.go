@@ -3,6 +3,7 @@ package controller
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	"cabinet/internal/game/duel"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
+	"cabinet/internal/i18n"
+	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/player"
 	"cabinet/internal/recovery"
@@ -282,7 +285,7 @@ func TestVoid(t *testing.T) {
 			t.Fatal("no round stayed open")
 		}
 	}
-	before := r.c.cur.open.CreditsBefore
+	before, atCut := r.c.cur.open.CreditsBefore, r.c.Credits()
 	r.now = r.now.Add(25 * time.Hour)
 	r.boot()
 	m := r.c.Machine()
@@ -291,6 +294,23 @@ func TestVoid(t *testing.T) {
 	}
 	if err := m.Meters.Check(m.Credits); err != nil {
 		t.Fatal(err)
+	}
+	// The log says which round, of which game, and what came back, typed
+	// for the audit screen.
+	var void *meters.Event
+	for _, e := range storeEvents(t, r.st) {
+		if e.Kind == meters.KindVoid {
+			void = &e
+		}
+	}
+	if void == nil || void.Detail != "round_voided" || len(void.Args) != 3 || void.Args[0].Type != meters.ArgCount ||
+		void.Args[1] != argKey("game.classic") || void.Args[2] != argMoney(m.Credits-atCut) || m.Credits == atCut {
+		t.Fatalf("void logged as %+v, want round_voided with the round, game.classic and the refund", void)
+	}
+	for _, lang := range i18n.Langs() {
+		if txt := i18n.T(lang, "detail.round_voided"); strings.Count(txt, "%s") != 3 {
+			t.Errorf("%s detail.round_voided = %q, want three %%s", lang, txt)
+		}
 	}
 }
 

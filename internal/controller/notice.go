@@ -25,6 +25,7 @@ const (
 	NoticeBillInhibited  = "bill_inhibited"     // a bill returned: the acceptor is off (tilt, handpay, audit, operator)
 	NoticeBillJammed     = "bill_jammed"        // a bill returned: the acceptor is jammed
 	NoticeBillRefused    = "bill_refused"       // a bill returned by the acceptor (not a bill it takes)
+	NoticeBillError      = "bill_error"         // the acceptor's signal was no bill: nothing credited, call an attendant
 	NoticeOperatorRound  = "operator_mid_round" // the operator key turned while a round or a handpay is pending
 	NoticeNotNow         = "not_now"            // any other refused button
 )
@@ -49,6 +50,13 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 			return NoticeCreditLimit
 		}
 		return NoticeBillRefused
+	case hw.BillError:
+		return NoticeBillError
+	case hw.BillStacked:
+		if in.Value <= 0 { // a stacked bill without a value: nothing credited (billStacked)
+			return NoticeBillError
+		}
+		return ""
 	case hw.SwitchChanged:
 		if in.Switch == hw.OperatorKey && in.On && c.ui.mode != view.Operator {
 			return NoticeOperatorRound

@@ -94,6 +94,12 @@ func TestTechnicianScreens(t *testing.T) {
 func TestEventDetailsTranslated(t *testing.T) {
 	r := newRigSAS(t, 3, true)
 	r.bill(2000)
+	for _, in := range []hw.Input{{Kind: hw.BillRefused, Value: 500, Err: "not a bill it takes"}, {Kind: hw.BillRefused},
+		{Kind: hw.BillError, Err: "pulse: partial train"}} {
+		if err := r.c.Handle(in); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, hc := range []HostCommand{{Kind: HostPlay}, {Kind: HostPlay, On: true}, {Kind: HostBills}, {Kind: HostBills, On: true},
 		{Kind: HostBillDenoms, Mask: 0x0C}, {Kind: HostGameOnOff, Game: game.Zappit}, {Kind: HostGameOnOff, Game: game.Zappit, On: true}} {
 		if err := r.c.Host(hc); err != nil {
@@ -172,7 +178,8 @@ func TestEventDetailsTranslated(t *testing.T) {
 			}
 		}
 	}
-	for _, d := range []string{"bill", "switch_opened", "switch_closed", "switch_on", "switch_off", "tilt", "tilt_cleared", "cashout_handpay", "handpay_paid"} {
+	for _, d := range []string{"bill", "switch_opened", "switch_closed", "switch_on", "switch_off", "tilt", "tilt_cleared", "cashout_handpay", "handpay_paid",
+		"bill_refused", "bill_refused_unknown", "bill_error"} {
 		if !details[d] {
 			t.Errorf("no event with detail %q (got %v)", d, details)
 		}

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"cabinet/internal/game"
@@ -316,4 +317,82 @@ func TestBillStackedDuringCashoutHandpay(t *testing.T) {
 	if err := m.Meters.Check(m.Credits); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestBillRefusalReasons: a returned bill says why on the screen, and the
+// event log records the same reason, typed (translated on the audit screen),
+// with the bill's value; the acceptor's own words stay in the English record.
+// A signal that is no bill is logged as a bill error and the screen says so.
+func TestBillRefusalReasons(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(r *rig)
+		bill    money.Cents
+		notice  string
+		detail  string
+		reason  string
+		recText string
+	}{
+		{"credit limit", func(r *rig) {
+			for range 9 {
+				mustOK(r, r.insert(10000))
+			}
+			mustOK(r, r.insert(5000))
+		}, 10000, NoticeCreditLimit, "bill_refused", "bill_reason.credit_limit", "bill 100.00 refused: it would take the credits past the credit limit"},
+		{"audit key", func(r *rig) { r.set(hw.AuditKey, true) }, 2000, NoticeBillInhibited, "bill_refused", "bill_reason.inhibited", "bill 20.00 refused: the acceptor was off"},
+		{"jammed", func(r *rig) {
+			r.be.SetJam(true)
+			if err := r.deliver(); err != nil {
+				t.Fatal(err)
+			}
+		}, 500, NoticeBillJammed, "bill_refused", "bill_reason.jammed", "bill 5.00 refused: the acceptor was jammed (acceptor: acceptor jammed)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, 3)
+			tt.setup(r)
+			before := r.c.Machine()
+			mustOK(r, r.insert(tt.bill))
+			if m := r.c.Machine(); m.Credits != before.Credits || m.Meters.BillsIn != before.Meters.BillsIn {
+				t.Fatalf("returned bill credited: credits %v → %v", before.Credits, m.Credits)
+			}
+			if got := r.c.Snapshot().Message; got != tt.notice {
+				t.Errorf("screen message = %q, want %q", got, tt.notice)
+			}
+			evs := storeEvents(t, r.st)
+			e := evs[len(evs)-1]
+			if e.Kind != meters.KindBillRefused || e.Detail != tt.detail || len(e.Args) != 2 ||
+				e.Args[0] != argMoney(tt.bill) || e.Args[1] != argKey(tt.reason) {
+				t.Fatalf("logged %+v, want %s %s with %v and %s", e, meters.KindBillRefused, tt.detail, tt.bill, tt.reason)
+			}
+			if !strings.HasPrefix(e.Text, tt.recText) {
+				t.Errorf("record %q, want it to start with %q", e.Text, tt.recText)
+			}
+		})
+	}
+	t.Run("bill error", func(t *testing.T) {
+		r := newRig(t, 3)
+		r.bill(2000)
+		before := r.c.Machine()
+		in := hw.Input{Kind: hw.BillError, Err: "pulse: gap out of range inside a train: 3 pulses"}
+		if err := r.c.Handle(in); err != nil {
+			t.Fatal(err)
+		}
+		if m := r.c.Machine(); m.Credits != before.Credits || m.Meters.BillsIn != before.Meters.BillsIn {
+			t.Fatalf("bill error credited: credits %v → %v", before.Credits, m.Credits)
+		}
+		if got := r.c.Snapshot().Message; got != NoticeBillError {
+			t.Errorf("screen message = %q, want %q", got, NoticeBillError)
+		}
+		evs := storeEvents(t, r.st)
+		e := evs[len(evs)-1]
+		if e.Kind != meters.KindBillError || e.Detail != "bill_error" || len(e.Args) != 1 || e.Args[0].Value != in.Err {
+			t.Fatalf("logged %+v, want a bill_error with the decoder's reason", e)
+		}
+		// The next accepted input clears the message.
+		r.bill(500)
+		if got := r.c.Snapshot().Message; got != "" {
+			t.Errorf("message after an accepted bill = %q, want none", got)
+		}
+	})
 }

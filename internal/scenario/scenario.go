@@ -239,7 +239,7 @@ func (p *player) feed(line string, refuse bool) error {
 			if err := p.c.Handle(in); err != nil {
 				why = append(why, err.Error())
 			}
-			if in.Kind == hw.BillRefused {
+			if in.Kind == hw.BillRefused || in.Kind == hw.BillError {
 				why = append(why, in.String())
 			}
 		default:

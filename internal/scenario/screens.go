@@ -267,6 +267,9 @@ var Library = []Scenario{
 		jam on
 		! bill 5.00
 		shot refuse-bill-jammed
+		jam off
+		! garble            # a signal that is no bill: nothing credited
+		shot refuse-bill-garbled
 	`},
 	{Name: "handpay", Seed: 1, Script: `
 		bill 100.00
@@ -287,6 +290,7 @@ var RefusalShots = map[string]string{
 	"refuse-bill-limit":     controller.NoticeCreditLimit,
 	"refuse-bill-inhibited": controller.NoticeBillInhibited,
 	"refuse-bill-jammed":    controller.NoticeBillJammed,
+	"refuse-bill-garbled":   controller.NoticeBillError,
 }
 
 // Demo is the attract loop's demonstration: the shots of the demo

@@ -20,6 +20,7 @@ import (
 //	switch main_door on     a door or key switch on or off
 //	bill 20.00              insert a bill (stacked or refused by acceptance)
 //	jam on                  jam the acceptor (or free it: jam off)
+//	garble                  a signal from the acceptor that is no bill
 //	wait 250ms              pause
 //	# a comment             (blank lines too)
 //
@@ -53,7 +54,7 @@ func Script(ctx context.Context, b *Backend, r io.Reader, sleep func(context.Con
 	return nil
 }
 
-const scriptHelp = "press <button>, switch <switch> on|off, bill <amount>, jam on|off, wait <duration>"
+const scriptHelp = "press <button>, switch <switch> on|off, bill <amount>, jam on|off, garble, wait <duration>"
 
 func scriptLine(ctx context.Context, b *Backend, f []string, sleep func(context.Context, time.Duration) error) error {
 	arg := func(i int, what string) (string, error) {
@@ -115,6 +116,11 @@ func scriptLine(ctx context.Context, b *Backend, f []string, sleep func(context.
 			return err
 		}
 		b.SetJam(on)
+	case "garble":
+		if _, err := arg(0, "garble"); err != nil {
+			return err
+		}
+		b.GarbleBill()
 	case "wait":
 		a, err := arg(1, "wait <duration>")
 		if err != nil {

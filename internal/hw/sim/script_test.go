@@ -20,6 +20,7 @@ wait 250ms
 bill 20.00
 bill 100.00
 jam on
+garble
 switch main_door off
 `
 	if err := Script(context.Background(), b, strings.NewReader(script), sleep); err != nil {
@@ -30,7 +31,8 @@ switch main_door off
 		got = append(got, (<-b.Inputs()).String())
 	}
 	want := []string{"press deal", "main_door on", "bill stacked 20.00",
-		"bill refused: acceptor inhibited or bill above limit", "bill jam: simulated jam", "main_door off"}
+		"bill refused: acceptor inhibited or bill above limit", "bill jam: simulated jam",
+		"bill error: simulated: the acceptor's signal was no bill", "main_door off"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("inputs %q, want %q", got, want)
 	}
@@ -47,6 +49,7 @@ func TestScriptErrors(t *testing.T) {
 		{"switch main_door open", `"open": want on or off`},
 		{"bill 20.005", `line 1 "bill 20.005"`},
 		{"wait soon", `want a duration`},
+		{"garble twice", `line 1 "garble twice": garble: want 0 word(s)`},
 		{"dance", `unknown action "dance" (want press <button>`},
 	} {
 		err := Script(context.Background(), New(), strings.NewReader(tt.script), nil)

@@ -117,6 +117,12 @@ func (b *Backend) InsertBill(v money.Cents) bool {
 	return b.send(hw.Input{Kind: hw.BillStacked, Value: v})
 }
 
+// GarbleBill simulates a signal from the acceptor that is no bill (a
+// malformed pulse train on the real acceptor): a BillError, never credited.
+func (b *Backend) GarbleBill() bool {
+	return b.send(hw.Input{Kind: hw.BillError, Err: "simulated: the acceptor's signal was no bill"})
+}
+
 // Jammed reports whether the simulated acceptor is jammed.
 func (b *Backend) Jammed() bool { b.mu.Lock(); defer b.mu.Unlock(); return b.jammed }
 
