@@ -1,6 +1,8 @@
 package display
 
 import (
+	"slices"
+
 	"cabinet/internal/hw"
 	"cabinet/internal/money"
 
@@ -66,15 +68,23 @@ type Input interface {
 
 // pollInput turns this frame's key presses, clicks and touches into inputs.
 // toScreen maps window coordinates to design coordinates.
+//
+// Keys come from raylib's queue of this frame's presses (GetKeyPressed), not
+// from each key's state (IsKeyPressed): a tap pressed and released between
+// two frames — a quick finger, a slow frame, xdotool — leaves the key up at
+// both frames and would be lost, where the queue still holds its press. A
+// key held down is queued once (the window system's repeats are not
+// presses), as a held button fires once.
 func pollInput(in Input, keys []binding, toDesign func(rl.Vector2) (float32, float32)) {
 	if in == nil {
 		return
 	}
-	for _, k := range keys {
-		if !rl.IsKeyPressed(k.key) {
+	for code := rl.GetKeyPressed(); code != 0; code = rl.GetKeyPressed() {
+		i := slices.IndexFunc(keys, func(k binding) bool { return k.key == code })
+		if i < 0 {
 			continue
 		}
-		switch {
+		switch k := keys[i]; {
 		case k.isBtn:
 			in.Press(k.button)
 		case k.isSw:
