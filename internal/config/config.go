@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -103,7 +104,7 @@ func Parse(data []byte) (*Config, error) {
 			if want == "" {
 				want = "a value of type " + m[3]
 			}
-			return nil, &KeyError{Key: m[1], Value: "(a TOML " + m[2] + ")", Allowed: want}
+			return nil, &KeyError{Key: m[1], Value: rawValue(data, m[1]) + "(a TOML " + m[2] + ")", Allowed: want}
 		}
 		return nil, fmt.Errorf("config: %w: %w", ErrInvalid, err)
 	}
@@ -118,6 +119,37 @@ func Parse(data []byte) (*Config, error) {
 		return nil, &KeyError{Key: keys[0], Value: "(unknown key)", Allowed: "only the keys of configs/cabinet.toml; unknown keys: " + strings.Join(keys, ", ")}
 	}
 	return build(f)
+}
+
+// rawValue is the value written at key (a dotted path) as TOML shows it,
+// followed by a space, for a type error's message; "" where the document
+// cannot say (the key is not a plain path).
+func rawValue(data []byte, key string) string {
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return ""
+	}
+	var v any = doc
+	for _, k := range strings.Split(key, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		if v, ok = m[k]; !ok {
+			return ""
+		}
+	}
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v) + " "
+	case float64:
+		f := strconv.FormatFloat(v, 'f', -1, 64)
+		if !strings.ContainsAny(f, ".eEnN") { // 1.00 is a float: say so
+			f += ".0"
+		}
+		return f + " "
+	}
+	return fmt.Sprint(v) + " "
 }
 
 // typeErr matches BurntSushi/toml's type mismatch error: key, found, wanted.
