@@ -39,17 +39,15 @@ var billReasons = map[string]struct{ key, text string }{
 // the English record.
 func (c *Controller) billRefused(in hw.Input) error {
 	r := billReasons[c.refusal(in, nil)]
-	text := fmt.Sprintf("bill %v refused: %s", in.Value, r.text)
-	if in.Value <= 0 {
-		text = "bill refused: " + r.text
+	reason := argKey("bill_reason." + r.key)
+	text, detail, args := fmt.Sprintf("bill %v refused: %s", in.Value, r.text), "bill_refused", []meters.Arg{argMoney(in.Value), reason}
+	if in.Value <= 0 { // the acceptor did not say which bill
+		text, detail, args = "bill refused: "+r.text, "bill_refused_unknown", []meters.Arg{reason}
 	}
 	if in.Err != "" {
 		text += " (acceptor: " + in.Err + ")"
 	}
-	if in.Value <= 0 { // the acceptor did not say which bill
-		return c.logOnly(meters.KindBillRefused, text, "bill_refused_unknown", argKey("bill_reason."+r.key))
-	}
-	return c.logOnly(meters.KindBillRefused, text, "bill_refused", argMoney(in.Value), argKey("bill_reason."+r.key))
+	return c.logOnly(meters.KindBillRefused, text, detail, args...)
 }
 
 // billError logs a signal from the acceptor that is no bill (a malformed
