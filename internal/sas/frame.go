@@ -45,8 +45,10 @@ func pollLen(m []byte) int {
 //
 // Feed returns a complete message: a general poll (one byte 0x80|a, any
 // address), a one-byte message naming another address (a long poll to
-// another machine or a broadcast, whose data is skipped), or a whole long
-// poll addressed to this machine (checked for its CRC by the engine).
+// another machine or a broadcast, whose data is skipped), a whole long
+// poll addressed to this machine (checked for its CRC by the engine), or
+// the address and command of a poll to this machine that it does not
+// implement (answered with silence).
 type Framer struct {
 	Addr byte
 	buf  []byte
@@ -81,10 +83,22 @@ func (f *Framer) Feed(b Byte) []byte {
 	}
 	f.buf = append(f.buf, b.B)
 	n := pollLen(f.buf)
-	if n < 0 || len(f.buf) >= maxMsg {
-		if len(f.buf) >= maxMsg {
-			f.on = false
+	if n < 0 {
+		// A poll this machine does not implement: the rest of it, whose
+		// length only its own definition knows, is skipped up to the next
+		// wakeup byte. Addressed to this machine it is returned as its
+		// address and command, so that the engine takes it as the host's
+		// implied ACK of the last reply (anything different acknowledges
+		// it) and answers it with silence; a broadcast was returned as 00
+		// when it began.
+		f.on = false
+		if f.buf[0] == 0x00 {
+			return nil
 		}
+		return append([]byte(nil), f.buf...)
+	}
+	if len(f.buf) >= maxMsg {
+		f.on = false
 		return nil
 	}
 	if n > 0 && len(f.buf) >= n {
@@ -94,6 +108,3 @@ func (f *Framer) Feed(b Byte) []byte {
 	return nil
 }
 
-// Unknown reports whether a message to this machine is being collected
-// whose poll is not implemented (it will end silently).
-func (f *Framer) Unknown() bool { return f.on && pollLen(f.buf) < 0 }

@@ -226,6 +226,42 @@ func TestImpliedAck(t *testing.T) {
 	}
 }
 
+// TestUnknownPollIsImpliedAck: a long poll this machine does not implement
+// is answered with silence, and like anything different from the last poll
+// it acknowledges the last reply (the host's implied ACK): the next general
+// poll reports the next exception, not the same one again. Played through
+// the framer, as the link feeds the engine.
+func TestUnknownPollIsImpliedAck(t *testing.T) {
+	q := &queue{q: []byte{0x11, 0x12}}
+	e := newEngine(&machine{s: snap()}, q)
+	fr := Framer{Addr: 1}
+	send := func(bs ...Byte) []byte {
+		t.Helper()
+		var r []byte
+		for _, b := range bs {
+			if msg := fr.Feed(b); msg != nil {
+				r = e.Handle(t0, msg)
+			}
+		}
+		return r
+	}
+	w := func(b byte) Byte { return Byte{B: b, Wakeup: true} }
+	d := func(b byte) Byte { return Byte{B: b} }
+	if r := send(w(0x81)); !bytes.Equal(r, []byte{0x11}) {
+		t.Fatalf("GP = % X, want 11", r)
+	}
+	// LP 2A with data bytes of its own (not implemented here): silence.
+	if r := send(w(0x01), d(0x2A), d(0x05), d(0x00), d(0x33)); r != nil {
+		t.Fatalf("unknown LP 2A answered % X, want silence", r)
+	}
+	if !bytes.Equal(q.acked, []byte{0x11}) {
+		t.Fatalf("acknowledged % X after an unknown poll, want 11", q.acked)
+	}
+	if r := send(w(0x81)); !bytes.Equal(r, []byte{0x12}) {
+		t.Fatalf("GP after the unknown poll = % X, want 12", r)
+	}
+}
+
 func TestSyncAddressZeroBusyBroadcast(t *testing.T) {
 	m := &machine{s: snap()}
 	e := &Engine{Cfg: Config{Address: 1, Denom: 1}, M: m, Q: &queue{q: []byte{0x17}}}
