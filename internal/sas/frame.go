@@ -107,4 +107,3 @@ func (f *Framer) Feed(b Byte) []byte {
 	}
 	return nil
 }
-
