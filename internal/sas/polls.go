@@ -97,7 +97,9 @@ func (e *Engine) longPoll(now time.Time, m []byte) ([]byte, error) {
 		if m[4] > 1 {
 			return nil, fmt.Errorf("sas: LP 09 flag %d: %w", m[4], ErrBadData)
 		}
-		return ack, e.cmd(Command{Kind: CmdGame, Game: g, On: m[4] == 0})
+		// 00 disables, 01 enables (the SAS reference's LP 09; Monaco's
+		// LP09DisableEnableGameNParser reads it the same way).
+		return ack, e.cmd(Command{Kind: CmdGame, Game: g, On: m[4] == 1})
 	case 0x21:
 		e.romSeed = uint16(m[2]) | uint16(m[3])<<8
 		e.romWanted, e.romPending = true, false

@@ -171,7 +171,7 @@ func TestHostCommands(t *testing.T) {
 		t.Fatal("LP 01 not in the store")
 	}
 	// LP 09 game 0004 (Classic) off.
-	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x09, 0x00, 0x04, 0x01})...); !cmp.Equal(r, ack) {
+	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x09, 0x00, 0x04, 0x00})...); !cmp.Equal(r, ack) { // 00: disable
 		t.Fatalf("LP 09 = % X, want ACK", r)
 	}
 	if hi := k.c.HostInfo(); hi.Games[3].Enabled {
