@@ -53,7 +53,7 @@ const (
 	exBillJam        = 0x28
 	exBillRejected   = 0x2B
 	exOptionsChanged = 0x3C
-	exBillAccepted   = 0x4F
+	exBillAccepted   = 0x4F // a bill with no code of its own (billAccepted)
 	exHandpayReset   = 0x52
 	exCashout        = 0x66
 	exGameStarted    = 0x7E
@@ -64,6 +64,30 @@ const (
 	exOperatorOut    = 0x85
 	exRecall         = 0x8A
 )
+
+// billAcceptedCodes are the bill accepted exceptions by the bill's value in
+// whole currency units (SAS 6.02 Appendix A, non-RTE: 47–4E and 50; Monaco's
+// SasBillException the same); any other bill is 4F. The cabinet reports in
+// non-RTE mode (it advertises no RTE in A0).
+var billAcceptedCodes = map[money.Cents]byte{
+	100: 0x47, 500: 0x48, 1000: 0x49, 2000: 0x4A, 5000: 0x4B, 10000: 0x4C, 200: 0x4D, 50000: 0x4E, 20000: 0x50,
+}
+
+// billAccepted is the exception of a bill accepted event: by its value
+// (the event's money argument), 4F where the value has no code.
+func billAccepted(e meters.Event) byte {
+	for _, a := range e.Args {
+		if a.Type != meters.ArgMoney {
+			continue
+		}
+		if v, err := money.Parse(a.Value); err == nil {
+			if code, ok := billAcceptedCodes[v]; ok {
+				return code
+			}
+		}
+	}
+	return exBillAccepted
+}
 
 // sasCodes maps a logged event to the exceptions it raises. Power up raises
 // 18 (AC power lost) then 17 (applied): the cabinet has no power-fail
@@ -102,7 +126,7 @@ func sasCodes(e meters.Event) []byte {
 			return []byte{exOperatorOut}
 		}
 	case meters.KindBillAccepted:
-		return []byte{exBillAccepted}
+		return []byte{billAccepted(e)}
 	case meters.KindBillRefused:
 		return []byte{exBillRejected}
 	case meters.KindTilt:

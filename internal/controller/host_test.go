@@ -9,6 +9,8 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
 	"cabinet/internal/player"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
@@ -98,7 +100,7 @@ func TestSASExceptionsFollowEvents(t *testing.T) {
 	r.mustPress(hw.CashOut)
 	r.set(hw.ResetKey, true)
 	r.set(hw.ResetKey, false)
-	want := []byte{exSlotDoorOpen, exSlotDoorClosed, exCashDoorOpen, exCashDoorClosed, exBillAccepted,
+	want := []byte{exSlotDoorOpen, exSlotDoorClosed, exCashDoorOpen, exCashDoorClosed, 0x4A, // a 20.00 bill
 		exGameStarted, exGameEnded, exAttendantIn, exAttendantOut, exCashout, exHandpayReset}
 	if got := r.queued(); !cmp.Equal(got, want) {
 		t.Errorf("queued % X\nwant   % X", got, want)
@@ -109,6 +111,21 @@ func TestSASExceptionsFollowEvents(t *testing.T) {
 	}
 	if got := r.queued(); len(got) != 0 {
 		t.Errorf("a refused input queued % X", got)
+	}
+}
+
+// TestBillAcceptedCodes: a bill accepted is reported by its value where
+// SAS has a code for it (non-RTE), 4F otherwise.
+func TestBillAcceptedCodes(t *testing.T) {
+	for _, tc := range []struct {
+		bill money.Cents
+		code byte
+	}{{100, 0x47}, {200, 0x4D}, {500, 0x48}, {1000, 0x49}, {2000, 0x4A}, {5000, 0x4B}, {10000, 0x4C},
+		{20000, 0x50}, {50000, 0x4E}, {2500, 0x4F}, {7, 0x4F}} {
+		e := meters.Event{Kind: meters.KindBillAccepted, Detail: "bill", Args: []meters.Arg{argMoney(tc.bill)}}
+		if got := sasCodes(e); !cmp.Equal(got, []byte{tc.code}) {
+			t.Errorf("bill %v: exceptions % X, want %02X", tc.bill, got, tc.code)
+		}
 	}
 }
 
