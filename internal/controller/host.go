@@ -172,6 +172,7 @@ const (
 	HostBills                          // LP 06 (On) / LP 07 (off)
 	HostBillDenoms                     // LP 08: Mask
 	HostGameOnOff                      // LP 09: Game, On
+	HostSound                          // LP 03 (On false: sound off) / LP 04 (On: sound on)
 )
 
 // HostCommand is a command of the casino's host system.
@@ -270,6 +271,12 @@ func (c *Controller) Host(cmd HostCommand) (err error) {
 			text, detail = "host: game "+string(cmd.Game)+" disabled", "host_game_off"
 		}
 		args = []meters.Arg{argKey("game." + string(cmd.Game))}
+	case HostSound:
+		h.SoundOff = !cmd.On
+		text, detail = "host: sound on (the operator's setting applies)", "host_sound_on"
+		if !cmd.On {
+			text, detail = "host: sound off", "host_sound_off"
+		}
 	default:
 		return fmt.Errorf("cabinet: host: unknown command %d", cmd.Kind)
 	}
@@ -290,7 +297,7 @@ func (c *Controller) Host(cmd HostCommand) (err error) {
 
 func hostEqual(a, b recovery.HostState) bool {
 	return a.PlayLocked == b.PlayLocked && a.BillsOff == b.BillsOff && a.DenomMask == b.DenomMask &&
-		a.DenomSet == b.DenomSet && slices.Equal(a.GamesOff, b.GamesOff)
+		a.DenomSet == b.DenomSet && slices.Equal(a.GamesOff, b.GamesOff) && a.SoundOff == b.SoundOff
 }
 
 // startRefused is why no round of game id may start now because of the

@@ -532,6 +532,8 @@ var en = map[string]string{
 	"detail.host_play_enabled":        "Casino system: play enabled",
 	"detail.host_bills_off":           "Casino system: bill acceptor disabled",
 	"detail.host_bills_on":            "Casino system: bill acceptor enabled",
+	"detail.host_sound_off":           "Casino system: sound off",
+	"detail.host_sound_on":            "Casino system: sound on again (the operator's setting applies)",
 	"detail.host_bill_denoms":         "Casino system: bills accepted %s",
 	"detail.host_game_off":            "Casino system: %s disabled",
 	"detail.host_game_on":             "Casino system: %s enabled",

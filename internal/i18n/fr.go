@@ -532,6 +532,8 @@ var fr = map[string]string{
 	"detail.host_play_enabled":        "Système du casino : jeu autorisé",
 	"detail.host_bills_off":           "Système du casino : lecteur de billets coupé",
 	"detail.host_bills_on":            "Système du casino : lecteur de billets en service",
+	"detail.host_sound_off":           "Système du casino : son coupé",
+	"detail.host_sound_on":            "Système du casino : son rétabli (réglage de l'opérateur)",
 	"detail.host_bill_denoms":         "Système du casino : billets acceptés %s",
 	"detail.host_game_off":            "Système du casino : %s suspendu",
 	"detail.host_game_on":             "Système du casino : %s autorisé",

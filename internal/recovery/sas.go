@@ -60,6 +60,9 @@ type HostState struct {
 	DenomSet  bool   `json:"denom_set,omitempty"`
 	// GamesOff lists the games the host disabled (LP 09).
 	GamesOff []game.ID `json:"games_off,omitempty"`
+	// SoundOff: LP 03 (sound off) in force, LP 04 not yet; the cabinet is
+	// silent whatever the operator's sound setting.
+	SoundOff bool `json:"sound_off,omitempty"`
 }
 
 // GameOff reports whether the host disabled game g.

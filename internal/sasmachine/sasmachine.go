@@ -141,9 +141,9 @@ func (m *Machine) Command(c sas.Command) error {
 		}
 		hc = controller.HostCommand{Kind: controller.HostGameOnOff, Game: game.IDs[c.Game-1], On: c.On}
 	case sas.CmdSound:
-		// The sound is the operator's setting (cabinet.sound); the host
-		// cannot change it here. Refused as data the machine does not take.
-		return fmt.Errorf("sasmachine: sound on/off is the operator's setting: %w", sas.ErrBadData)
+		// LP 03 silences the cabinet until LP 04; the operator's setting
+		// (cabinet.sound) applies again after LP 04.
+		hc = controller.HostCommand{Kind: controller.HostSound, On: c.On}
 	default:
 		return fmt.Errorf("sasmachine: command %d: %w", c.Kind, sas.ErrBadData)
 	}

@@ -29,7 +29,7 @@ func settings() controller.InForce {
 		CreditLimit: 100000, HandpayLimit: 120000,
 		Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
 		Chips: []money.Cents{100, 500, 2500},
-		Denom: 1, Currency: "€", Language: "en",
+		Denom: 1, Currency: "€", Language: "en", Sound: true, Volume: 80,
 		JackpotReset: 2000000, JackpotRateE7: 2030843,
 	}
 }
@@ -118,11 +118,11 @@ func TestExceptionsAndMetersFromTheStore(t *testing.T) {
 	waitFor(t, "the door", func() bool { return len(k.c.Snapshot().Tilts) > 0 })
 	// The same poll repeated is an implied NACK: the same exception again,
 	// not the next one.
-	if r := k.poll(0x81); !cmp.Equal(r, []byte{0x4F}) {
-		t.Fatalf("GP = % X, want 4F", r)
+	if r := k.poll(0x81); !cmp.Equal(r, []byte{0x4A}) { // a 20.00 bill accepted
+		t.Fatalf("GP = % X, want 4A", r)
 	}
-	if r := k.poll(0x81); !cmp.Equal(r, []byte{0x4F}) {
-		t.Fatalf("repeated GP = % X, want 4F again", r)
+	if r := k.poll(0x81); !cmp.Equal(r, []byte{0x4A}) {
+		t.Fatalf("repeated GP = % X, want 4A again", r)
 	}
 	if r := k.poll(0x01, 0x1A); !cmp.Equal(r, sas.AppendCRC([]byte{0x01, 0x1A, 0x00, 0x00, 0x20, 0x00})) {
 		t.Fatalf("LP 1A = % X, want 2000 credits", r)
@@ -184,6 +184,26 @@ func TestHostCommands(t *testing.T) {
 	// A game number beyond LP 51's count is bad data: NACK.
 	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x09, 0x00, 0x06, 0x01})...); !cmp.Equal(r, []byte{0x81}) {
 		t.Errorf("LP 09 game 6 = % X, want NACK", r)
+	}
+	// LP 03 silences the cabinet (kept in the store), LP 04 gives the
+	// operator's setting back.
+	if !k.c.Snapshot().Sound {
+		t.Fatal("the test settings have the sound off: LP 03 cannot be seen")
+	}
+	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x03})...); !cmp.Equal(r, ack) {
+		t.Fatalf("LP 03 = % X, want ACK", r)
+	}
+	if k.c.Snapshot().Sound {
+		t.Error("sound still on after LP 03")
+	}
+	if err := k.st.View(func(tx *recovery.Tx) error { var err error; h, err = tx.HostState(); return err }); err != nil || !h.SoundOff {
+		t.Errorf("LP 03 not in the store: %+v, %v", h, err)
+	}
+	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x04})...); !cmp.Equal(r, ack) {
+		t.Fatalf("LP 04 = % X, want ACK", r)
+	}
+	if !k.c.Snapshot().Sound {
+		t.Error("sound still off after LP 04")
 	}
 	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x07})...); !cmp.Equal(r, ack) {
 		t.Fatalf("LP 07 = % X", r)
