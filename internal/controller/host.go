@@ -63,6 +63,7 @@ const (
 	exOperatorIn     = 0x84
 	exOperatorOut    = 0x85
 	exRecall         = 0x8A
+	exGameSelected   = 0x8C
 )
 
 // billAcceptedCodes are the bill accepted exceptions by the bill's value in
@@ -394,6 +395,16 @@ func (c *Controller) publishHost(cs state) {
 // recallShown logs the round the audit's recall page now shows, which
 // raises SAS exception 8A (game recall entry displayed). Only with SAS on
 // and a sound store: without SAS, viewing the recall writes nothing.
+// gameSelected raises 8C (game selected) as the player takes a game from
+// the menu to its table; LP 55 answers that game from then on. With SAS off,
+// or under a memory error, nothing is written.
+func (c *Controller) gameSelected() error {
+	if !c.opt.SAS || c.memErr != nil {
+		return nil
+	}
+	return c.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.raise(tx, exGameSelected) })
+}
+
 func (c *Controller) recallShown() error {
 	if !c.opt.SAS || c.memErr != nil || auditPages[c.ui.auditPage%len(auditPages)] != "recall" {
 		return nil

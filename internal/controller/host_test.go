@@ -101,7 +101,7 @@ func TestSASExceptionsFollowEvents(t *testing.T) {
 	r.set(hw.ResetKey, true)
 	r.set(hw.ResetKey, false)
 	want := []byte{exSlotDoorOpen, exSlotDoorClosed, exCashDoorOpen, exCashDoorClosed, 0x4A, // a 20.00 bill
-		exGameStarted, exGameEnded, exAttendantIn, exAttendantOut, exCashout, exHandpayReset}
+		exGameSelected, exGameStarted, exGameEnded, exAttendantIn, exAttendantOut, exCashout, exHandpayReset}
 	if got := r.queued(); !cmp.Equal(got, want) {
 		t.Errorf("queued % X\nwant   % X", got, want)
 	}

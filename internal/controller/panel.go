@@ -169,6 +169,9 @@ func (c *Controller) menuPanel(cs state, p *panel) {
 	p.set(hw.Spot, nextGame)
 	p.set(hw.BetPlus, nextGame)
 	p.set(hw.Deal, func() error {
+		if err := c.gameSelected(); err != nil {
+			return err
+		}
 		c.ui.mode = view.Table
 		c.ui.pos, c.ui.duelAmount = 0, 0
 		c.ui.clearBets()
