@@ -28,7 +28,7 @@ func (c *Controller) logOnly(kind, text, detail string, args ...meters.Arg) erro
 // translated) and its English record.
 var billReasons = map[string]struct{ key, text string }{
 	NoticeCreditLimit:   {"credit_limit", "it would take the credits past the credit limit"},
-	NoticeBillInhibited: {"inhibited", "the acceptor was off (tilt, handpay, audit or operator menu)"},
+	NoticeBillInhibited: {"inhibited", "the acceptor was off (tilt, handpay, audit, operator menu or the casino system)"},
 	NoticeBillJammed:    {"jammed", "the acceptor was jammed"},
 	NoticeBillRefused:   {"refused", "the acceptor did not take it"},
 }
@@ -83,7 +83,19 @@ func (c *Controller) billStacked(v money.Cents) error {
 			text += " (credit limit exceeded: acceptor was not inhibited)"
 			detail = "bill_over_limit"
 		}
-		return c.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v))
+		if err := c.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v)); err != nil {
+			return err
+		}
+		if s.host.BillOneShot && !s.host.BillsOff {
+			// LP 08's action: the acceptor goes off after this bill, in the
+			// bill's own transaction, until the host enables it (LP 06).
+			s.host.BillsOff = true
+			if err := tx.PutHostState(s.host); err != nil {
+				return err
+			}
+			return c.logDetail(tx, meters.KindHost, "host: bill acceptor disabled after the bill (LP 08 action)", "host_bills_off_after_bill")
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)

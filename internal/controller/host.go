@@ -171,7 +171,7 @@ type HostKind int
 const (
 	HostPlay       HostKind = iota + 1 // LP 01 (On false: lock out) / LP 02 (On: enable)
 	HostBills                          // LP 06 (On) / LP 07 (off)
-	HostBillDenoms                     // LP 08: Mask
+	HostBillDenoms                     // LP 08: Mask, KeepOn
 	HostGameOnOff                      // LP 09: Game, On
 	HostSound                          // LP 03 (On false: sound off) / LP 04 (On: sound on)
 )
@@ -186,6 +186,9 @@ type HostCommand struct {
 	// bit 9 $250, bit 10 $500, bit 11 $1000 (SAS Table C-5, in the
 	// cabinet's currency units).
 	Mask uint32
+	// KeepOn is bit 0 of LP 08's action flag: keep the acceptor enabled
+	// after each accepted bill (1), or disable it after each one (0).
+	KeepOn bool
 }
 
 // billBits is LP 08's mask bit of each bill value in cents.
@@ -248,7 +251,7 @@ func (c *Controller) Host(cmd HostCommand) (err error) {
 			text, detail = "host: bill acceptor disabled", "host_bills_off"
 		}
 	case HostBillDenoms:
-		h.DenomMask, h.DenomSet = cmd.Mask, true
+		h.DenomMask, h.DenomSet, h.BillOneShot = cmd.Mask, true, !cmd.KeepOn
 		var vs []string
 		for i, v := range billBits {
 			if cmd.Mask&(1<<i) != 0 {
@@ -260,6 +263,9 @@ func (c *Controller) Host(cmd HostCommand) (err error) {
 			list = "-"
 		}
 		text, detail, args = "host: bills accepted "+list, "host_bill_denoms", []meters.Arg{{Type: meters.ArgText, Value: list}}
+		if h.BillOneShot {
+			text, detail = text+" (the acceptor goes off after each bill)", "host_bill_denoms_one"
+		}
 	case HostGameOnOff:
 		if !cmd.Game.Valid() {
 			return fmt.Errorf("cabinet: host: unknown game %q", cmd.Game)
@@ -298,7 +304,7 @@ func (c *Controller) Host(cmd HostCommand) (err error) {
 
 func hostEqual(a, b recovery.HostState) bool {
 	return a.PlayLocked == b.PlayLocked && a.BillsOff == b.BillsOff && a.DenomMask == b.DenomMask &&
-		a.DenomSet == b.DenomSet && slices.Equal(a.GamesOff, b.GamesOff) && a.SoundOff == b.SoundOff
+		a.DenomSet == b.DenomSet && a.BillOneShot == b.BillOneShot && slices.Equal(a.GamesOff, b.GamesOff) && a.SoundOff == b.SoundOff
 }
 
 // startRefused is why no round of game id may start now because of the

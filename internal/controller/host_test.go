@@ -129,6 +129,53 @@ func TestBillAcceptedCodes(t *testing.T) {
 	}
 }
 
+// TestBillAcceptorOneShot: LP 08 with its action flag 00 turns the acceptor
+// off after each accepted bill, in that bill's own transaction (a power
+// cut cannot lose it), until LP 06 enables it again; a bill offered
+// meanwhile is returned and says why. Action 01 keeps it on.
+func TestBillAcceptorOneShot(t *testing.T) {
+	r := newSASRig(t)
+	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF}); err != nil {
+		t.Fatal(err)
+	}
+	if r.be.Acceptance() == 0 {
+		t.Fatal("acceptor off before any bill")
+	}
+	mustOK(r, r.insert(2000))
+	wantCredits(t, r, 2000)
+	if got := r.be.Acceptance(); got != 0 {
+		t.Fatalf("acceptance after a bill under LP 08 action 00 = %v, want off", got)
+	}
+	r.boot() // the acceptor stays off across a power cut
+	if got := r.be.Acceptance(); got != 0 {
+		t.Fatalf("acceptance after a reboot = %v, want still off", got)
+	}
+	mustOK(r, r.insert(2000))
+	wantCredits(t, r, 2000)
+	if got := r.c.Snapshot().Message; got != NoticeBillInhibited {
+		t.Errorf("bill offered while off: message %q, want %q", got, NoticeBillInhibited)
+	}
+	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil { // LP 06
+		t.Fatal(err)
+	}
+	mustOK(r, r.insert(2000))
+	wantCredits(t, r, 4000)
+	// Action 01: the acceptor stays on.
+	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF, KeepOn: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil {
+		t.Fatal(err)
+	}
+	mustOK(r, r.insert(2000))
+	mustOK(r, r.insert(2000))
+	wantCredits(t, r, 8000)
+	r.boot() // a boot sets the acceptor from the store (so the check above after a reboot can fail)
+	if r.be.Acceptance() == 0 {
+		t.Error("acceptor off after a reboot with action 01")
+	}
+}
+
 // Without SAS nothing is queued.
 func TestNoSASNoExceptions(t *testing.T) {
 	r := newRig(t, 3)

@@ -44,7 +44,7 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 		switch {
 		case c.cur.jam:
 			return NoticeBillJammed
-		case len(c.tilts()) > 0 || c.cur.m.Handpay > 0 || c.cur.switches[hw.AuditKey] || c.ui.mode == view.Operator:
+		case len(c.tilts()) > 0 || c.cur.m.Handpay > 0 || c.cur.switches[hw.AuditKey] || c.ui.mode == view.Operator || c.cur.host.BillsOff:
 			return NoticeBillInhibited
 		case c.cur.m.Credits+in.Value > c.set.CreditLimit:
 			return NoticeCreditLimit

@@ -101,11 +101,15 @@ func TestEventDetailsTranslated(t *testing.T) {
 		}
 	}
 	for _, hc := range []HostCommand{{Kind: HostPlay}, {Kind: HostPlay, On: true}, {Kind: HostBills}, {Kind: HostBills, On: true},
-		{Kind: HostBillDenoms, Mask: 0x0C}, {Kind: HostGameOnOff, Game: game.Zappit}, {Kind: HostGameOnOff, Game: game.Zappit, On: true},
+		{Kind: HostBillDenoms, Mask: 0x1C, KeepOn: true}, {Kind: HostBillDenoms, Mask: 0x1C}, {Kind: HostGameOnOff, Game: game.Zappit}, {Kind: HostGameOnOff, Game: game.Zappit, On: true},
 		{Kind: HostSound}, {Kind: HostSound, On: true}} {
 		if err := r.c.Host(hc); err != nil {
 			t.Fatal(err)
 		}
+	}
+	r.bill(1000) // the acceptor goes off after it (LP 08's action)
+	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil {
+		t.Fatal(err)
 	}
 	r.toTable(game.Classic)
 	r.playRound()
@@ -136,7 +140,8 @@ func TestEventDetailsTranslated(t *testing.T) {
 	}
 	details := map[string]bool{}
 	for _, want := range []string{"host_play_locked", "host_play_enabled", "host_bills_off", "host_bills_on", "host_bill_denoms",
-		"host_game_off", "host_game_on", "host_sound_off", "host_sound_on", "recall_shown"} {
+		"host_game_off", "host_game_on", "host_sound_off", "host_sound_on", "recall_shown", "host_bill_denoms_one",
+		"host_bills_off_after_bill"} {
 		found := false
 		for _, e := range evs {
 			found = found || e.Detail == want

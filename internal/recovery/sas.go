@@ -58,6 +58,10 @@ type HostState struct {
 	// configuration allows).
 	DenomMask uint32 `json:"denom_mask,omitempty"`
 	DenomSet  bool   `json:"denom_set,omitempty"`
+	// BillOneShot: LP 08's action flag said "disable the bill acceptor
+	// after each accepted bill" (00): each stacked bill sets BillsOff in its
+	// own transaction, until the host enables the acceptor again (LP 06).
+	BillOneShot bool `json:"bill_one_shot,omitempty"`
 	// GamesOff lists the games the host disabled (LP 09).
 	GamesOff []game.ID `json:"games_off,omitempty"`
 	// SoundOff: LP 03 (sound off) in force, LP 04 not yet; the cabinet is

@@ -130,7 +130,7 @@ func (m *Machine) Command(c sas.Command) error {
 	case sas.CmdBills:
 		hc = controller.HostCommand{Kind: controller.HostBills, On: c.On}
 	case sas.CmdBillDenoms:
-		hc = controller.HostCommand{Kind: controller.HostBillDenoms, Mask: c.Mask}
+		hc = controller.HostCommand{Kind: controller.HostBillDenoms, Mask: c.Mask, KeepOn: c.Action&1 == 1}
 	case sas.CmdGame:
 		if c.Game == 0 { // the whole machine: LP 09 game 0000 is LP 01/02
 			hc = controller.HostCommand{Kind: controller.HostPlay, On: c.On}
