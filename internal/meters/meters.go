@@ -64,6 +64,11 @@ type GameMeters struct {
 	// Won is every payout of the game, credited or handpaid (a jackpot
 	// handpay counts here and in JackpotHandpay, not in TotalWon).
 	Won money.Cents `json:"won"`
+	// Handpaid is the part of Won paid by the attendant (wins at or above
+	// the handpay limit), counted when the round settles; the machine's
+	// JackpotHandpay counts it when the attendant pays. Won − Handpaid is
+	// the game's machine-paid coin out (SAS LP 52, LP 2F meter 01).
+	Handpaid money.Cents `json:"handpaid,omitempty"`
 	// Side: wagered and won per side bet (and "jackpot" for the
 	// progressive prizes credited). Main bets, doubles, splits and
 	// insurance are only in Wagered/Won.
@@ -142,6 +147,9 @@ func (m *Meters) Step(g game.ID, evs []game.Event) {
 			}
 			gm := m.game(g)
 			gm.Won += e.Amount
+			if e.Handpay {
+				gm.Handpaid += e.Amount
+			}
 			if sideKind(e.Bet) {
 				gm.side(e.Bet).Won += e.Amount
 			}

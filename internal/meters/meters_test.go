@@ -39,11 +39,11 @@ func TestStep(t *testing.T) {
 			m.Games = map[game.ID]*GameMeters{game.Classic: {Won: 12345,
 				Side: map[game.BetKind]*SideMeters{game.Jackpot: {Won: 12345}}}}
 		}},
-		{"handpaid payout is not credited but is the game's win", []game.Event{{Kind: game.Payout, Bet: game.Main, Amount: 500000, Handpay: true}}, func(m *Meters) {
-			m.Games = map[game.ID]*GameMeters{game.Classic: {Won: 500000}}
+		{"handpaid payout is not credited but is the game's win, handpaid", []game.Event{{Kind: game.Payout, Bet: game.Main, Amount: 500000, Handpay: true}}, func(m *Meters) {
+			m.Games = map[game.ID]*GameMeters{game.Classic: {Won: 500000, Handpaid: 500000}}
 		}},
 		{"handpaid jackpot is the side bet's win", []game.Event{{Kind: game.Payout, Bet: game.Jackpot, Amount: 2000000, Handpay: true}}, func(m *Meters) {
-			m.Games = map[game.ID]*GameMeters{game.Classic: {Won: 2000000,
+			m.Games = map[game.ID]*GameMeters{game.Classic: {Won: 2000000, Handpaid: 2000000,
 				Side: map[game.BetKind]*SideMeters{game.Jackpot: {Won: 2000000}}}}
 		}},
 		{"cards and results move nothing", []game.Event{{Kind: game.CardDealt}, {Kind: game.Result, Outcome: game.Win}, {Kind: game.Token, Amount: 500}}, func(m *Meters) {}},

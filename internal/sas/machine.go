@@ -79,7 +79,8 @@ type Game struct {
 	Enabled  bool
 	Played   int64
 	CoinIn   money.Cents
-	CoinOut  money.Cents // everything the game paid (handpaid included)
+	CoinOut  money.Cents // what the game paid to the credit meter (machine-paid wins)
+	Jackpot  money.Cents // what it paid by the attendant (hand-paid wins)
 }
 
 // Handpay is the pending handpay, if any.

@@ -208,7 +208,7 @@ func (e *Engine) longPoll(now time.Time, m []byte) ([]byte, error) {
 		in, out, jp, played := e.cr(s.CoinIn), e.cr(s.CoinOut), e.cr(s.Jackpot), s.Played
 		if g > 0 {
 			gm := s.Games[g-1]
-			in, out, jp, played = e.cr(gm.CoinIn), e.cr(gm.CoinOut), 0, gm.Played
+			in, out, jp, played = e.cr(gm.CoinIn), e.cr(gm.CoinOut), e.cr(gm.Jackpot), gm.Played
 		}
 		for _, v := range []int64{in, out, jp, played} {
 			bcd4(v)
@@ -322,6 +322,8 @@ func (e *Engine) meterValue(s Snapshot, g int, code byte) (int64, int, bool) {
 			return e.cr(gm.CoinIn), 4, true
 		case 0x01:
 			return e.cr(gm.CoinOut), 4, true
+		case 0x02:
+			return e.cr(gm.Jackpot), 4, true
 		case 0x05:
 			return gm.Played, 4, true
 		}

@@ -113,7 +113,9 @@ func (m *Machine) Snapshot() (sas.Snapshot, error) {
 		ids := gameIDs[g.ID]
 		sg := sas.Game{ID: ids[0], Paytable: ids[1], BasePct: int(g.RTPBP / 100), MaxBet: g.MaxBet, Enabled: g.Enabled}
 		if gm := mt.Games[g.ID]; gm != nil {
-			sg.Played, sg.CoinIn, sg.CoinOut = gm.Played, gm.Wagered, gm.Won
+			// The game's machine-paid coin out and hand-paid jackpot, as
+			// the machine's own (TotalWon, JackpotHandpay) are split.
+			sg.Played, sg.CoinIn, sg.CoinOut, sg.Jackpot = gm.Played, gm.Wagered, gm.Won-gm.Handpaid, gm.Handpaid
 		}
 		s.Games = append(s.Games, sg)
 	}
