@@ -152,7 +152,10 @@ func (e *Engine) longPoll(now time.Time, m []byte) ([]byte, error) {
 			level = 0x80
 		}
 		r = append(r, 0x00, level)
-		r = AppendBCD(r, int64(s.Handpay.Amount), 5)
+		// Levels 40 and 80 (not a SAS progressive) in the accounting
+		// denomination, as every other amount here (Monaco's LP 1B
+		// handler reports them so; only a progressive level is in cents).
+		r = AppendBCD(r, e.cr(s.Handpay.Amount), 5)
 		r = AppendBCD(r, 0, 2)
 		r = append(r, 0x00)
 		r = append(r, make([]byte, 10)...)

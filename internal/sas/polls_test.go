@@ -197,6 +197,13 @@ func TestHandpayReplyAndPriority(t *testing.T) {
 	if r := e.Handle(t0.Add(40*time.Second), []byte{0x81}); !bytes.Equal(r, []byte{0x00}) {
 		t.Fatalf("GP after 1B read = % X, want 00", r)
 	}
+	// In the accounting denomination, as the other amounts: 1,500.00 at
+	// 0.05 is 30,000 credits.
+	e.Cfg.Denom = 5
+	want = crc(0x01, 0x1B, 0x00, 0x80, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	if r := e.Handle(t0.Add(41*time.Second), []byte{0x01, 0x1B}); !bytes.Equal(r, want) {
+		t.Fatalf("LP 1B at 0.05 = % X\nwant % X", r, want)
+	}
 }
 
 func TestImpliedAck(t *testing.T) {
