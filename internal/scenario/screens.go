@@ -117,7 +117,7 @@ var Library = []Scenario{
 		menu duel
 		press deal
 		press deal          # buy a session
-		autoplay 49 duel    # deals until the Baron has nothing left to pawn
+		autoplay 69 duel    # deals until the Baron has nothing left to pawn
 		shot duel-victory
 	`},
 	{Name: "max-bet", Seed: 3, Script: `

@@ -23,7 +23,7 @@ type Pairing struct {
 // every reference player and the easy level (each must be beaten), and the
 // easy level against the reference players (for information).
 func Pairings() []Pairing {
-	hard, easy := duel.HardStrategy{}, duel.EasyStrategy{}
+	hard, easy := duel.HardStrategy{}, duel.EasyStrategy{Rev: duel.CurrentAIRev}
 	return []Pairing{
 		{"hard", "always-call", true, hard, AlwaysCall{}},
 		{"hard", "threshold", true, hard, Threshold{}},

@@ -8,25 +8,33 @@ import (
 	"cabinet/internal/game/poker"
 )
 
+// CurrentAIRev is the revision of the computer's play new sessions get
+// (Session.AIRev).
+const CurrentAIRev = 1
+
 // LevelStrategy returns the computer's strategy for a level (Easy for an
-// unknown name).
-func LevelStrategy(level string) Strategy {
+// unknown name) at revision rev of its play (Session.AIRev).
+func LevelStrategy(level string, rev int) Strategy {
 	if level == Hard {
 		return HardStrategy{}
 	}
-	return EasyStrategy{}
+	return EasyStrategy{Rev: rev}
 }
 
-// EasyStrategy plays by hand category alone: it keeps the two highest
-// cards of a worthless hand, never draws to flushes or straights, bets the
-// minimum with good hands, calls too often and ignores the opponent's draw.
-type EasyStrategy struct{}
+// EasyStrategy plays by hand category alone: it draws as the rule book asks
+// of the computer (games.md §5: keeps pairs and better, four to a flush or
+// to an open straight, else its two highest cards), bets the minimum with
+// good hands, calls too often and ignores the opponent's draw. Rev is the
+// revision of its play (Session.AIRev): at 0, the first, it threw away every
+// card but the two highest of a worthless hand, draws to flushes and
+// straights included; kept so that deals recorded then replay as played.
+type EasyStrategy struct{ Rev int }
 
 // Decide implements Strategy.
-func (EasyStrategy) Decide(v View) Decision {
+func (e EasyStrategy) Decide(v View) Decision {
 	short := v.Deck == 32
 	if v.Phase == PhaseDraw {
-		if poker.Eval(v.Hand, short).Category() == poker.HighCard {
+		if e.Rev == 0 && poker.Eval(v.Hand, short).Category() == poker.HighCard {
 			return Decision{Kind: game.Draw, Discard: keepHighest(v.Hand, 2)}
 		}
 		return Decision{Kind: game.Draw, Discard: StandardDiscard(v.Hand, short, 2)}

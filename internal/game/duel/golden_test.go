@@ -45,11 +45,12 @@ func goldenRounds(t *testing.T) (buy, deal *Round, evs []game.Event) {
 }
 
 // TestGoldenEncoding pins the stored encoding of Poker Duel rounds (version
-// 1) and of their events: a change here breaks rounds already in a store and
-// must come with a new Version and a case in Decode.
+// 2) and of their events: a change here breaks rounds already in a store and
+// must come with a new Version and a case in Decode. (The version-1 round
+// stays in testdata: TestDecodeVersions reads it.)
 func TestGoldenEncoding(t *testing.T) {
 	buy, deal, evs := goldenRounds(t)
-	for name, v := range map[string]any{"buy-v1.json": buy, "round-v1.json": deal, "events-v1.json": evs} {
+	for name, v := range map[string]any{"buy-v2.json": buy, "round-v2.json": deal, "events-v2.json": evs} {
 		got, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -74,15 +75,34 @@ func TestGoldenEncoding(t *testing.T) {
 	}
 }
 
-// TestDecodeVersions: the pinned version-1 records decode to rounds that
-// encode to the same bytes; a version-0 record (the same without "v",
-// written before the field existed) reads as version 1; an unknown version,
-// an unknown field or broken chips are refused with ErrCorrupt.
+// TestDecodeVersions: the pinned version-2 record decodes to a round that
+// encodes to the same bytes; a version-1 record (version 2 without the
+// session's ai_rev) and a version-0 one (the same without "v") read as
+// version 2 at the computer's revision 0, the play they were recorded with;
+// an unknown version, an unknown field or broken chips are refused with
+// ErrCorrupt.
 func TestDecodeVersions(t *testing.T) {
+	v2, err := os.ReadFile(filepath.Join("testdata", "round-v2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Decode(v2)
+	if err != nil {
+		t.Fatalf("Decode(version 2) = %v", err)
+	}
+	if got, _ := json.MarshalIndent(r2, "", "  "); string(got)+"\n" != string(v2) {
+		t.Errorf("version 2 encodes as\n%s\nwant\n%s", got, v2)
+	}
+	if r2.Sess == nil || r2.Sess.AIRev != CurrentAIRev {
+		t.Errorf("version 2 session %+v, want ai_rev %d", r2.Sess, CurrentAIRev)
+	}
 	v1, err := os.ReadFile(filepath.Join("testdata", "round-v1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A version-1 record re-encodes as itself marked version 2 (ai_rev 0
+	// is left out).
+	v1as2 := strings.Replace(string(v1), "  \"v\": 1,\n", "  \"v\": 2,\n", 1)
 	v0 := strings.Replace(string(v1), "  \"v\": 1,\n", "", 1)
 	if v0 == string(v1) {
 		t.Fatal("fixture has no \"v\": 1 line to remove")
@@ -94,7 +114,7 @@ func TestDecodeVersions(t *testing.T) {
 	}{
 		{"version 1", string(v1), false},
 		{"version 0 (no v field)", v0, false},
-		{"version 2", strings.Replace(string(v1), `"v": 1,`, `"v": 2,`, 1), true},
+		{"version 3", strings.Replace(string(v1), `"v": 1,`, `"v": 3,`, 1), true},
 		{"negative version", strings.Replace(string(v1), `"v": 1,`, `"v": -1,`, 1), true},
 		{"unknown field", strings.Replace(string(v1), `"v": 1,`, `"v": 1, "extra": true,`, 1), true},
 		{"chips do not add up", strings.Replace(string(v1), `"pot": 0,`, `"pot": 7,`, 1), true},
@@ -119,8 +139,11 @@ func TestDecodeVersions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(got)+"\n" != string(v1) {
-				t.Errorf("decoded round encodes as\n%s\nwant\n%s", got, v1)
+			if string(got)+"\n" != v1as2 {
+				t.Errorf("decoded round encodes as\n%s\nwant\n%s", got, v1as2)
+			}
+			if r.Sess != nil && r.Sess.AIRev != 0 {
+				t.Errorf("a version-%s record read at ai_rev %d, want 0 (the play it was recorded with)", tc.name, r.Sess.AIRev)
 			}
 		})
 	}

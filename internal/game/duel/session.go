@@ -11,6 +11,13 @@ import (
 type Session struct {
 	Deck  int    `json:"deck"`  // 32 or 52
 	Level string `json:"level"` // computer level
+	// AIRev is the revision of the computer's play the session was bought
+	// under, kept so that a recorded deal replays as it was played: 0 the
+	// first (the Easy level threw away every card but the two highest of a
+	// worthless hand, four to a flush or an open straight included), 1 the
+	// Easy level draws as games.md §5 says (keeps four to a flush or to an
+	// open straight). New sessions get CurrentAIRev.
+	AIRev int `json:"ai_rev,omitempty"`
 	// Seed is the session's bluff seed (drawn by the controller at Buy);
 	// the computer's randomness is a pure function of Seed, Deals and the
 	// decision counter of the deal.
@@ -42,7 +49,7 @@ type Session struct {
 // worn, the player speaking first.
 func NewSession(cfg Config, deck int, level string, seed uint64) *Session {
 	return &Session{
-		Deck: deck, Level: level, Seed: seed,
+		Deck: deck, Level: level, Seed: seed, AIRev: CurrentAIRev,
 		PlayerStack: cfg.Stack, ComputerStack: cfg.Stack,
 		PlayerFirst: true,
 		Worn:        slices.Clone(cfg.Items),

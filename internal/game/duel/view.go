@@ -129,7 +129,7 @@ func (st *step) computerMoves() error {
 		v := r.viewFor(computerSide, mix(r.Sess.Seed, r.Sess.Deals, r.Decisions))
 		strat := r.computer
 		if strat == nil {
-			strat = LevelStrategy(r.Sess.Level)
+			strat = LevelStrategy(r.Sess.Level, r.Sess.AIRev)
 		}
 		d := strat.Decide(v)
 		var err error
