@@ -176,6 +176,35 @@ func TestBillAcceptorOneShot(t *testing.T) {
 	}
 }
 
+// TestResetKeyInAuditSaysWhy: with the audit key on, the reset key does not
+// pay a pending handpay; the screen says so (and keeps saying it after the
+// key springs back), and once the audit key is off the reset key pays it.
+func TestResetKeyInAuditSaysWhy(t *testing.T) {
+	r := newRig(t, 3)
+	r.bill(2000)
+	r.mustPress(hw.CashOut)
+	r.set(hw.AuditKey, true)
+	r.set(hw.ResetKey, true)
+	if m := r.c.Machine(); m.Handpay != 2000 || m.Credits != 2000 {
+		t.Fatalf("handpay paid with the audit key on: handpay %v credits %v", m.Handpay, m.Credits)
+	}
+	if got := r.c.Snapshot().Message; got != NoticeResetInAudit {
+		t.Errorf("message = %q, want %q", got, NoticeResetInAudit)
+	}
+	r.set(hw.ResetKey, false)
+	if got := r.c.Snapshot().Message; got != NoticeResetInAudit {
+		t.Errorf("message after the key springs back = %q, want %q", got, NoticeResetInAudit)
+	}
+	r.set(hw.AuditKey, false)
+	if got := r.c.Snapshot().Message; got != "" {
+		t.Errorf("message after the audit key = %q, want none", got)
+	}
+	r.set(hw.ResetKey, true)
+	if m := r.c.Machine(); m.Handpay != 0 || m.Credits != 0 || m.Meters.HandpayCancelled != 2000 {
+		t.Errorf("after the reset key: handpay %v credits %v cancelled %v", m.Handpay, m.Credits, m.Meters.HandpayCancelled)
+	}
+}
+
 // Without SAS nothing is queued.
 func TestNoSASNoExceptions(t *testing.T) {
 	r := newRig(t, 3)

@@ -27,6 +27,7 @@ const (
 	NoticeBillRefused    = "bill_refused"       // a bill returned by the acceptor (not a bill it takes)
 	NoticeBillError      = "bill_error"         // the acceptor's signal was no bill: nothing credited, call an attendant
 	NoticeOperatorRound  = "operator_mid_round" // the operator key turned while a round or a handpay is pending
+	NoticeResetInAudit   = "reset_in_audit"     // the reset key turned on a pending handpay while the audit key is on
 	NoticeNotNow         = "not_now"            // any other refused button
 )
 
@@ -60,6 +61,12 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 	case hw.SwitchChanged:
 		if in.Switch == hw.OperatorKey && in.On && c.ui.mode != view.Operator {
 			return NoticeOperatorRound
+		}
+		if in.Switch == hw.ResetKey && in.On && c.cur.m.Handpay > 0 && c.memErr == nil && c.cur.switches[hw.AuditKey] {
+			return NoticeResetInAudit // the handpay is not paid from the audit screens (switchChanged)
+		}
+		if in.Switch == hw.ResetKey && !in.On && c.message == NoticeResetInAudit {
+			return c.message // the key springs back: the reason stays until the next input
 		}
 		return ""
 	case hw.ButtonPressed:

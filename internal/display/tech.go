@@ -61,6 +61,9 @@ func (fr *frame) drawAudit() {
 	default:
 		fr.drawKVGrid(a.Meters, body, "meter", false)
 	}
+	if fr.s.Message != "" { // a key turn refused here says why (the reset key on a handpay)
+		fr.drawNotice(fr.word("msg", fr.s.Message), body.Y+body.H/2-22, colLose)
+	}
 	fr.centered(fr.tr("audit.nav"), ScreenW/2, 580, 18, colDim, true, 1200)
 	if a.Digest != "" && a.Page != "program" {
 		// under the navigation line, clear of the simulator's legend strip

@@ -456,6 +456,7 @@ var en = map[string]string{
 	"msg.bill_inhibited":     "Bill returned: the acceptor is off for now",
 	"msg.bill_jammed":        "Bill returned: the acceptor is jammed",
 	"msg.bill_error":         "Bill not counted: the acceptor's signal was garbled. Please call an attendant",
+	"msg.reset_in_audit":     "Handpay not paid: turn the audit key off, then the reset key",
 	"msg.operator_mid_round": "Operator menu refused: finish the round first",
 	"msg.credit_limit_bill":  "Bill returned: it would pass the credit limit",
 	"msg.host_locked":        "Play disabled by the casino system",

@@ -456,6 +456,7 @@ var fr = map[string]string{
 	"msg.bill_inhibited":     "Billet rendu : le lecteur est coupé pour le moment",
 	"msg.bill_jammed":        "Billet rendu : bourrage du lecteur",
 	"msg.bill_error":         "Billet non compté : signal du lecteur illisible. Appelez un employé",
+	"msg.reset_in_audit":     "Paiement manuel non soldé : retirez la clé d'audit, puis tournez la clé de réarmement",
 	"msg.operator_mid_round": "Menu exploitant refusé : terminez d'abord la partie",
 	"msg.credit_limit_bill":  "Billet rendu : il dépasserait la limite de crédit",
 	"msg.host_locked":        "Jeu suspendu par le système du casino",

@@ -276,6 +276,9 @@ var Library = []Scenario{
 		bill 50.00
 		press cashout
 		shot handpay
+		switch audit_key on
+		switch reset_key on  # not paid from the audit screens: says why
+		shot refuse-reset-audit
 	`},
 }
 
@@ -291,6 +294,7 @@ var RefusalShots = map[string]string{
 	"refuse-bill-inhibited": controller.NoticeBillInhibited,
 	"refuse-bill-jammed":    controller.NoticeBillJammed,
 	"refuse-bill-garbled":   controller.NoticeBillError,
+	"refuse-reset-audit":    controller.NoticeResetInAudit,
 }
 
 // Demo is the attract loop's demonstration: the shots of the demo
