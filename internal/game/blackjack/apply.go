@@ -369,7 +369,7 @@ func (s *step) autoStand(i int) {
 		s.result(i, game.Win)
 	case r.Rules.MaxCards > 0 && len(h.Cards) >= r.Rules.MaxCards,
 		h.Doubled, h.SplitAces,
-		t == 21 && (!r.Rules.AutoStandHardOnly || !soft):
+		t == 21 && (!r.Rules.AutoStandHardOnly || !soft || r.Rules.SplitTwentyOneHard && h.FromSplit && len(h.Cards) == 2):
 		h.Done = true
 	}
 }

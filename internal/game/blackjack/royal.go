@@ -21,8 +21,8 @@ func Royal() Rules {
 		HitSoft17: true, Peek: PeekAceTen,
 		MaxSpots: 2, MinBet: 100, MaxBet: 100000,
 		Double: Double10or11, DoubleAfterSplit: true, MaxHands: 2,
-		AutoStandHardOnly: true,
-		Insurance:         true, EvenMoney: true,
+		AutoStandHardOnly: true, SplitTwentyOneHard: true,
+		Insurance: true, EvenMoney: true,
 		RoyalStake: 100,
 		Side: []SideRule{{Kind: game.RoyalSide, Min: 100, Max: 100, Pays: map[string]int64{
 			"four of a kind": 500, "full house": 100, "flush": 50, "straight": 25, "three of a kind": 5,

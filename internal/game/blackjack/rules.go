@@ -59,6 +59,13 @@ type Rules struct {
 	// AutoStandHardOnly: only a hard 21 stands automatically (Royal Poker);
 	// otherwise any 21 stands.
 	AutoStandHardOnly bool `json:"auto_stand_hard_only,omitempty"`
+	// SplitTwentyOneHard: a split hand's two-card 21 (an ace and a
+	// ten-value) is a hard 21, so it stands automatically where only a hard
+	// 21 does (games.md §1: "Ace + ten-value after a split is a hard 21"; the
+	// sentence sits under split aces, which stand anyway, so its "hard" has
+	// effect only on a split ten-value that draws an ace: the reading taken).
+	// Rounds recorded before the field existed lack it and replay as played.
+	SplitTwentyOneHard bool `json:"split_21_hard,omitempty"`
 
 	Insurance bool `json:"insurance"`
 	EvenMoney bool `json:"even_money,omitempty"` // Royal Poker

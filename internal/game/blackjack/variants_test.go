@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/card"
 	"cabinet/internal/money"
 )
 
@@ -57,6 +58,27 @@ func TestRoyal(t *testing.T) {
 			acts: acts(split, dbl, stand), out: outs(game.Win, game.Win), net: 3000},
 		{name: "split aces: ace and ten is a hard 21, not a blackjack", rules: Royal(), cards: "AS 7H AD 10C KH QH",
 			acts: acts(split), out: outs(game.Win, game.Win), net: 2000},
+		// games.md §1: "Ace + ten-value after a split is a hard 21", and a
+		// hard 21 stands: a split king that draws an ace stands at once (the
+		// next hand plays), paid 1:1, not as a blackjack.
+		{name: "split ten-value and an ace: a hard 21 that stands", rules: Royal(), cards: "KS 7H 10D 10C AH 9S",
+			acts: acts(split), legal: []game.ActionKind{hit, stand},
+			check: func(t *testing.T, r *Round, _ []game.Event) {
+				if r.Active != 1 || !r.Hands[0].Done {
+					t.Errorf("active hand %d, hand 0 %v done %v: want K+A stood and hand 1 to play", r.Active, card.Format(r.Hands[0].Cards), r.Hands[0].Done)
+				}
+			}},
+		{name: "split ten-value and an ace wins 1:1", rules: Royal(), cards: "KS 7H 10D 10C AH 9S",
+			acts: acts(split, stand), out: outs(game.Win, game.Win), net: 2000},
+		// A round recorded before the rule was written replays as played:
+		// without SplitTwentyOneHard the split king and ace is a soft 21.
+		{name: "recorded without the rule: soft 21 after a split", rules: with(Royal(), func(r *Rules) { r.SplitTwentyOneHard = false }),
+			cards: "KS 7H 10D 10C AH", acts: acts(split), legal: []game.ActionKind{hit, stand},
+			check: func(t *testing.T, r *Round, _ []game.Event) {
+				if r.Active != 0 {
+					t.Errorf("active hand %d, want hand 0 (K+A) still to play", r.Active)
+				}
+			}},
 		{name: "peek on a ten", rules: Royal(), cards: "9S KH 9D AC", out: outs(game.Lose), net: -1000},
 		{name: "even money offered on a blackjack", rules: Royal(), cards: "AS AH KD 9C",
 			legal: []game.ActionKind{even, noIns},
