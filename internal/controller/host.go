@@ -302,9 +302,12 @@ func (c *Controller) Host(cmd HostCommand) (err error) {
 	})
 }
 
+// hostEqual compares every field of two host states (a field added to
+// recovery.HostState must be added here).
 func hostEqual(a, b recovery.HostState) bool {
 	return a.PlayLocked == b.PlayLocked && a.BillsOff == b.BillsOff && a.DenomMask == b.DenomMask &&
-		a.DenomSet == b.DenomSet && a.BillOneShot == b.BillOneShot && slices.Equal(a.GamesOff, b.GamesOff) && a.SoundOff == b.SoundOff
+		a.DenomSet == b.DenomSet && a.BillOneShot == b.BillOneShot && a.SoundOff == b.SoundOff &&
+		slices.Equal(a.GamesOff, b.GamesOff)
 }
 
 // startRefused is why no round of game id may start now because of the
@@ -398,9 +401,6 @@ func (c *Controller) publishHost(cs state) {
 	c.hostInfo.Store(hi)
 }
 
-// recallShown logs the round the audit's recall page now shows, which
-// raises SAS exception 8A (game recall entry displayed). Only with SAS on
-// and a sound store: without SAS, viewing the recall writes nothing.
 // gameSelected raises 8C (game selected) as the player takes a game from
 // the menu to its table; LP 55 answers that game from then on. With SAS off,
 // or under a memory error, nothing is written.
@@ -411,6 +411,9 @@ func (c *Controller) gameSelected() error {
 	return c.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.raise(tx, exGameSelected) })
 }
 
+// recallShown logs the round the audit's recall page now shows, which
+// raises SAS exception 8A (game recall entry displayed). Only with SAS on
+// and a sound store: without SAS, viewing the recall writes nothing.
 func (c *Controller) recallShown() error {
 	if !c.opt.SAS || c.memErr != nil || auditPages[c.ui.auditPage%len(auditPages)] != "recall" {
 		return nil

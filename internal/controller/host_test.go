@@ -2,6 +2,7 @@ package controller
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -202,6 +203,30 @@ func TestResetKeyInAuditSaysWhy(t *testing.T) {
 	r.set(hw.ResetKey, true)
 	if m := r.c.Machine(); m.Handpay != 0 || m.Credits != 0 || m.Meters.HandpayCancelled != 2000 {
 		t.Errorf("after the reset key: handpay %v credits %v cancelled %v", m.Handpay, m.Credits, m.Meters.HandpayCancelled)
+	}
+}
+
+// TestHostEqualSeesEveryField: changing any one field of the host state
+// makes hostEqual false (a command that changes a field nobody compares
+// would be dropped as "nothing changed").
+func TestHostEqualSeesEveryField(t *testing.T) {
+	typ := reflect.TypeOf(recovery.HostState{})
+	for i := range typ.NumField() {
+		var a recovery.HostState
+		f := reflect.ValueOf(&a).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Uint32, reflect.Uint64:
+			f.SetUint(1)
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		default:
+			t.Fatalf("field %s of kind %s: teach this test", typ.Field(i).Name, f.Kind())
+		}
+		if hostEqual(a, recovery.HostState{}) {
+			t.Errorf("hostEqual ignores HostState.%s", typ.Field(i).Name)
+		}
 	}
 }
 
