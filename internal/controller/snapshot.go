@@ -16,7 +16,7 @@ import (
 func (c *Controller) publish(cs state) {
 	c.seq++
 	s := &view.Snapshot{
-		Seq: c.seq, Mode: c.ui.mode, Lang: c.set.Language, Sound: c.set.Sound && !c.cur.host.SoundOff, Volume: c.set.Volume, DealPaceMS: c.set.DealPaceMS,
+		Seq: c.seq, Mode: c.ui.mode, Lang: c.set.Language, Sound: c.set.Sound && !cs.host.SoundOff, Volume: c.set.Volume, DealPaceMS: c.set.DealPaceMS,
 		Currency: c.set.Currency, Denom: c.set.Denom,
 		Credits: cs.m.Credits, Win: cs.win, Jackpot: money.Cents(cs.m.PoolUnits / PoolUnitsPerCent),
 		Game: c.ui.game, Bets: append([]game.Bet(nil), c.ui.bets...), Spot: c.ui.pos,
