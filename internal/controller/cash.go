@@ -93,7 +93,7 @@ func (c *Controller) billStacked(v money.Cents) error {
 			if err := tx.PutHostState(s.host); err != nil {
 				return err
 			}
-			return c.logDetail(tx, meters.KindHost, "host: bill acceptor disabled after the bill (LP 08 action)", "host_bills_off_after_bill")
+			return c.logDetail(tx, meters.KindHost, "host: bill acceptor disabled after the bill (LP 08 action)", "host_bills_oneshot")
 		}
 		return nil
 	})

@@ -141,7 +141,7 @@ func TestEventDetailsTranslated(t *testing.T) {
 	details := map[string]bool{}
 	for _, want := range []string{"host_play_locked", "host_play_enabled", "host_bills_off", "host_bills_on", "host_bill_denoms",
 		"host_game_off", "host_game_on", "host_sound_off", "host_sound_on", "recall_shown", "host_bill_denoms_one",
-		"host_bills_off_after_bill"} {
+		"host_bills_oneshot"} {
 		found := false
 		for _, e := range evs {
 			found = found || e.Detail == want
