@@ -48,7 +48,7 @@ var binary = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-func root(t *testing.T) string {
+func root(t testing.TB) string {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -63,16 +63,36 @@ type sim struct {
 	stderr bytes.Buffer
 	lines  chan string
 	exited chan error
+	group  bool // signals go to the process group (startSimUnder)
 }
 
-func startSim(t *testing.T, h *Host, store string, args ...string) *sim {
+// signal sends sig to the sim, or to its process group when it runs under
+// a wrapper.
+func (s *sim) signal(sig syscall.Signal) error {
+	if s.group {
+		return syscall.Kill(-s.cmd.Process.Pid, sig)
+	}
+	return s.cmd.Process.Signal(sig)
+}
+
+func startSim(t testing.TB, h *Host, store string, args ...string) *sim {
+	t.Helper()
+	return startSimUnder(t, h, store, nil, args...)
+}
+
+// startSimUnder starts the sim as the last argument of wrap (a tracer such
+// as strace; nil: none). Under a wrapper the sim gets its own process
+// group, and stop and the cleanup signal the whole group: the wrapper does
+// not pass signals on.
+func startSimUnder(t testing.TB, h *Host, store string, wrap []string, args ...string) *sim {
 	t.Helper()
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := append([]string{"sim", "--store", store, "--sas", h.Slave, "--quiet"}, args...)
-	s := &sim{cmd: exec.Command(bin, all...), lines: make(chan string, 1000), exited: make(chan error, 1)}
+	all := append(append(slices.Clone(wrap), bin, "sim", "--store", store, "--sas", h.Slave, "--quiet"), args...)
+	s := &sim{cmd: exec.Command(all[0], all[1:]...), lines: make(chan string, 1000), exited: make(chan error, 1), group: wrap != nil}
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: s.group}
 	s.cmd.Dir = root(t)
 	pr, err := s.cmd.StderrPipe()
 	if err != nil {
@@ -94,13 +114,13 @@ func startSim(t *testing.T, h *Host, store string, args ...string) *sim {
 		}
 		s.exited <- s.cmd.Wait()
 	}()
-	t.Cleanup(func() { _ = s.cmd.Process.Kill() })
+	t.Cleanup(func() { _ = s.signal(syscall.SIGKILL) })
 	s.await(t, "SAS served", 60*time.Second)
 	return s
 }
 
 // await waits for a line of the sim's stderr containing want.
-func (s *sim) await(t *testing.T, want string, d time.Duration) {
+func (s *sim) await(t testing.TB, want string, d time.Duration) {
 	t.Helper()
 	timeout := time.After(d)
 	for {
@@ -120,9 +140,9 @@ func (s *sim) await(t *testing.T, want string, d time.Duration) {
 func (s *sim) log() string { s.mu.Lock(); defer s.mu.Unlock(); return s.stderr.String() }
 
 // stop ends the sim with SIGTERM (a clean stop) or SIGKILL (a power cut).
-func (s *sim) stop(t *testing.T, sig syscall.Signal) {
+func (s *sim) stop(t testing.TB, sig syscall.Signal) {
 	t.Helper()
-	if err := s.cmd.Process.Signal(sig); err != nil {
+	if err := s.signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -134,7 +154,7 @@ func (s *sim) stop(t *testing.T, sig syscall.Signal) {
 
 // session is the host's view of the link: every reply's timing is kept.
 type session struct {
-	t    *testing.T
+	t    testing.TB
 	h    *Host
 	late []time.Duration // replies that started after 20 ms
 	n    int
