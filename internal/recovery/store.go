@@ -151,12 +151,12 @@ func (s *Store) open() error {
 	if statErr != nil && !errors.Is(statErr, os.ErrNotExist) {
 		return fmt.Errorf("recovery: open %s: %w", s.path, statErr)
 	}
-	var file proof
+	var pf proofFile
 	hasProof := false
 	var proofErr error
 	if s.opt.Mirror != "" {
 		var err error
-		file, hasProof, err = readMirror(s.opt.Mirror)
+		pf, hasProof, err = readProofFile(s.opt.Mirror)
 		if err != nil && !errors.Is(err, ErrMirror) {
 			return err
 		}
@@ -164,6 +164,7 @@ func (s *Store) open() error {
 			proofErr = &MirrorError{Store: s.path, Mirror: s.opt.Mirror, Kind: ErrMirror, Detail: err.Error()}
 		}
 	}
+	file := pf.newest
 	if !exists {
 		if hasProof {
 			if lerr := probeLock(s.path, !s.opt.ReadOnly); lerr != nil {
@@ -185,7 +186,10 @@ func (s *Store) open() error {
 	}
 	var warn []error
 	if exists && hasProof && proofErr == nil && file.HasTx {
-		if err := s.discardUnproven(file); err != nil {
+		if d := pf.damaged(); d != "" && !s.opt.ReadOnly {
+			s.notes = append(s.notes, fmt.Sprintf("newest-store proof %s: %s (a proof write cut by a power cut, or damage since); the newest commit it names is %d", s.opt.Mirror, d, file.N))
+		}
+		if err := s.discardUnproven(pf); err != nil {
 			return err
 		}
 	}
@@ -198,7 +202,7 @@ func (s *Store) open() error {
 			if lerr := probeLock(s.path, !s.opt.ReadOnly); lerr != nil {
 				return lerr
 			}
-			s.failed = &CheckError{Path: s.path, Problems: problems}
+			s.fail(&CheckError{Path: s.path, Problems: problems})
 			return nil
 		}
 		warn = problems
@@ -308,8 +312,8 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 	return nil
 }
 
-// finishOpen ends a read-write open with a proof: a proof of the first
-// format (no transaction id) is rewritten in the current one from the store's
+// finishOpen ends a read-write open with a proof: a proof of an older
+// format (no transaction id, or one copy per slot) is rewritten in the current one from the store's
 // own state, and bbolt's own syncs are turned off — from here on the proof is
 // the commit point (Update, mirror.go).
 func (s *Store) finishOpen() error {
@@ -326,7 +330,7 @@ func (s *Store) finishOpen() error {
 	if err != nil {
 		return err
 	}
-	if !file.HasTx {
+	if file.Format < 3 {
 		self, err := s.selfProof()
 		if err != nil {
 			return fmt.Errorf("recovery: open %s: %w", s.path, err)
@@ -338,7 +342,7 @@ func (s *Store) finishOpen() error {
 		if err := s.openMirror(); err != nil {
 			return err
 		}
-		s.notes = append(s.notes, fmt.Sprintf("newest-store proof rewritten in its second format (with the store's transaction id) at commit %d", self.N))
+		s.notes = append(s.notes, fmt.Sprintf("newest-store proof rewritten in its current format (the store's transaction id, four copies per slot; it was of format %d) at commit %d", file.Format, self.N))
 	}
 	return s.oneSync()
 }
