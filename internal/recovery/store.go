@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -95,6 +96,9 @@ type Store struct {
 	sfile *os.File
 	// notes are recovery events found at boot, logged by the next commit.
 	notes []string
+	// proofPath, when set, is recorded as meta/store's Proof by the next
+	// commit (a boot verified the proof at a path the store did not name).
+	proofPath string
 	// mraw and mval are the machine record last committed by Update and its
 	// decoded value (under mu): Tx.Machine decodes only a record whose bytes
 	// differ from mraw (every step reads the record; its JSON decoding was
@@ -275,20 +279,7 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 		return fmt.Errorf("recovery: open %s: %w", s.path, err)
 	}
 	if !hasProof {
-		if !s.opt.Init || s.opt.ReadOnly {
-			s.fail(&MirrorError{Store: s.path, Mirror: s.opt.Mirror, StoreN: self.N, Kind: ErrMirror,
-				Detail: "no proof file for an existing store (lost, or the store predates it; `cabinet init` adopts a healthy store)"})
-			return nil
-		}
-		if self.N == 1 && self.ID != ([16]byte{}) {
-			// Initialised (commit 1, logged) but cut before its proof was
-			// created: finish the same act.
-			if err := createMirror(s.opt.Mirror, self); err != nil {
-				return err
-			}
-			return s.openMirror()
-		}
-		return s.adopt()
+		return s.proofMissing(self)
 	}
 	repair, err := compareProof(s.path, s.opt.Mirror, self, file)
 	if err != nil {
@@ -299,6 +290,9 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 		return nil
 	}
 	if err := s.openMirror(); err != nil {
+		return err
+	}
+	if err := s.recordProofPath(); err != nil {
 		return err
 	}
 	if repair {
@@ -387,36 +381,60 @@ func (s *Store) openMirror() error {
 	return nil
 }
 
-// adopt gives an existing, healthy store without proof an identity and a
-// proof file (`cabinet init` on a store made before the proof existed).
-func (s *Store) adopt() error {
-	var p proof
-	err := s.db.Update(func(btx *bolt.Tx) error {
-		tx := &Tx{s: s, tx: btx}
-		var sm storeMeta
-		if _, err := tx.get(bMeta, kStore, &sm); err != nil {
+// proofMissing is the one answer to a store whose proof file is missing,
+// whichever command opens it (run, sim, init, audit: each opens the store
+// with the proof it expects; the audit finds it with ProofFor):
+//
+//   - a store with history (commit counter 2 or more: a cabinet has run on
+//     it; or 0: a store made before the counter, whose history cannot be
+//     told) is a memory error (ErrMirror): the proof was lost or deleted,
+//     or the store was put back without it. Nothing is written; only the
+//     technician's memory clear starts over, keeping the store as evidence.
+//     Never a new proof for it: that would prove whatever store is there.
+//   - a store without history (commit 1: its creation — `cabinet init`, the
+//     sim's scratch store, a memory clear — was cut before its proof was
+//     made): Options.Init finishes that act (the proof is created); any
+//     other open reports the memory error, saying `cabinet init` finishes it.
+func (s *Store) proofMissing(self proof) error {
+	if self.N == 1 && s.opt.Init && !s.opt.ReadOnly {
+		if err := createMirror(s.opt.Mirror, self); err != nil {
 			return err
 		}
-		if sm.ID == "" {
-			sm.ID = newStoreID()
-			if err := tx.put(bMeta, kStore, sm); err != nil {
-				return err
-			}
-		}
-		if err := tx.Log(meters.KindMemoryClear, "cabinet init: newest-store proof created for the existing store "+sm.ID); err != nil {
+		if err := s.openMirror(); err != nil {
 			return err
 		}
-		var err error
-		p, err = bumpCommit(btx)
-		return err
-	})
+		return s.recordProofPath()
+	}
+	var detail string
+	switch self.N {
+	case 1:
+		detail = fmt.Sprintf("no proof file %s; the store has no history (commit 1: its creation was cut before its proof was made): `cabinet init` finishes it", s.opt.Mirror)
+	case 0:
+		detail = fmt.Sprintf("no proof file %s, and the store has no commit counter (made before the proof existed), so its history cannot be told: only the technician's memory clear starts over (the store is kept as evidence)", s.opt.Mirror)
+	default:
+		detail = fmt.Sprintf("no proof file %s for a store with history (commit %d): the proof was lost or deleted, or the store was put back without it; only the technician's memory clear (audit key + reset key) starts over, keeping this store as evidence", s.opt.Mirror, self.N)
+	}
+	s.fail(&MirrorError{Store: s.path, Mirror: s.opt.Mirror, StoreN: self.N, Kind: ErrMirror, Detail: detail})
+	return nil
+}
+
+// recordProofPath has the next commit record the proof's path in
+// meta/store when the store names another (or none).
+func (s *Store) recordProofPath() error {
+	abs, err := filepath.Abs(s.opt.Mirror)
 	if err != nil {
-		return fmt.Errorf("recovery: init %s: %w", s.path, err)
+		return fmt.Errorf("recovery: open %s: proof path: %w", s.path, err)
 	}
-	if err := createMirror(s.opt.Mirror, p); err != nil {
-		return err
+	var sm storeMeta
+	if err := s.db.View(func(btx *bolt.Tx) error {
+		return decode(bMeta, kStore, btx.Bucket(bMeta).Get(kStore), &sm)
+	}); err != nil {
+		return fmt.Errorf("recovery: open %s: %w", s.path, err)
 	}
-	return s.openMirror()
+	if sm.Proof != abs {
+		s.proofPath = abs
+	}
+	return nil
 }
 
 // boltOptions are the bbolt options of every open. NoFreelistSync was tried
@@ -443,8 +461,15 @@ func lockedError(path string, readOnly bool) error {
 // in a store that has no bucket at all, and the proof file (opt.Init only).
 func (s *Store) initialise() error {
 	var p proof
+	proofPath := ""
+	if s.opt.Mirror != "" {
+		var err error
+		if proofPath, err = filepath.Abs(s.opt.Mirror); err != nil {
+			return fmt.Errorf("recovery: initialise %s: proof path: %w", s.path, err)
+		}
+	}
 	err := s.db.Update(func(btx *bolt.Tx) error {
-		if err := createAll(btx, s.opt.Now()); err != nil {
+		if err := createAll(btx, s.opt.Now(), proofPath); err != nil {
 			return err
 		}
 		tx := &Tx{s: s, tx: btx}
@@ -467,13 +492,15 @@ func (s *Store) initialise() error {
 	return s.openMirror()
 }
 
-func createAll(btx *bolt.Tx, now time.Time) error {
+// createAll creates every bucket, the meta record (a new identity, the
+// proof file's path) and a zero machine record.
+func createAll(btx *bolt.Tx, now time.Time, proofPath string) error {
 	for _, name := range allBuckets {
 		if _, err := btx.CreateBucket(name); err != nil {
 			return fmt.Errorf("recovery: create bucket %s: %w", name, err)
 		}
 	}
-	meta, err := encode(bMeta, kStore, storeMeta{Format: storeFormat, Created: now, ID: newStoreID()})
+	meta, err := encode(bMeta, kStore, storeMeta{Format: storeFormat, Created: now, ID: newStoreID(), Proof: proofPath})
 	if err != nil {
 		return err
 	}
@@ -585,6 +612,11 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 				return err
 			}
 		}
+		if s.proofPath != "" {
+			if err := tx.recordProof(s.proofPath); err != nil {
+				return err
+			}
+		}
 		var err error
 		p, err = bumpCommit(btx)
 		return err
@@ -603,7 +635,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	if err := btx.Commit(); err != nil {
 		return fmt.Errorf("recovery: commit %s: %w", s.path, err)
 	}
-	s.notes = nil
+	s.notes, s.proofPath = nil, ""
 	if tx.machine != nil {
 		s.mu.Lock()
 		s.mraw, s.mval = tx.machineRaw, cloneMachine(*tx.machine)
