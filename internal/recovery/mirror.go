@@ -395,3 +395,7 @@ func (s *Store) Commits() (uint64, error) {
 	})
 	return n, err
 }
+
+// ProofSlotSize is the size of one slot of the proof file (two slots): the
+// power-cut harness flips each byte of both.
+const ProofSlotSize = mirrorSlot
