@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cabinet/internal/meters"
 )
 
 // TestMissingProofOneAnswer (issue 27): a store with history whose proof
@@ -149,5 +151,59 @@ func TestInitRefusesHistory(t *testing.T) {
 	}
 	if created, err := Init(store, Options{Mirror: mirror}); created || !errors.Is(err, ErrStoreMissing) {
 		t.Errorf("Init with the store gone = %v, %v; want ErrStoreMissing", created, err)
+	}
+}
+
+// TestMemoryClearOverStoreWithHistory: what init refuses, the technician's
+// memory clear does — on the store whose proof is gone (the run's memory
+// error): the old store is kept aside as evidence, the new store has a new
+// identity and names its new proof, and the clear is logged.
+func TestMemoryClearOverStoreWithHistory(t *testing.T) {
+	store, mirror := cabinetFiles(t)
+	old := fileBytes(t, store)
+	var oldID string
+	o := openMirrored(t, store, mirror)
+	_ = o.View(func(tx *Tx) error {
+		var sm storeMeta
+		_, err := tx.get(bMeta, kStore, &sm)
+		oldID = sm.ID
+		return err
+	})
+	_ = o.Close()
+	if err := os.Remove(mirror); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(store, Options{Mirror: mirror, Now: fixedClock()})
+	if err != nil {
+		t.Fatalf("Open = %v", err)
+	}
+	if !errors.Is(s.Err(), ErrMirror) {
+		t.Fatalf("Err() = %v; want the memory error", s.Err())
+	}
+	defer s.Close()
+	if err := s.Clear(ClearConfirm); err != nil {
+		t.Fatalf("Clear = %v", err)
+	}
+	kept, _ := filepath.Glob(store + ".cleared-*")
+	if len(kept) != 1 || !bytes.Equal(fileBytes(t, kept[0]), old) {
+		t.Fatalf("kept aside: %v, want the old store", kept)
+	}
+	var sm storeMeta
+	var evs []meters.Event
+	_ = s.View(func(tx *Tx) error {
+		_, _ = tx.get(bMeta, kStore, &sm)
+		evs, _ = tx.Events(1)
+		return nil
+	})
+	if sm.ID == "" || sm.ID == oldID || sm.Proof != mirror {
+		t.Errorf("new store meta = %+v, want a new identity naming %s (old %s)", sm, mirror, oldID)
+	}
+	if len(evs) != 1 || evs[0].Kind != meters.KindMemoryClear || !strings.Contains(evs[0].Text, filepath.Base(kept[0])) {
+		t.Errorf("newest event = %+v, want the clear logged naming the kept store", evs)
+	}
+	credit(t, s, 1)
+	_ = s.Close()
+	if s2 := openMirrored(t, store, mirror); s2.Err() != nil || machine(t, s2).Credits != 1 {
+		t.Errorf("after the clear: Err() = %v, credits %v", s2.Err(), machine(t, s2).Credits)
 	}
 }

@@ -47,9 +47,10 @@ type Options struct {
 	Mirror string
 	// Init lets Open create and initialise a store where there is none and
 	// no proof shows a cabinet has run (`cabinet init`, tests, the sim on a
-	// scratch store), and give an existing healthy store without proof its
-	// proof file. Both are logged in the event log. Without Init a missing
-	// store is ErrNotInitialised, never silently created.
+	// scratch store; logged in the event log), and finish a creation cut
+	// before its proof was made (a store at commit 1 without proof file).
+	// It never gives a store with history a proof (proofMissing). Without
+	// Init a missing store is ErrNotInitialised, never silently created.
 	Init bool
 	// Now is the clock for event times (default time.Now).
 	Now func() time.Time
@@ -267,8 +268,8 @@ func (s *Store) empty() (bool, error) {
 }
 
 // verifyProof compares the store with the proof file at boot; it repairs a
-// proof one commit behind (logged), adopts a store without proof only under
-// opt.Init (logged), and marks the store failed otherwise.
+// proof one commit behind (logged), answers a missing proof (proofMissing),
+// and marks the store failed otherwise.
 func (s *Store) verifyProof(file proof, hasProof bool) error {
 	self, err := s.selfProof()
 	if err != nil {
