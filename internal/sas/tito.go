@@ -68,7 +68,7 @@ const (
 
 // Cashout is a cash-out waiting for the host's validation number.
 type Cashout struct {
-	ID     uint64 // the cabinet's identity of this cash-out: a new one gets a new ID
+	ID     uint64 // the cabinet's identity of this cash-out, from 1: a new one gets a new ID
 	Type   CashoutType
 	Amount money.Cents
 }
