@@ -28,6 +28,13 @@ type titoMachine struct {
 
 var errStale = errors.New("redemption record changed")
 
+var (
+	_ SystemValidator = (*titoMachine)(nil)
+	_ SecureEnhanced  = (*titoMachine)(nil)
+	_ ValidationLog   = (*titoMachine)(nil)
+	_ TicketRedeemer  = (*titoMachine)(nil)
+)
+
 func (m *titoMachine) PendingCashout() (Cashout, bool, error) {
 	return m.cashout, m.pending, m.readErrs
 }
@@ -456,6 +463,26 @@ func TestRedemptionRefused(t *testing.T) {
 	m.redErr = errors.New("store busy")
 	if r := e.Handle(t0, []byte{0x01, 0x70}); !bytes.Equal(r, []byte{0x01, 0x00}) {
 		t.Errorf("LP 70 with the store busy = % X, want 01 00", r)
+	}
+}
+
+// TestTITOWithoutInterfaces: modes turned on for a cabinet that does not
+// implement them: every TITO poll is silent, A0 offers nothing, no TITO
+// exception is raised.
+func TestTITOWithoutInterfaces(t *testing.T) {
+	e := newEngine(&machine{s: snap()}, &queue{})
+	e.Cfg.Validation, e.Cfg.TicketIn = ValidationSecureEnhanced, true
+	for _, p := range [][]byte{{0x01, 0x57}, crc(0x01, 0x58, 0x01, 0, 0, 0, 0, 0, 0, 0, 1),
+		crc(0x01, 0x4C, 0x34, 0x12, 0x00, 0x33, 0x22, 0x11), crc(0x01, 0x4D, 0x00), {0x01, 0x70}, crc(0x01, 0x71, 0x01, 0xFF)} {
+		if r := poll(e, t0, p); r != nil {
+			t.Errorf("Handle(% X) = % X, want silence", p, r)
+		}
+	}
+	if r := poll(e, t0, crc(0x01, 0xA0, 0x00, 0x00)); !bytes.Equal(r, crc(0x01, 0xA0, 0x00, 0x00, 0, 0, 0, 0, 0, 0)) {
+		t.Errorf("LP A0 = % X, want no feature", r)
+	}
+	if r := poll(e, t0, []byte{0x81}); !bytes.Equal(r, []byte{0x00}) {
+		t.Errorf("GP = % X, want 00", r)
 	}
 }
 
