@@ -106,6 +106,9 @@ type Tx struct {
 	machineRaw []byte // its record as put
 	// written counts the record bytes put in this transaction (benchmarks).
 	written int
+	// titoTouched: a ticket or note record was written (tito.go): the
+	// ticket meters are checked against the records before commit.
+	titoTouched bool
 }
 
 func (tx *Tx) bucket(name []byte) (*bolt.Bucket, error) {
