@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"cabinet/internal/meters"
 )
 
 // checkTickets verifies the ticket records against the machine's ticket
@@ -14,15 +16,20 @@ import (
 // amount. Update runs it before committing a transaction that wrote the
 // machine or a ticket record; Check at boot. The error wraps ErrInvariant.
 func (tx *Tx) checkTickets() error {
-	m, err := tx.Machine()
-	if err != nil {
-		return err
-	}
 	st, err := tx.titoState()
 	if err != nil {
 		return err
 	}
-	mt := &m.Meters
+	mt := (*meters.Meters)(nil)
+	if tx.machine != nil { // read only: no copy on the commit path
+		mt = &tx.machine.Meters
+	} else {
+		m, err := tx.Machine()
+		if err != nil {
+			return err
+		}
+		mt = &m.Meters
+	}
 	var bad []string
 	cmp := func(name string, meter, rec int64) {
 		if meter != rec {

@@ -110,6 +110,26 @@ func TestCheckTickets(t *testing.T) {
 		{"pending ticket of another amount", func(t *testing.T, path string) {
 			rawPut(t, path, bTicketsOut, seqKey(2), TicketOut{Seq: 2, Validation: vn(2), Amount: 2500, Status: TicketPending})
 		}, ErrInvariant, "open ticket out 2 of 25.00, meters say 20.00"},
+		{"tickets in meter without credits", func(t *testing.T, path string) {
+			s, err := Open(path, Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := machine(t, s)
+			s.Close()
+			m.Meters.TicketsIn += 100
+			rawPut(t, path, bMachine, kMachine, m)
+		}, ErrInvariant, "tickets in 8.00"},
+		{"credits kept for a ticket issued", func(t *testing.T, path string) {
+			s, err := Open(path, Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := machine(t, s)
+			s.Close()
+			m.Credits += 2000
+			rawPut(t, path, bMachine, kMachine, m)
+		}, ErrInvariant, "tickets issued 30.00"},
 		{"bad validation number", func(t *testing.T, path string) {
 			rawPut(t, path, bTicketsIn, seqKey(1), TicketIn{Seq: 1, Validation: "12", Amount: 700, Status: TicketInStacked})
 		}, ErrCorrupt, "want 18 digits"},
