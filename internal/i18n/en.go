@@ -349,6 +349,17 @@ var en = map[string]string{
 	"gameshort.classic":         "Classic",
 	"gameshort.duel":            "Poker Duel",
 
+	// Ticket meters (TITO), in their own block so that their longer keys
+	// do not realign the catalogue.
+	"meter.tickets_in":           "Tickets in (amount)",
+	"meter.tickets_in_count":     "Tickets in (count)",
+	"meter.tickets_issued":       "Tickets issued (amount)",
+	"meter.tickets_issued_count": "Tickets issued (count)",
+	"meter.tickets_out":          "Tickets printed (amount)",
+	"meter.tickets_out_count":    "Tickets printed (count)",
+	"meter.tickets_voided":       "Tickets voided, paid by hand (amount)",
+	"meter.tickets_voided_count": "Tickets voided, paid by hand (count)",
+
 	// Operator.
 	"operator.title":         "Operator menu",
 	"operator.setting":       "Setting",
@@ -562,6 +573,9 @@ var en = map[string]string{
 	"event.jackpot":                   "Jackpot",
 	"event.memory_error":              "Memory error",
 	"event.program":                   "Program",
+	"event.ticket_out":                "Ticket out",
+	"event.ticket_in":                 "Ticket in",
+	"event.note":                      "Note validator",
 	"hand.win":                        "Winning hand",
 	"hand.blackjack":                  "Blackjack",
 }

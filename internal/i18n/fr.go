@@ -349,6 +349,17 @@ var fr = map[string]string{
 	"gameshort.classic":         "Classique",
 	"gameshort.duel":            "Duel de poker",
 
+	// Ticket meters (TITO), in their own block so that their longer keys
+	// do not realign the catalogue.
+	"meter.tickets_in":           "Tickets acceptés (montant)",
+	"meter.tickets_in_count":     "Tickets acceptés (nombre)",
+	"meter.tickets_issued":       "Tickets émis (montant)",
+	"meter.tickets_issued_count": "Tickets émis (nombre)",
+	"meter.tickets_out":          "Tickets imprimés (montant)",
+	"meter.tickets_out_count":    "Tickets imprimés (nombre)",
+	"meter.tickets_voided":       "Tickets annulés, payés à la main (montant)",
+	"meter.tickets_voided_count": "Tickets annulés, payés à la main (nombre)",
+
 	// Opérateur.
 	"operator.title":         "Menu opérateur",
 	"operator.setting":       "Réglage",
@@ -562,6 +573,9 @@ var fr = map[string]string{
 	"event.jackpot":                   "Jackpot",
 	"event.memory_error":              "Erreur mémoire",
 	"event.program":                   "Programme",
+	"event.ticket_out":                "Ticket émis",
+	"event.ticket_in":                 "Ticket accepté",
+	"event.note":                      "Lecteur de billets",
 	"hand.win":                        "Main gagnante",
 	"hand.blackjack":                  "Blackjack",
 }
