@@ -263,6 +263,9 @@ func (tx *Tx) NoteReturned() error {
 // validator's power-up status p: the record goes unless the action is
 // NoteWait. It returns the action and the note (nil when there was none);
 // on NoteCredit the caller credits note.Value in this same transaction.
+// The validator repeats its power-up status until it is reset: the caller
+// resets it only after this transaction has committed, so a cut in
+// between finds the same status and the same record again.
 func (tx *Tx) ResolveNoteAtBoot(p PowerUp) (NoteAction, *Note, error) {
 	n, err := tx.Note()
 	if err != nil {
@@ -346,7 +349,8 @@ const ReasonPowerCutTicketIn = "power cut before the ticket was stacked"
 // TicketInAtBoot applies ResolveTicketInAtBoot to the open ticket in: it
 // records it stacked (TicketInCredit: the caller credits t.Amount and
 // counts Meters.TicketRedeemed in this transaction) or returned with SAS
-// status 87, and returns the action and the ticket.
+// status 87, and returns the action and the ticket. As for notes, the
+// validator is reset only once this has committed.
 func (tx *Tx) TicketInAtBoot(p PowerUp) (TicketInAction, TicketIn, error) {
 	t, ok, err := tx.OpenTicketIn()
 	if err != nil || !ok {

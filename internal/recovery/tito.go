@@ -279,6 +279,13 @@ func (tx *Tx) putTicket(bucket []byte, seq uint64, v any) error {
 	return tx.put(bucket, seqKey(seq), v)
 }
 
+// Under system validation a cash-out first waits for the host's number
+// (SAS exception 57, LP 57/58) with its credits still on the meter
+// (NextCashoutID names it); under secure-enhanced validation the caller
+// computes the number (sas.ValidationID.Next) and stores the new state
+// with PutValidationID in the transaction of IssueTicket. Either way the
+// ticket is recorded with its number before it is printed.
+//
 // IssueTicket records a cash-out to a ticket as pending, before it is
 // printed, and returns it (its Seq, Created). The caller takes the amount
 // off the credit meter and counts Meters.TicketIssued in the same
