@@ -444,7 +444,11 @@ func (tx *Tx) TicketReprint(seq uint64) (TicketOut, error) {
 
 // TicketVoid is the attendant's void of an uncertain ticket: uncertain →
 // voided; its validation number is no longer valid and the attendant pays
-// the amount by hand. The caller counts Meters.TicketVoided(t.Amount).
+// the amount by hand. The caller counts Meters.TicketVoided(t.Amount). A
+// voided ticket never enters the validation records the host reads (LP
+// 4D, printed tickets only), so a paper that did come out is never
+// redeemable; a reprinted one carries the same number as the first, and
+// the host redeems a number once.
 func (tx *Tx) TicketVoid(seq uint64) (TicketOut, error) {
 	t, st, err := tx.openOut(seq, "attendant void", TicketUncertain)
 	if err != nil {
