@@ -209,8 +209,8 @@ func (d *Driver) handle(ctx context.Context, f Frame) error {
 	case StPowerUpBillStacker:
 		// The note is in the stacker; Reset finishes stacking it and the
 		// validator will not report it again. Credit first, reset after.
-		if !d.credit() {
-			return nil
+		if ok, err := d.credit(ctx); !ok || err != nil {
+			return err
 		}
 		return d.reset()
 	case StInitialize:
@@ -223,18 +223,18 @@ func (d *Driver) handle(ctx context.Context, f Frame) error {
 		}
 		return d.applyInhibit()
 	case StEscrow:
-		return d.escrow(data)
+		return d.escrow(ctx, data)
 	case StHolding:
 		// Only a host holds; this one never does, so this is a hold left
 		// by an earlier host. The denomination is unknown: return it.
 		d.event(Event{Kind: EvReturned, Text: "a note held in escrow by an earlier host (value unknown)"})
 		return d.operate(CmdReturn)
 	case StVendValid:
-		if d.credit() {
-			return d.link.Write(MustEncode(byte(CmdAck)))
+		if ok, err := d.credit(ctx); !ok || err != nil {
+			return err
 		}
+		return d.link.Write(MustEncode(byte(CmdAck)))
 	}
-	_ = ctx
 	return nil
 }
 
@@ -272,26 +272,30 @@ func (d *Driver) changed(from, to Status, data byte) {
 }
 
 // credit asks the Cashbox to credit the note in the stacker and reports
-// whether the validator may be told so (acknowledged, or reset).
-func (d *Driver) credit() bool {
+// whether the validator may be told so (acknowledged, or reset). If ctx
+// ended meanwhile, the driver stops there and tells the validator nothing.
+func (d *Driver) credit(ctx context.Context) (bool, error) {
 	n, fresh, err := d.box.Credit()
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
 	switch {
 	case errors.Is(err, ErrNotOrdered):
 		d.event(Event{Kind: EvUncredited, Text: fmt.Sprintf("%s with no note ordered stacked in the store: not credited", d.last)})
-		return true
+		return true, nil
 	case err != nil:
 		d.event(Event{Kind: EvStoreError, Text: fmt.Sprintf("credit at %s: %v (not acknowledged; asked again)", d.last, err)})
-		return false
+		return false, nil
 	case fresh:
 		d.event(Event{Kind: EvCredited, Note: n})
 	default:
 		d.event(Event{Kind: EvCreditRepeated, Note: n})
 	}
-	return true
+	return true, nil
 }
 
 // escrow decides the note in escrow.
-func (d *Driver) escrow(code byte) error {
+func (d *Driver) escrow(ctx context.Context, code byte) error {
 	v, ok := d.cfg.Notes[code]
 	n := Note{Code: code, Value: v}
 	refuse := func(why string) error {
@@ -309,6 +313,9 @@ func (d *Driver) escrow(code byte) error {
 		return refuse(fmt.Sprintf("above the acceptance limit %s", max))
 	}
 	dec, err := d.box.Escrow(n)
+	if ctx.Err() != nil {
+		return ctx.Err() // stopped while deciding: the note stays in escrow
+	}
 	if err != nil {
 		return refuse(fmt.Sprintf("escrow decision failed: %v", err))
 	}

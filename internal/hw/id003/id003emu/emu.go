@@ -95,6 +95,7 @@ type Validator struct {
 	inhibit    bool
 	settings   map[id003.Command][]byte
 	reject     byte // reject reason for the note being accepted (0: valid)
+	shown      bool // the status has been reported once: time may move on
 	ignoreMask bool
 
 	// script
@@ -111,7 +112,7 @@ type Validator struct {
 
 // Open creates the pty pair and starts serving it, powered up with no note.
 func Open() (*Validator, error) {
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK, 0) // non-blocking: Close ends a pending Read
 	if err != nil {
 		return nil, fmt.Errorf("id003emu: open /dev/ptmx: %w", err)
 	}
@@ -218,6 +219,12 @@ func (v *Validator) command(f id003.Frame) []byte {
 	defer v.mu.Unlock()
 	defer v.notify()
 	c := id003.Command(f.Code)
+	before := v.status
+	defer func() {
+		if v.status != before && c != id003.CmdStatus {
+			v.shown = false
+		}
+	}()
 	if v.mute {
 		return nil
 	}
@@ -236,9 +243,10 @@ func (v *Validator) command(f id003.Frame) []byte {
 	ack := id003.MustEncode(byte(id003.StAck))
 	switch {
 	case c == id003.CmdStatus:
-		if v.fault == 0 || v.status != v.fault {
+		if v.shown && (v.fault == 0 || v.status != v.fault) {
 			v.step()
 		}
+		v.shown = true
 		if k, ok := v.sprung(func(k Trap) bool { return k.Status == v.status && k.Status != 0 }); ok && k.Fault == 0 && v.silent > 0 {
 			v.silent--
 			return nil
@@ -415,6 +423,7 @@ func (v *Validator) powerUp() {
 
 // cut is a power cut: silent for n status requests, then powered up.
 func (v *Validator) cut(n int) {
+	v.shown = false
 	v.nCuts++
 	v.silent = n
 	v.powerUp()
@@ -434,6 +443,7 @@ func (v *Validator) sprung(match func(Trap) bool) (Trap, bool) {
 		v.fault, v.faultB = k.Fault, k.Data
 		v.status, v.data = k.Fault, k.Data
 	}
+	v.shown = false
 	return k, true
 }
 
@@ -473,7 +483,7 @@ func (v *Validator) insert(code, reject byte) error {
 		return fmt.Errorf("%w: %s", ErrBusy, v.status)
 	}
 	v.code, v.at, v.reject = code, acceptor, reject
-	v.status = id003.StAccepting
+	v.status, v.shown = id003.StAccepting, false
 	v.notify()
 	return nil
 }
@@ -484,6 +494,7 @@ func (v *Validator) insert(code, reject byte) error {
 func (v *Validator) Fault(s id003.Status, data byte) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.shown = false
 	v.fault, v.faultB = s, data
 	v.status, v.data = s, data
 	v.notify()
@@ -495,6 +506,7 @@ func (v *Validator) Fault(s id003.Status, data byte) {
 func (v *Validator) Clear() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.shown = false
 	if v.at == acceptor {
 		v.giveBack()
 	}
