@@ -106,7 +106,6 @@ type Driver struct {
 	// owned by Run
 	buf        []byte
 	configured bool // settings sent since the last reset
-	enabled    bool // last inhibit setting echoed: acceptance on
 	last       Status
 	missed     int
 }
@@ -169,7 +168,7 @@ func (d *Driver) Run(ctx context.Context) error {
 				d.event(Event{Kind: EvTimeout, Text: fmt.Sprintf("no valid answer to %d status requests in a row (%s each)", d.missed, d.cfg.ReplyTimeout)})
 				// Whatever it does when it comes back (most likely a
 				// power-up), the driver sets it up again.
-				d.configured, d.enabled = false, false
+				d.configured = false
 			}
 		case err != nil:
 			return err
@@ -254,11 +253,10 @@ func (d *Driver) changed(from, to Status, data byte) {
 	switch {
 	case to.PowerUp():
 		d.event(Event{Kind: EvPowerUp, Status: to})
-		d.configured, d.enabled = false, false
+		d.configured = false
 		d.setInfo(func(i *Info) { i.Enabled = false })
 	case to.Fault():
 		d.event(Event{Kind: EvFault, Status: to, Failure: ev.Failure})
-		d.enabled = false // the validator stops on its own; set again after
 		d.setInfo(func(i *Info) { i.Enabled = false })
 	case to == StRejecting:
 		d.event(Event{Kind: EvRejected, Reject: ev.Reject})
@@ -343,7 +341,7 @@ func (d *Driver) accepted() string {
 
 // reset sends Reset; settings follow at initialize.
 func (d *Driver) reset() error {
-	d.configured, d.enabled = false, false
+	d.configured = false
 	return d.operate(CmdReset)
 }
 
@@ -365,7 +363,6 @@ func (d *Driver) configure() error {
 			return err
 		}
 	}
-	d.enabled = false
 	f, err := d.exchange(CmdGetVersion, nil, func(f Frame) bool { return f.Code == byte(CmdGetVersion) })
 	if err == nil {
 		v := string(f.Data)
@@ -397,7 +394,6 @@ func (d *Driver) setting(c Command, data []byte) (bool, error) {
 func (d *Driver) applyInhibit() error {
 	want := d.acceptance() > 0
 	if want == (d.last == StIdling) {
-		d.enabled = want
 		d.setInfo(func(i *Info) { i.Enabled = want })
 		return nil
 	}
@@ -407,7 +403,6 @@ func (d *Driver) applyInhibit() error {
 	}
 	ok, err := d.setting(CmdSetInhibit, []byte{b})
 	if ok {
-		d.enabled = want
 		d.setInfo(func(i *Info) { i.Enabled = want })
 	}
 	return err
