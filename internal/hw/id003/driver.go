@@ -245,6 +245,8 @@ func (d *Driver) changed(from, to Status, data byte) {
 		ev.Failure = FailureCode(data)
 	case StRejecting:
 		ev.Reject = RejectReason(data)
+	case StEscrow:
+		ev.Note = Note{Code: data, Value: d.cfg.Notes[data]}
 	}
 	d.event(ev)
 	if from.Fault() && !to.Fault() {

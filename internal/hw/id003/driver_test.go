@@ -657,3 +657,58 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestVendValidNotOrdered: a note another host stacked (the store holds no
+// order for it) reaches vend valid: acknowledged so the validator carries
+// on, reported, never credited.
+func TestVendValidNotOrdered(t *testing.T) {
+	emu, err := id003emu.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer emu.Close()
+	p, err := id003.OpenPort(emu.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(c id003.Command, data ...byte) {
+		t.Helper()
+		if err := p.Write(id003.MustEncode(byte(c), data...)); err != nil {
+			t.Fatal(err)
+		}
+		// The answer arrives at once; drop it.
+		buf := make([]byte, 64)
+		if n, err := p.Read(buf, 5*time.Second); n == 0 || err != nil {
+			t.Fatalf("%s: no answer: %v", c, err)
+		}
+	}
+	// Another host: reset, enable, a 10.00 note stacked up to vend valid.
+	ask(id003.CmdReset)
+	ask(id003.CmdStatus)
+	ask(id003.CmdSetInhibit, 0)
+	ask(id003.CmdStatus)
+	if err := emu.Insert(0x62); err != nil {
+		t.Fatal(err)
+	}
+	ask(id003.CmdStatus) // accepting
+	ask(id003.CmdStatus) // escrow
+	ask(id003.CmdStack1)
+	ask(id003.CmdStatus) // stacking
+	ask(id003.CmdStatus) // vend valid
+	p.Close()
+
+	r := &rig{t: t, ctx: context.Background(), emu: emu, dbPath: t.TempDir() + "/cabinet.db", ev: newEvents()}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r.ctx = ctx
+	r.start()
+	defer r.stop()
+	r.idleAfter(1)
+	r.ev.wait(ctx, t, id003.EvUncredited, "vend valid with no note ordered stacked in the store: not credited")
+	if c, log := r.box.ledger(t); c != 0 || len(log) != 0 {
+		t.Errorf("credits %s (% X), want none", c, log)
+	}
+	if s := emu.Snapshot(); !slices.Equal(s.Stacked, []byte{0x62}) {
+		t.Errorf("stacked % X, want 62", s.Stacked)
+	}
+}

@@ -56,6 +56,8 @@ func (e Event) String() string {
 			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.Failure)
 		case StRejecting:
 			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.Reject)
+		case StEscrow:
+			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.Note)
 		}
 		return fmt.Sprintf("%s: %s", e.Kind, e.Status)
 	case EvPowerUp, EvFaultCleared:
