@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -711,4 +712,74 @@ func TestVendValidNotOrdered(t *testing.T) {
 	if s := emu.Snapshot(); !slices.Equal(s.Stacked, []byte{0x62}) {
 		t.Errorf("stacked % X, want 62", s.Stacked)
 	}
+}
+
+// TestRandomCutsAndCrashes feeds notes while cutting the validator's power
+// and killing the host at random steps (seeded; the seed is printed): the
+// credits always end equal, note for note, to the notes stacked.
+func TestRandomCutsAndCrashes(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	traps := []id003emu.Trap{
+		{Status: id003.StAccepting}, {Status: id003.StEscrow}, {Command: id003.CmdStack1},
+		{Status: id003.StStacking}, {Status: id003.StVendValid}, {Command: id003.CmdAck},
+		{Status: id003.StStacked}, {Command: id003.CmdReturn}, {Status: id003.StReturning},
+		{Command: id003.CmdReset}, {Status: id003.StInitialize}, {Status: id003.StVendValid, Silent: 4},
+	}
+	points := []string{"ordered", "before credit", "credited"}
+	codes := []byte{0x61, 0x62, 0x63, 0x64, 0x65, 0x66}
+	r := newRig(t)
+	for i := range 40 {
+		r.box.setLimit([]money.Cents{100000, 100000, 100000, 1000}[rng.IntN(4)])
+		if rng.IntN(3) == 0 {
+			r.emu.Arm(traps[rng.IntN(len(traps))])
+		}
+		died := make(chan struct{})
+		if rng.IntN(3) == 0 {
+			point, run := points[rng.IntN(len(points))], r.run
+			var once sync.Once
+			r.box.setCrash(func(p string) bool {
+				if p != point {
+					return false
+				}
+				once.Do(func() { close(died) })
+				<-run.Done()
+				return true
+			})
+		}
+		code := codes[rng.IntN(len(codes))]
+		r.insert(code)
+		idle := make(chan error, 1)
+		wctx, stop := context.WithCancel(r.ctx)
+		go func() {
+			_, err := r.emu.WaitFor(wctx, func(s id003emu.Snapshot) bool {
+				return s.Status == id003.StIdling && len(s.Stacked)+len(s.Returned) == i+1
+			})
+			idle <- err
+		}()
+		select {
+		case <-died:
+			stop()
+			<-idle
+			r.stop()
+			if rng.IntN(2) == 0 {
+				r.emu.PowerCycle()
+			}
+			r.start()
+			r.idleAfter(i + 1)
+		case err := <-idle:
+			stop()
+			if err != nil {
+				t.Fatalf("note %d (%02X): %v; events:\n%s", i, code, err, dump(r.ev.list()))
+			}
+		}
+		r.box.setCrash(nil)
+		r.checkMoney()
+		if t.Failed() {
+			t.Fatalf("note %d (%02X), seed %d", i, code, seed)
+		}
+	}
+	s := r.emu.Snapshot()
+	t.Logf("stacked %d, returned %d, power cuts %d", len(s.Stacked), len(s.Returned), s.Cuts)
 }
