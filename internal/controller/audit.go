@@ -33,13 +33,11 @@ var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
 // memoryClear is the full memory clear: the store keeps the old file aside,
 // resets, logs it; then the cabinet boots again on the empty store.
 func (c *Controller) memoryClear() error {
-	if err := c.st.Clear("CLEAR"); err != nil {
-		return fmt.Errorf("cabinet: memory clear: %w", err)
-	}
-	c.memErr = nil // boot commits the state of the empty store
-	if err := c.boot(); err != nil {
-		c.memErr = err
+	if err := c.clear(); err != nil {
 		return err
+	}
+	if err := c.boot(); err != nil {
+		return c.fail(err)
 	}
 	c.ui.mode = view.Attract
 	return nil
@@ -58,8 +56,8 @@ func (c *Controller) auditView(cs state) *view.AuditView {
 		shown.Meters.Bills[d] = n
 	}
 	a.Meters = MeterLines(shown)
-	if c.memErr != nil {
-		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.memErr.Error()})
+	if c.cur.memErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.cur.memErr.Error()})
 	}
 	if c.digestErr != nil {
 		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.digestErr.Error()})

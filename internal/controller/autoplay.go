@@ -66,8 +66,8 @@ func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
 	if choose == nil {
 		choose = BasicChooser
 	}
-	if c.memErr != nil {
-		return c.memErr
+	if c.cur.memErr != nil {
+		return c.cur.memErr
 	}
 	if c.cur.m.Handpay > 0 {
 		if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}); err != nil {
@@ -87,7 +87,7 @@ func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
 	var a game.Action
 	var need money.Cents
 	if id == game.Duel {
-		r, _, err := c.newDuel(c.cur.m.NextRound, mustCarry(c))
+		r, _, err := c.newDuel(c.cur.m.NextRound, c.cur.carry[game.Duel])
 		if err != nil {
 			return err
 		}

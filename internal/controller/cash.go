@@ -65,7 +65,7 @@ func (c *Controller) billStacked(v money.Cents) error {
 		return c.logOnly(meters.KindBillError, fmt.Sprintf("stacked bill with value %v ignored", v), "bill_error",
 			meters.Arg{Type: meters.ArgText, Value: fmt.Sprintf("stacked bill with value %v", v)})
 	}
-	if c.memErr != nil {
+	if c.cur.memErr != nil {
 		c.log.Error("bill stacked during memory error: not credited, store untouched", "value", v)
 		return fmt.Errorf("%w: bill %v stacked during memory error", ErrMemory, v)
 	}
@@ -227,7 +227,7 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			c.playedAtDoor = c.cur.m.Meters.Played
 		}
 	case hw.ResetKey:
-		if on && c.cur.m.Handpay > 0 && c.memErr == nil && !c.cur.switches[hw.AuditKey] {
+		if on && c.cur.m.Handpay > 0 && c.cur.memErr == nil && !c.cur.switches[hw.AuditKey] {
 			return c.clearHandpay()
 		}
 	case hw.OperatorKey:
@@ -250,7 +250,7 @@ func (c *Controller) tilts() []string { return c.tiltsOf(c.cur) }
 // tiltsOf lists the tilt reasons with the hardware facts of s.
 func (c *Controller) tiltsOf(s state) []string {
 	var t []string
-	if c.memErr != nil {
+	if c.cur.memErr != nil {
 		t = append(t, "memory_error")
 	}
 	if c.digestErr != nil {

@@ -68,7 +68,10 @@ type Options struct {
 // Controller is the cabinet. Handle and Run are not safe for concurrent use;
 // Snapshot is (the display calls it from its own goroutine).
 type Controller struct {
-	st   Store
+	// ledger owns the store and the committed state (ledger.go): c.cur is
+	// read here, assigned only by the ledger.
+	ledger
+
 	hw   hw.Backend
 	rng  RNG
 	now  func() time.Time
@@ -77,11 +80,6 @@ type Controller struct {
 	set  InForce
 	base InForce
 
-	// cur is the committed state: only commit (commit.go) assigns it, and
-	// publish builds the snapshot from it alone.
-	cur state
-
-	memErr    error // integrity or store failure: play disabled
 	digestErr error
 	message   string // why the last input was refused (notice.go), "" if accepted
 
@@ -120,15 +118,14 @@ func New(opt Options) (*Controller, error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	c := &Controller{st: opt.Store, hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
+	c := &Controller{ledger: ledger{st: opt.Store, log: opt.Log}, hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
 		set: opt.InForce, base: opt.InForce}
 	c.ui.init(c)
 	if opt.WantDigest != "" && opt.WantDigest != opt.Digest {
 		c.digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
 	}
 	if err := c.boot(); err != nil {
-		c.memErr = err
-		c.log.Error("memory error at boot", "err", err)
+		c.fail(err)
 	}
 	c.publish(c.cur)
 	return c, nil
@@ -136,8 +133,8 @@ func New(opt Options) (*Controller, error) {
 
 // Err reports the boot failure that keeps play disabled, if any.
 func (c *Controller) Err() error {
-	if c.memErr != nil {
-		return c.memErr
+	if c.cur.memErr != nil {
+		return c.cur.memErr
 	}
 	return c.digestErr
 }
@@ -145,17 +142,8 @@ func (c *Controller) Err() error {
 func (c *Controller) boot() error {
 	if err := c.st.Check(); err != nil {
 		// Play stays disabled; the audit screens show what can still be
-		// read (the machine record, if its own checksum holds). Nothing is
-		// written: the store is evidence.
-		var m recovery.Machine
-		if rerr := c.st.View(func(tx *recovery.Tx) error {
-			var err error
-			m, err = tx.Machine()
-			return err
-		}); rerr == nil {
-			c.cur.m = m
-		}
-		return fmt.Errorf("%w: %w", ErrMemory, err)
+		// read. Nothing is written: the store is evidence.
+		return c.evidence(err)
 	}
 	err := c.commit("boot", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
@@ -174,6 +162,16 @@ func (c *Controller) boot() error {
 			return err
 		}
 		s.host = h
+		s.carry = map[game.ID][]byte{}
+		for _, id := range []game.ID{game.FreeBet, game.Duel} {
+			b, err := tx.Carry(id)
+			if err != nil {
+				return fmt.Errorf("read %s carry: %w", id, err)
+			}
+			if b != nil {
+				s.carry[id] = b
+			}
+		}
 		m.Meters.PowerUps++
 		if err := c.logDetail(tx, meters.KindPowerUp, "power up", "power_up"); err != nil {
 			return err
@@ -209,8 +207,8 @@ func (c *Controller) boot() error {
 		return nil
 	})
 	if err != nil {
-		if c.memErr != nil {
-			return c.memErr
+		if c.cur.memErr != nil {
+			return c.cur.memErr
 		}
 		return fmt.Errorf("%w: boot: %w", ErrMemory, err)
 	}

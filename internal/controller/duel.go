@@ -89,7 +89,7 @@ func (c *Controller) duelPanel(cs state, p *panel) {
 		p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
 		p.set(hw.Special, func() error { u.duelMarks[u.duelCursor] = !u.duelMarks[u.duelCursor]; return nil })
 	} else {
-		if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil && c.startRefused(cs, game.Duel) == nil {
+		if r, _, err := c.newDuel(cs.m.NextRound, cs.carry[game.Duel]); err == nil && c.startRefused(cs, game.Duel) == nil {
 			legal = r.Legal(cs.m.Credits)
 		}
 		p.set(hw.Game, c.toMenu)
@@ -136,14 +136,6 @@ func (c *Controller) duelAction(cs state, k game.ActionKind) error {
 		c.ui.duelCursor = 0
 	}
 	return nil
-}
-
-func mustCarry(c *Controller) []byte {
-	b, err := c.carry(game.Duel)
-	if err != nil {
-		c.log.Error("read duel session", "err", err)
-	}
-	return b
 }
 
 // duelBet is the amount an Open or Raise button offers: the player's choice

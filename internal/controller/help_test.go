@@ -103,7 +103,7 @@ func TestTiltReasonsTranslated(t *testing.T) {
 	// Every condition at once: tilts() gives exactly TiltReasons, so a new
 	// reason cannot escape the list this test walks.
 	r := newRig(t, 1)
-	r.c.memErr, r.c.digestErr, r.c.cur.jam = ErrMemory, ErrDigest, true
+	r.c.cur.memErr, r.c.digestErr, r.c.cur.jam = ErrMemory, ErrDigest, true
 	r.c.cur.switches[hw.MainDoor], r.c.cur.switches[hw.CashDoor] = true, true
 	if got := r.c.tilts(); !slices.Equal(got, TiltReasons) {
 		t.Fatalf("tilts() with every condition = %q, want TiltReasons %q", got, TiltReasons)

@@ -367,7 +367,7 @@ func (c *Controller) HostInfo() HostInfo {
 
 // publishHost builds the host information from committed state cs.
 func (c *Controller) publishHost(cs state) {
-	hi := &HostInfo{MemErr: c.memErr != nil, SincePowerUp: cs.m.Meters.Played - c.playedAtBoot,
+	hi := &HostInfo{MemErr: c.cur.memErr != nil, SincePowerUp: cs.m.Meters.Played - c.playedAtBoot,
 		SinceDoor: cs.m.Meters.Played - c.playedAtDoor}
 	switch {
 	case cs.open != nil:
@@ -405,7 +405,7 @@ func (c *Controller) publishHost(cs state) {
 // the menu to its table; LP 55 answers that game from then on. With SAS off,
 // or under a memory error, nothing is written.
 func (c *Controller) gameSelected() error {
-	if !c.opt.SAS || c.memErr != nil {
+	if !c.opt.SAS || c.cur.memErr != nil {
 		return nil
 	}
 	return c.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.raise(tx, exGameSelected) })
@@ -415,7 +415,7 @@ func (c *Controller) gameSelected() error {
 // raises SAS exception 8A (game recall entry displayed). Only with SAS on
 // and a sound store: without SAS, viewing the recall writes nothing.
 func (c *Controller) recallShown() error {
-	if !c.opt.SAS || c.memErr != nil || auditPages[c.ui.auditPage%len(auditPages)] != "recall" {
+	if !c.opt.SAS || c.cur.memErr != nil || auditPages[c.ui.auditPage%len(auditPages)] != "recall" {
 		return nil
 	}
 	var round uint64

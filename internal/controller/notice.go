@@ -62,7 +62,7 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 		if in.Switch == hw.OperatorKey && in.On && c.ui.mode != view.Operator {
 			return NoticeOperatorRound
 		}
-		if in.Switch == hw.ResetKey && in.On && c.cur.m.Handpay > 0 && c.memErr == nil && c.cur.switches[hw.AuditKey] {
+		if in.Switch == hw.ResetKey && in.On && c.cur.m.Handpay > 0 && c.cur.memErr == nil && c.cur.switches[hw.AuditKey] {
 			return NoticeResetInAudit // the handpay is not paid from the audit screens (switchChanged)
 		}
 		if in.Switch == hw.ResetKey && !in.On && c.message == NoticeResetInAudit {

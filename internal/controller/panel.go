@@ -123,7 +123,7 @@ func (c *Controller) auditPanel(cs state, p *panel) {
 		}
 		return nil
 	})
-	if c.memErr != nil && cs.switches[hw.ResetKey] {
+	if c.cur.memErr != nil && cs.switches[hw.ResetKey] {
 		p.set(hw.Yes, c.memoryClear)
 	}
 }

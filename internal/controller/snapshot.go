@@ -41,7 +41,7 @@ func (c *Controller) publish(cs state) {
 		s.Round = cs.last
 	}
 	if c.ui.game == game.Duel && s.Round == nil {
-		if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil {
+		if r, _, err := c.newDuel(cs.m.NextRound, cs.carry[game.Duel]); err == nil {
 			t := r.Table()
 			s.Round = &t
 		}

@@ -33,7 +33,7 @@ func (s *stepRand) reader() io.Reader {
 // canPlay reports why no game action is accepted now, or nil.
 func (c *Controller) canPlay() error {
 	switch {
-	case c.memErr != nil:
+	case c.cur.memErr != nil:
 		return fmt.Errorf("%w: memory error", ErrNotNow)
 	case c.digestErr != nil:
 		return fmt.Errorf("%w: program digest mismatch", ErrNotNow)
@@ -81,10 +81,7 @@ func (c *Controller) play(a game.Action) error {
 		if err := c.startRefused(c.cur, id); err != nil {
 			return fmt.Errorf("%w: %w", ErrNotNow, err)
 		}
-		carry, err := c.carry(id)
-		if err != nil {
-			return err
-		}
+		carry := c.cur.carry[id]
 		var rules json.RawMessage
 		r, rules, err = c.newRound(id, no, carry)
 		if err != nil {
@@ -163,6 +160,7 @@ func (c *Controller) play(a game.Action) error {
 				if err := tx.PutCarry(id, carry); err != nil {
 					return err
 				}
+				s.withCarry(id, carry)
 			}
 			s.open, s.round, s.last, s.recovered = nil, nil, &t, false
 		} else {
@@ -197,22 +195,6 @@ func (c *Controller) lazy(id game.ID) bool {
 		return true
 	}
 	return c.set.Rules[id].FreshShuffle
-}
-
-func (c *Controller) carry(id game.ID) ([]byte, error) {
-	if id != game.FreeBet && id != game.Duel {
-		return nil, nil
-	}
-	var out []byte
-	err := c.st.View(func(tx *recovery.Tx) error {
-		b, err := tx.Carry(id)
-		out = b
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("cabinet: read %s carry: %w", id, err)
-	}
-	return out, nil
 }
 
 func (c *Controller) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte {

@@ -3,6 +3,8 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
 	"strconv"
 
 	"cabinet/internal/game"
@@ -24,10 +26,11 @@ type Store interface {
 
 // state is the committed state of the cabinet: everything the player can see
 // or the outputs show that is not a mere cursor. The write-ahead rule
-// (platform.md §4) is kept by construction: Controller.cur is assigned only
-// by commit (below) and by boot's commit, and publish builds the snapshot
-// and drives lamps, tower and acceptor from a state value and the ui alone.
-// A change of credits, meters, the open round, a door, a key or a jam is
+// (platform.md §4) is kept by construction: ledger.cur is assigned only in
+// this file (commit, and fail/evidence, which record that the store is in
+// error and write nothing), and publish builds the snapshot and drives
+// lamps, tower and acceptor from a state value and the screen alone. A
+// change of credits, meters, the open round, a door, a key or a jam is
 // therefore shown only after its transaction committed.
 type state struct {
 	m         recovery.Machine    // machine record as committed
@@ -44,6 +47,26 @@ type state struct {
 	// host is what the casino's host system commanded (host.go), as
 	// committed.
 	host recovery.HostState
+
+	// carry is what a game carries from one round to the next (Free Bet's
+	// shoe, Duel's session), as committed; read at boot, written by the
+	// step that settles a round. Shared between state values: replaced,
+	// never edited in place (withCarry).
+	carry map[game.ID][]byte
+
+	// memErr is set when the store failed (integrity at boot or at the
+	// self-test, or a commit that could not be written): play is disabled,
+	// the store is evidence and is not written again.
+	memErr error
+}
+
+// withCarry returns s's carry with game id's replaced by b (a new map:
+// other state values keep theirs).
+func (s *state) withCarry(id game.ID, b []byte) {
+	m := make(map[game.ID][]byte, len(s.carry)+1)
+	maps.Copy(m, s.carry)
+	m[id] = b
+	s.carry = m
 }
 
 // refused marks an error returned by a commit's change function: the change
@@ -53,30 +76,42 @@ type refused struct{ err error }
 func (r refused) Error() string { return r.err.Error() }
 func (r refused) Unwrap() error { return r.err }
 
+// ledger owns the durable store and the committed state. It is the only
+// writer of the store outside internal/recovery: the controller's steps,
+// bills, doors, keys, operator changes, the host's commands and the host's
+// acknowledgements of exceptions all reach it through commit.
+type ledger struct {
+	st  Store
+	log *slog.Logger
+	// cur is the committed state: assigned only in this file.
+	cur state
+}
+
 // commit is the one path by which committed state changes. change gets a
 // copy of the committed state with the machine record as read in the
 // transaction, edits it and writes what else the step needs (log entries,
 // open round, recall); commit writes the machine record, and only when the
-// transaction has committed does the controller's state become the new one.
+// transaction has committed does the ledger's state become the new one.
 //
 // An error from change is a refusal: nothing is written, nothing changes,
 // the error is returned as is. Any other failure (the store cannot read,
 // write or commit) is a memory-error tilt (platform.md §4: play disabled,
-// the audit screens still work; a store failure never exits): nothing the player sees changes except the tilt.
+// the audit screens still work; a store failure never exits): nothing the
+// player sees changes except the tilt.
 //
 // With a memory error already present the store is evidence and is not
 // written: change runs with a nil tx and only the hardware facts (switches,
 // jam) of its result are taken; the durable part stays as read.
-func (c *Controller) commit(op string, change func(tx *recovery.Tx, s *state) error) error {
-	next := c.cur
-	if c.memErr != nil {
+func (l *ledger) commit(op string, change func(tx *recovery.Tx, s *state) error) error {
+	next := l.cur
+	if l.cur.memErr != nil {
 		if err := change(nil, &next); err != nil {
 			return err
 		}
-		c.cur.switches, c.cur.jam = next.switches, next.jam
+		l.cur.switches, l.cur.jam = next.switches, next.jam
 		return nil
 	}
-	err := c.st.Update(func(tx *recovery.Tx) error {
+	err := l.st.Update(func(tx *recovery.Tx) error {
 		m, err := tx.Machine()
 		if err != nil {
 			return err
@@ -92,11 +127,45 @@ func (c *Controller) commit(op string, change func(tx *recovery.Tx, s *state) er
 		return rf.err
 	}
 	if err != nil {
-		c.memErr = fmt.Errorf("%w: %s: %w", ErrMemory, op, err)
-		c.log.Error("store failure: memory-error tilt", "op", op, "err", err)
-		return c.memErr
+		return l.fail(fmt.Errorf("%w: %s: %w", ErrMemory, op, err))
 	}
-	c.cur = next
+	l.cur = next
+	return nil
+}
+
+// fail puts the ledger in a memory error (err wraps ErrMemory) unless it
+// is in one already, and returns the error in force. Nothing is written.
+func (l *ledger) fail(err error) error {
+	if l.cur.memErr == nil {
+		l.cur.memErr = err
+		l.log.Error("store failure: memory-error tilt", "err", err)
+	}
+	return l.cur.memErr
+}
+
+// evidence is the boot of a store that failed its check: the committed
+// state is what can still be read (the machine record, if its own checksum
+// holds), in a memory error; nothing is written.
+func (l *ledger) evidence(checkErr error) error {
+	var m recovery.Machine
+	if rerr := l.st.View(func(tx *recovery.Tx) error {
+		var err error
+		m, err = tx.Machine()
+		return err
+	}); rerr == nil {
+		l.cur.m = m
+	}
+	return l.fail(fmt.Errorf("%w: %w", ErrMemory, checkErr))
+}
+
+// clear is the full memory clear: the store keeps the old file aside and
+// resets; the memory error goes (the next boot commits the empty store's
+// state).
+func (l *ledger) clear() error {
+	if err := l.st.Clear("CLEAR"); err != nil {
+		return fmt.Errorf("cabinet: memory clear: %w", err)
+	}
+	l.cur.memErr = nil
 	return nil
 }
 
