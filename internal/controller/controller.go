@@ -60,8 +60,9 @@ type Options struct {
 	// SAS turns on the SAS exception queue (host.go): every event the host
 	// must hear of is queued in the transaction that commits it.
 	SAS bool
-	// Host carries the host's commands to the controller's goroutine (Run
-	// serves it; a loop of its own calls ServeHost). nil: none.
+	// Host carries the host's commands and acknowledgements to the
+	// controller's goroutine (Run serves it; a loop of its own calls
+	// ServeHost); the ledger commits them. nil: none.
 	Host <-chan HostRequest
 }
 
@@ -301,7 +302,7 @@ func (c *Controller) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case r := <-c.opt.Host:
-			r.Done <- c.Host(r.Cmd)
+			c.hostRequest(r)
 		case ev, ok := <-in:
 			if !ok {
 				return nil

@@ -27,6 +27,9 @@ import (
 //     log entry and kept in the store (recovery.HostState): a host lock-out
 //     outlives a power cut (decided: the reading a lab expects of SAS LP 01,
 //     "disabled until LP 02").
+//   - Acknowledgements: the SAS machine hands the sequence numbers of the
+//     exceptions the host acknowledged (HostRequest.Acks); the ledger
+//     removes them from the queue. The SAS machine never writes the store.
 
 // ErrHostLocked is wrapped when a round may not start because the host
 // locked play out or disabled the game (LP 01 / LP 09). The round in
@@ -203,14 +206,38 @@ func billAllowed(h recovery.HostState, v money.Cents) bool {
 	return i >= 0 && h.DenomMask&(1<<i) != 0
 }
 
-// HostRequest carries a host command to the controller's goroutine
-// (Options.Host); Done receives the result.
+// HostRequest carries the host's input to the controller's goroutine
+// (Options.Host): a command (Cmd.Kind set) and/or the sequence numbers of
+// exceptions the host acknowledged (Acks). Nothing waits for it: the SAS
+// link validates a command and answers at once, and the ledger commits the
+// command's effect, or removes the acknowledged exceptions from the store's
+// queue, after the reply (docs/sas.md "Exceptions"). A power cut between
+// the reply and the commit therefore reports an acknowledged exception once
+// more after the restart, and loses a command the host was answered ACK for
+// (the state after the restart is the one committed before it, and the
+// host, told of the restart by exceptions 18 and 17, sends its commands
+// again).
 type HostRequest struct {
 	Cmd  HostCommand
-	Done chan<- error
+	Acks []uint64
 }
 
-// ServeHost carries out the host commands waiting on Options.Host without
+// Validate reports a command the controller would refuse, before it is
+// answered: an unknown kind, an unknown game.
+func (cmd HostCommand) Validate() error {
+	switch cmd.Kind {
+	case HostPlay, HostBills, HostBillDenoms, HostSound:
+		return nil
+	case HostGameOnOff:
+		if !cmd.Game.Valid() {
+			return fmt.Errorf("cabinet: host: unknown game %q", cmd.Game)
+		}
+		return nil
+	}
+	return fmt.Errorf("cabinet: host: unknown command %d", cmd.Kind)
+}
+
+// ServeHost carries out the host requests waiting on Options.Host without
 // blocking (the simulator's loop calls it between steps; Run serves the
 // channel itself).
 func (c *Controller) ServeHost() {
@@ -220,11 +247,44 @@ func (c *Controller) ServeHost() {
 	for {
 		select {
 		case r := <-c.opt.Host:
-			r.Done <- c.Host(r.Cmd)
+			c.hostRequest(r)
 		default:
 			return
 		}
 	}
+}
+
+// hostRequest carries out one host request; its errors are logged (the
+// host was answered before: a command was validated, an acknowledgement
+// cannot be refused).
+func (c *Controller) hostRequest(r HostRequest) {
+	if len(r.Acks) > 0 {
+		if err := c.ackExceptions(r.Acks); err != nil {
+			c.log.Error("host acknowledgement", "seqs", r.Acks, "err", err)
+		}
+	}
+	if r.Cmd.Kind != 0 {
+		if err := c.Host(r.Cmd); err != nil {
+			c.log.Error("host command", "command", r.Cmd.Kind, "err", err)
+		}
+	}
+}
+
+// ackExceptions removes the exceptions the host acknowledged from the
+// store's queue (one already removed is skipped). Under a memory error
+// nothing is written: the store is evidence.
+func (c *Controller) ackExceptions(seqs []uint64) error {
+	return c.commit("host acknowledged exceptions", func(tx *recovery.Tx, s *state) error {
+		if tx == nil {
+			return nil
+		}
+		for _, seq := range seqs {
+			if err := tx.AckException(seq); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Host carries out a host command: the new host state and its event-log
@@ -267,8 +327,8 @@ func (c *Controller) Host(cmd HostCommand) (err error) {
 			text, detail = text+" (the acceptor goes off after each bill)", "host_bill_denoms_one"
 		}
 	case HostGameOnOff:
-		if !cmd.Game.Valid() {
-			return fmt.Errorf("cabinet: host: unknown game %q", cmd.Game)
+		if err := cmd.Validate(); err != nil {
+			return err
 		}
 		h.GamesOff = slices.DeleteFunc(h.GamesOff, func(g game.ID) bool { return g == cmd.Game })
 		text, detail = "host: game "+string(cmd.Game)+" enabled", "host_game_on"
