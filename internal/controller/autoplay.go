@@ -58,11 +58,8 @@ func (c *Controller) AutoBets(id game.ID) []game.Bet {
 	return bets
 }
 
-// AutoStep advances autoplay by one committed step of game id: attendant
-// handpay clear, a bill when credits are short, the deal, or the next
-// decision of the open round (whatever its game). It goes through Handle and
-// Play like a player would.
-func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
+// autoStep advances autoplay by one committed step of game id (AutoStep).
+func (c *Controller) autoStep(id game.ID, choose Chooser) error {
 	if choose == nil {
 		choose = BasicChooser
 	}
@@ -70,17 +67,17 @@ func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
 		return c.cur.memErr
 	}
 	if c.cur.m.Handpay > 0 {
-		if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}); err != nil {
+		if err := c.hardware(hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}); err != nil {
 			return err
 		}
-		return c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: false})
+		return c.hardware(hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: false})
 	}
 	if c.cur.open != nil {
 		legal := c.cur.round.Legal(c.cur.m.Credits)
 		if len(legal) == 0 {
 			return fmt.Errorf("cabinet: autoplay: round %d has no legal action", c.cur.open.Round)
 		}
-		return c.Play(choose(c.cur.round, legal))
+		return c.play(choose(c.cur.round, legal))
 	}
 	c.ui.game = id
 	c.ui.mode = view.Table
@@ -112,7 +109,7 @@ func (c *Controller) AutoStep(id game.ID, choose Chooser) error {
 		if bill <= 0 {
 			return fmt.Errorf("cabinet: autoplay: credits %v below %v and no bill can be accepted", c.cur.m.Credits, need)
 		}
-		return c.Handle(hw.Input{Kind: hw.BillStacked, Value: bill})
+		return c.hardware(hw.Input{Kind: hw.BillStacked, Value: bill})
 	}
-	return c.Play(a)
+	return c.play(a)
 }

@@ -14,7 +14,7 @@ func BenchmarkAutoStep(b *testing.B) {
 		b.Run(string(id), func(b *testing.B) {
 			r := newRig(b, 1)
 			for b.Loop() {
-				if err := r.c.AutoStep(id, nil); err != nil {
+				if err := r.c.Handle(Input{Auto: &AutoStep{Game: id}}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,9 +1,7 @@
 package controller
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
@@ -66,8 +64,10 @@ type Options struct {
 	Host <-chan HostRequest
 }
 
-// Controller is the cabinet. Handle and Run are not safe for concurrent use;
-// Snapshot is (the display calls it from its own goroutine).
+// Controller is the cabinet. Handle (its single entry point) and Run (a
+// loop that calls it) are not safe for concurrent use; Snapshot and
+// HostInfo are (the display and the SAS link call them from their own
+// goroutines).
 type Controller struct {
 	// ledger owns the store and the committed state (ledger.go): c.cur is
 	// read here, assigned only by the ledger.
@@ -270,48 +270,6 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 	text := fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
 		c.now().Sub(open.Start).Round(time.Second), refund)
 	return c.logDetail(tx, meters.KindVoid, text, "round_voided", argCount(open.Round), argKey("game."+string(open.Game)), argMoney(refund))
-}
-
-// Handle processes one hardware input: the single entry point of the cabinet.
-func (c *Controller) Handle(in hw.Input) (err error) {
-	defer func() { c.publish(c.cur) }()
-	defer func() { c.notice(in, err) }() // a refusal says why (notice.go)
-	switch in.Kind {
-	case hw.SwitchChanged:
-		return c.switchChanged(in.Switch, in.On)
-	case hw.BillStacked:
-		return c.billStacked(in.Value)
-	case hw.BillJam:
-		return c.billJam(in.On, in.Err)
-	case hw.BillRefused:
-		return c.billRefused(in)
-	case hw.BillError:
-		return c.billError(in)
-	case hw.ButtonPressed:
-		return c.button(in.Button)
-	}
-	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
-}
-
-// Run handles hardware inputs until ctx is done or the input channel closes.
-func (c *Controller) Run(ctx context.Context) error {
-	c.outputs(c.cur)
-	in := c.hw.Inputs()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case r := <-c.opt.Host:
-			c.hostRequest(r)
-		case ev, ok := <-in:
-			if !ok {
-				return nil
-			}
-			if err := c.Handle(ev); err != nil && !errors.Is(err, ErrNotNow) && !errors.Is(err, game.ErrIllegal) {
-				c.log.Error("input", "input", ev.String(), "err", err)
-			}
-		}
-	}
 }
 
 // Snapshot returns the last published snapshot (committed state only).

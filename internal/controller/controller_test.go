@@ -85,7 +85,7 @@ func (r *rig) boot() {
 }
 
 func (r *rig) press(b hw.Button) error {
-	return r.c.Handle(hw.Input{Kind: hw.ButtonPressed, Button: b})
+	return r.c.Handle(HW(hw.Input{Kind: hw.ButtonPressed, Button: b}))
 }
 
 func (r *rig) mustPress(b hw.Button) {
@@ -97,14 +97,14 @@ func (r *rig) mustPress(b hw.Button) {
 
 func (r *rig) set(s hw.Switch, on bool) {
 	r.t.Helper()
-	if err := r.c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: s, On: on}); err != nil {
+	if err := r.c.Handle(HW(hw.Input{Kind: hw.SwitchChanged, Switch: s, On: on})); err != nil {
 		r.t.Fatalf("switch %s=%v: %v", s, on, err)
 	}
 }
 
 func (r *rig) bill(v money.Cents) {
 	r.t.Helper()
-	if err := r.c.Handle(hw.Input{Kind: hw.BillStacked, Value: v}); err != nil {
+	if err := r.c.Handle(HW(hw.Input{Kind: hw.BillStacked, Value: v})); err != nil {
 		r.t.Fatalf("bill %v: %v", v, err)
 	}
 }
@@ -194,7 +194,7 @@ func TestResumeEveryStep(t *testing.T) {
 		var pictures []string
 		for r.c.Completed() < rounds {
 			id := r.c.set.Games[int(r.c.Completed())%len(r.c.set.Games)]
-			if err := r.c.AutoStep(id, nil); err != nil {
+			if err := r.c.Handle(Input{Auto: &AutoStep{Game: id}}); err != nil {
 				t.Fatalf("AutoStep: %v", err)
 			}
 			if r.c.Round() != nil {
@@ -242,7 +242,7 @@ func TestDoorTilt(t *testing.T) {
 	r := newRig(t, 3)
 	r.bill(5000)
 	for r.c.Round() == nil || len(r.c.Round().Legal(r.c.Credits())) == 0 {
-		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -275,7 +275,7 @@ func TestVoid(t *testing.T) {
 	r := newRig(t, 5)
 	r.bill(5000)
 	for r.c.Round() == nil || r.c.OpenGame() != game.Classic {
-		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
 			t.Fatal(err)
 		}
 		if r.c.Round() != nil && r.c.Round().Done() {
@@ -345,4 +345,14 @@ func TestJackpotResolution(t *testing.T) {
 	if !evs[1].Handpay || m2.Handpay != 3000000 || m2.Credits != 1000 || m2.PoolUnits != 2000000*PoolUnitsPerCent {
 		t.Fatalf("royal: events %+v handpay %v credits %v pool %d", evs, m2.Handpay, m2.Credits, m2.PoolUnits)
 	}
+}
+
+// host hands a host command to the controller's entry point.
+func (r *rig) host(cmd HostCommand) error { return r.c.Handle(Input{Host: &HostRequest{Cmd: cmd}}) }
+
+// play applies a game action directly (the step, not a button): a test's
+// way to bet what no button sequence reaches in a few presses.
+func (r *rig) play(a game.Action) error {
+	defer func() { r.c.publish(r.c.cur) }()
+	return r.c.play(a)
 }

@@ -237,37 +237,18 @@ func (cmd HostCommand) Validate() error {
 	return fmt.Errorf("cabinet: host: unknown command %d", cmd.Kind)
 }
 
-// ServeHost carries out the host requests waiting on Options.Host without
-// blocking (the simulator's loop calls it between steps; Run serves the
-// channel itself).
-func (c *Controller) ServeHost() {
-	if c.opt.Host == nil {
-		return
-	}
-	for {
-		select {
-		case r := <-c.opt.Host:
-			c.hostRequest(r)
-		default:
-			return
-		}
-	}
-}
-
-// hostRequest carries out one host request; its errors are logged (the
-// host was answered before: a command was validated, an acknowledgement
-// cannot be refused).
-func (c *Controller) hostRequest(r HostRequest) {
+// hostRequest carries out one host request. The host was answered before
+// (a command was validated, an acknowledgement cannot be refused): an
+// error here is logged by the caller, the host does not hear of it.
+func (c *Controller) hostRequest(r HostRequest) error {
+	var errs []error
 	if len(r.Acks) > 0 {
-		if err := c.ackExceptions(r.Acks); err != nil {
-			c.log.Error("host acknowledgement", "seqs", r.Acks, "err", err)
-		}
+		errs = append(errs, c.ackExceptions(r.Acks))
 	}
 	if r.Cmd.Kind != 0 {
-		if err := c.Host(r.Cmd); err != nil {
-			c.log.Error("host command", "command", r.Cmd.Kind, "err", err)
-		}
+		errs = append(errs, c.host(r.Cmd))
 	}
+	return errors.Join(errs...)
 }
 
 // ackExceptions removes the exceptions the host acknowledged from the
@@ -287,12 +268,10 @@ func (c *Controller) ackExceptions(seqs []uint64) error {
 	})
 }
 
-// Host carries out a host command: the new host state and its event-log
+// host carries out a host command: the new host state and its event-log
 // entry commit together. A command that changes nothing is accepted and
-// writes nothing. Not safe for concurrent use (the controller's goroutine:
-// Run, or the simulator through ServeHost).
-func (c *Controller) Host(cmd HostCommand) (err error) {
-	defer func() { c.publish(c.cur) }()
+// writes nothing.
+func (c *Controller) host(cmd HostCommand) error {
 	h := c.cur.host
 	h.GamesOff = slices.Clone(h.GamesOff)
 	var text, detail string

@@ -136,7 +136,7 @@ func TestBillAcceptedCodes(t *testing.T) {
 // meanwhile is returned and says why. Action 01 keeps it on.
 func TestBillAcceptorOneShot(t *testing.T) {
 	r := newSASRig(t)
-	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF}); err != nil {
 		t.Fatal(err)
 	}
 	if r.be.Acceptance() == 0 {
@@ -156,16 +156,16 @@ func TestBillAcceptorOneShot(t *testing.T) {
 	if got := r.c.Snapshot().Message; got != NoticeBillInhibited {
 		t.Errorf("bill offered while off: message %q, want %q", got, NoticeBillInhibited)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil { // LP 06
+	if err := r.host(HostCommand{Kind: HostBills, On: true}); err != nil { // LP 06
 		t.Fatal(err)
 	}
 	mustOK(r, r.insert(2000))
 	wantCredits(t, r, 4000)
 	// Action 01: the acceptor stays on.
-	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF, KeepOn: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF, KeepOn: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBills, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	mustOK(r, r.insert(2000))
@@ -253,7 +253,7 @@ func TestHostLockOut(t *testing.T) {
 	if r.c.Round() == nil {
 		t.Skip("seed settled the round at the deal")
 	}
-	if err := r.c.Host(HostCommand{Kind: HostPlay, On: false}); err != nil {
+	if err := r.host(HostCommand{Kind: HostPlay, On: false}); err != nil {
 		t.Fatal(err)
 	}
 	r.finishRound()
@@ -271,14 +271,14 @@ func TestHostLockOut(t *testing.T) {
 	if got := r.c.Snapshot().Message; got != NoticeHostLocked {
 		t.Errorf("message = %q, want %q", got, NoticeHostLocked)
 	}
-	if err := r.c.Play(game.Action{Kind: game.Deal, Bets: r.c.AutoBets(game.Classic)}); !errors.Is(err, ErrHostLocked) {
+	if err := r.play(game.Action{Kind: game.Deal, Bets: r.c.AutoBets(game.Classic)}); !errors.Is(err, ErrHostLocked) {
 		t.Errorf("Play while locked out = %v, want ErrHostLocked", err)
 	}
 	r.mustPress(hw.Game)
 	r.mustPress(hw.CashOut) // cash out stays available
 	r.set(hw.ResetKey, true)
 	r.set(hw.ResetKey, false)
-	if err := r.c.Host(HostCommand{Kind: HostPlay, On: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostPlay, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	r.bill(2000)
@@ -289,7 +289,7 @@ func TestHostLockOut(t *testing.T) {
 func TestHostGameAndBills(t *testing.T) {
 	r := newSASRig(t)
 	r.bill(5000)
-	if err := r.c.Host(HostCommand{Kind: HostGameOnOff, Game: game.Classic, On: false}); err != nil {
+	if err := r.host(HostCommand{Kind: HostGameOnOff, Game: game.Classic, On: false}); err != nil {
 		t.Fatal(err)
 	}
 	hi := r.c.HostInfo()
@@ -304,23 +304,23 @@ func TestHostGameAndBills(t *testing.T) {
 	if got := r.c.Snapshot().Message; got != NoticeHostGameOff {
 		t.Errorf("message = %q, want %q", got, NoticeHostGameOff)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostGameOnOff, Game: "nope"}); err == nil {
+	if err := r.host(HostCommand{Kind: HostGameOnOff, Game: "nope"}); err == nil {
 		t.Error("unknown game accepted")
 	}
 	r.mustPress(hw.Game)
 	if got := r.c.acceptance(r.c.cur); got == 0 {
 		t.Fatal("acceptor off before the host command")
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: false}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBills, On: false}); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.be.Acceptance(); got != 0 {
 		t.Errorf("acceptance after LP 07 = %v, want 0", got)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBills, On: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 1<<2 | 1<<3}); err != nil { // $5, $10
+	if err := r.host(HostCommand{Kind: HostBillDenoms, Mask: 1<<2 | 1<<3}); err != nil { // $5, $10
 		t.Fatal(err)
 	}
 	if got := r.be.Acceptance(); got != 1000 {

@@ -132,7 +132,7 @@ func TestOperatorMenu(t *testing.T) {
 func TestOperatorKeyRefusedDuringRound(t *testing.T) {
 	r, _ := configRig(t)
 	for r.c.Round() == nil {
-		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -184,10 +184,10 @@ func TestMemoryError(t *testing.T) {
 		t.Fatalf("memory error: mode %s tilts %v acceptance %v", s.Mode, s.Tilts, r.be.Acceptance())
 	}
 	before, _ := os.ReadFile(r.path)
-	if err := c.Play(game.Action{Kind: game.Deal}); !errors.Is(err, ErrNotNow) {
-		t.Fatalf("Play during memory error = %v", err)
+	if err := c.Handle(HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Deal})); !errors.Is(err, ErrNotNow) {
+		t.Fatalf("DEAL during memory error = %v", err)
 	}
-	if err := c.Handle(hw.Input{Kind: hw.BillStacked, Value: 500}); err == nil {
+	if err := c.Handle(HW(hw.Input{Kind: hw.BillStacked, Value: 500})); err == nil {
 		t.Fatal("bill credited during memory error")
 	}
 	r.set(hw.MainDoor, true)

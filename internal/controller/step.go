@@ -47,21 +47,15 @@ func (c *Controller) canPlay() error {
 	return nil
 }
 
-// Play applies one game action to the open round, starting a round of the
+// play applies one game action to the open round, starting a round of the
 // selected game for Deal/Buy when none is open. The engine decides the step
 // (cards drawn), then ONE store transaction commits the round state, the step
 // record, the credit change, the meters and the pool; only then does the
 // controller's state (and the snapshot) move. On any error nothing changed.
-func (c *Controller) Play(a game.Action) error {
+func (c *Controller) play(a game.Action) error {
 	if err := c.canPlay(); err != nil {
 		return err
 	}
-	err := c.play(a)
-	c.publish(c.cur)
-	return err
-}
-
-func (c *Controller) play(a game.Action) error {
 	a.Funds = c.cur.m.Credits
 	starting := c.cur.open == nil
 	var (

@@ -304,7 +304,7 @@ func TestCreditLimit(t *testing.T) {
 // pays the handpay that was locked, and the bill stays on the credit meter.
 func TestBillStackedDuringCashoutHandpay(t *testing.T) {
 	r := stHandpay(t)
-	mustOK(r, r.c.Handle(hw.Input{Kind: hw.BillStacked, Value: 1000}))
+	mustOK(r, r.c.Handle(HW(hw.Input{Kind: hw.BillStacked, Value: 1000})))
 	if m := r.c.Machine(); m.Credits != 6000 || m.Handpay != 5000 {
 		t.Fatalf("late bill: credits %v handpay %v, want 60.00 and the 50.00 handpay", m.Credits, m.Handpay)
 	}
@@ -375,7 +375,7 @@ func TestBillRefusalReasons(t *testing.T) {
 		r.bill(2000)
 		before := r.c.Machine()
 		in := hw.Input{Kind: hw.BillError, Err: "pulse: gap out of range inside a train: 3 pulses"}
-		if err := r.c.Handle(in); err != nil {
+		if err := r.c.Handle(HW(in)); err != nil {
 			t.Fatal(err)
 		}
 		if m := r.c.Machine(); m.Credits != before.Credits || m.Meters.BillsIn != before.Meters.BillsIn {
