@@ -39,13 +39,13 @@ func (c *Controller) memoryClear() error {
 	if err := c.boot(); err != nil {
 		return c.fail(err)
 	}
-	c.ui.mode = view.Attract
+	c.scr.mode = view.Attract
 	return nil
 }
 
 // auditView reads the technician's pages from the store (committed state).
 func (c *Controller) auditView(cs state) *view.AuditView {
-	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest, Version: c.opt.Version}
+	a := &view.AuditView{Page: auditPages[c.scr.auditPage%len(auditPages)], Digest: c.opt.Digest, Version: c.opt.Version}
 	// Every configured bill denomination has its line, at zero too.
 	shown := cs.m
 	shown.Meters.Bills = make(map[string]int64, len(c.set.Bills))
@@ -59,12 +59,12 @@ func (c *Controller) auditView(cs state) *view.AuditView {
 	if c.cur.memErr != nil {
 		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.cur.memErr.Error()})
 	}
-	if c.digestErr != nil {
-		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.digestErr.Error()})
+	if c.cur.digestErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.cur.digestErr.Error()})
 	}
 	switch a.Page {
 	case "selftest":
-		a.Checks = append(a.Checks, c.ui.checks...)
+		a.Checks = append(a.Checks, c.scr.checks...)
 	case "events":
 		var evs []meters.Event
 		_ = c.st.View(func(tx *recovery.Tx) error {
@@ -73,7 +73,7 @@ func (c *Controller) auditView(cs state) *view.AuditView {
 			return err
 		})
 		a.EventPages = max(1, (len(evs)+eventPageSize-1)/eventPageSize)
-		a.EventPage = min(c.ui.eventPage, a.EventPages-1)
+		a.EventPage = min(c.scr.eventPage, a.EventPages-1)
 		evs = evs[min(len(evs), a.EventPage*eventPageSize):min(len(evs), (a.EventPage+1)*eventPageSize)]
 		for _, e := range evs {
 			l := view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text, Detail: e.Detail}
@@ -90,8 +90,8 @@ func (c *Controller) auditView(cs state) *view.AuditView {
 			return err
 		})
 		if len(recs) > 0 {
-			i := c.ui.recallIdx % len(recs)
-			rv, err := RecallPicture(recs[i], c.ui.recallStep)
+			i := c.scr.recallIdx % len(recs)
+			rv, err := RecallPicture(recs[i], c.scr.recallStep)
 			if err != nil {
 				a.Checks = append(a.Checks, view.KV{Key: "recall", Value: err.Error()})
 			} else {

@@ -79,8 +79,8 @@ func (c *Controller) autoStep(id game.ID, choose Chooser) error {
 		}
 		return c.play(choose(c.cur.round, legal))
 	}
-	c.ui.game = id
-	c.ui.mode = view.Table
+	c.scr.game = id
+	c.scr.mode = view.Table
 	var a game.Action
 	var need money.Cents
 	if id == game.Duel {

@@ -100,8 +100,8 @@ func (c *Controller) billStacked(v money.Cents) error {
 	if err != nil {
 		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)
 	}
-	if c.ui.mode == view.Attract {
-		c.ui.mode = view.Menu
+	if c.scr.mode == view.Attract {
+		c.scr.mode = view.Menu
 	}
 	return nil
 }
@@ -126,7 +126,7 @@ func (c *Controller) cashOut() error {
 	if err != nil {
 		return fmt.Errorf("cabinet: cash out: %w", err)
 	}
-	c.ui.clearBets()
+	c.scr.clearBets()
 	return nil
 }
 
@@ -157,7 +157,7 @@ func (c *Controller) clearHandpay() error {
 		return fmt.Errorf("cabinet: clear handpay: %w", err)
 	}
 	if c.cur.m.Credits == 0 && c.cur.open == nil {
-		c.ui.mode = view.Attract
+		c.scr.mode = view.Attract
 	}
 	return nil
 }
@@ -210,10 +210,10 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			return err
 		}
 		door := sw == hw.MainDoor || sw == hw.CashDoor
-		if t := c.tiltsOf(*s); door && on && len(t) > 0 {
+		if t := s.tilts(); door && on && len(t) > 0 {
 			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", argTilts(t)...)
 		}
-		if door && !on && len(c.tiltsOf(*s)) == 0 {
+		if door && !on && len(s.tilts()) == 0 {
 			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared", "tilt_cleared")
 		}
 		return nil
@@ -232,43 +232,19 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 		}
 	case hw.OperatorKey:
 		if on && c.cur.open == nil && c.canPlay() == nil {
-			c.ui.enterOperator()
-		} else if !on && c.ui.mode == view.Operator {
-			c.ui.leaveOperator()
+			c.scr.enterOperator()
+		} else if !on && c.scr.mode == view.Operator {
+			c.scr.leaveOperator(c.cur)
 		}
 	case hw.AuditKey:
 		if on {
-			c.ui.auditPage, c.ui.recallIdx, c.ui.recallStep = 0, 0, -1
+			c.scr.auditPage, c.scr.recallIdx, c.scr.recallStep = 0, 0, -1
 		}
 	}
 	return nil
 }
 
-// tilts lists the reasons play is suspended (message keys), in a fixed order.
-func (c *Controller) tilts() []string { return c.tiltsOf(c.cur) }
-
-// tiltsOf lists the tilt reasons with the hardware facts of s.
-func (c *Controller) tiltsOf(s state) []string {
-	var t []string
-	if c.cur.memErr != nil {
-		t = append(t, "memory_error")
-	}
-	if c.digestErr != nil {
-		t = append(t, "program_digest")
-	}
-	if s.switches[hw.MainDoor] {
-		t = append(t, "main_door")
-	}
-	if s.switches[hw.CashDoor] {
-		t = append(t, "cash_door")
-	}
-	if s.jam {
-		t = append(t, "bill_jam")
-	}
-	return t
-}
-
-// TiltReasons are every reason tilts() can give (the screen translates
+// TiltReasons are every reason state.tilts can give (the screen translates
 // "tilt."+reason).
 var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_door", "bill_jam"}
 
@@ -281,7 +257,7 @@ func (c *Controller) billJam(on bool, why string) error {
 	}
 	return c.commit("log bill jam", func(tx *recovery.Tx, s *state) error {
 		s.jam = on
-		t := c.tiltsOf(*s)
+		t := s.tilts()
 		switch {
 		case on:
 			if err := c.raise(tx, exBillJam); err != nil {
@@ -306,7 +282,7 @@ func (c *Controller) outputs(cs state) {
 	}
 	tower := hw.TowerOff
 	switch {
-	case len(c.tiltsOf(cs)) > 0:
+	case len(cs.tilts()) > 0:
 		tower = hw.TowerTilt
 	case cs.m.Handpay > 0:
 		tower = hw.TowerAttendant
@@ -323,7 +299,7 @@ func (c *Controller) outputs(cs state) {
 // (tilt, handpay, audit, operator, credit limit reached). The hardware
 // self-test is another command (cabinet hwtest), never a controller mode.
 func (c *Controller) acceptance(cs state) money.Cents {
-	if len(c.tiltsOf(cs)) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.ui.mode == view.Operator || cs.host.BillsOff {
+	if len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.scr.mode == view.Operator || cs.host.BillsOff {
 		return 0
 	}
 	room := c.set.CreditLimit - cs.m.Credits

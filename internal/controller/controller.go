@@ -81,10 +81,9 @@ type Controller struct {
 	set  InForce
 	base InForce
 
-	digestErr error
-	message   string // why the last input was refused (notice.go), "" if accepted
+	message string // why the last input was refused (notice.go), "" if accepted
 
-	ui  ui
+	scr screen
 	seq uint64
 
 	snap     atomic.Pointer[view.Snapshot]
@@ -119,12 +118,13 @@ func New(opt Options) (*Controller, error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	c := &Controller{ledger: ledger{st: opt.Store, log: opt.Log}, hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
-		set: opt.InForce, base: opt.InForce}
-	c.ui.init(c)
+	var digestErr error
 	if opt.WantDigest != "" && opt.WantDigest != opt.Digest {
-		c.digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
+		digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
 	}
+	c := &Controller{ledger: newLedger(opt.Store, opt.Log, digestErr), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
+		set: opt.InForce, base: opt.InForce}
+	c.scr.init(c)
 	if err := c.boot(); err != nil {
 		c.fail(err)
 	}
@@ -137,7 +137,7 @@ func (c *Controller) Err() error {
 	if c.cur.memErr != nil {
 		return c.cur.memErr
 	}
-	return c.digestErr
+	return c.cur.digestErr
 }
 
 func (c *Controller) boot() error {
@@ -230,10 +230,10 @@ func (c *Controller) boot() error {
 	}
 	c.playedAtBoot, c.playedAtDoor = c.cur.m.Meters.Played, c.cur.m.Meters.Played
 	if c.cur.open != nil {
-		c.ui.game = c.cur.open.Game
-		c.ui.mode = view.Table
+		c.scr.game = c.cur.open.Game
+		c.scr.mode = view.Table
 	} else if c.cur.m.Credits > 0 {
-		c.ui.mode = view.Menu
+		c.scr.mode = view.Menu
 	}
 	return nil
 }

@@ -351,7 +351,7 @@ func hostEqual(a, b recovery.HostState) bool {
 
 // startRefused is why no round of game id may start now because of the
 // host, or nil.
-func (c *Controller) startRefused(cs state, id game.ID) error {
+func startRefused(cs state, id game.ID) error {
 	switch {
 	case cs.host.PlayLocked:
 		return fmt.Errorf("%w: locked out", ErrHostLocked)
@@ -362,7 +362,7 @@ func (c *Controller) startRefused(cs state, id game.ID) error {
 }
 
 // hostNotice is the notice of a host refusal for game id, "" if none.
-func (c *Controller) hostNotice(cs state, id game.ID) string {
+func hostNotice(cs state, id game.ID) string {
 	switch {
 	case cs.host.PlayLocked:
 		return NoticeHostLocked
@@ -411,8 +411,8 @@ func (c *Controller) publishHost(cs state) {
 	switch {
 	case cs.open != nil:
 		hi.Selected = cs.open.Game
-	case c.ui.mode == view.Table:
-		hi.Selected = c.ui.game
+	case c.scr.mode == view.Table:
+		hi.Selected = c.scr.game
 	}
 	if c.hostRTP == nil {
 		c.hostRTP = map[game.ID]int64{}
@@ -454,14 +454,14 @@ func (c *Controller) gameSelected() error {
 // raises SAS exception 8A (game recall entry displayed). Only with SAS on
 // and a sound store: without SAS, viewing the recall writes nothing.
 func (c *Controller) recallShown() error {
-	if !c.opt.SAS || c.cur.memErr != nil || auditPages[c.ui.auditPage%len(auditPages)] != "recall" {
+	if !c.opt.SAS || c.cur.memErr != nil || auditPages[c.scr.auditPage%len(auditPages)] != "recall" {
 		return nil
 	}
 	var round uint64
 	if err := c.st.View(func(tx *recovery.Tx) error {
-		rs, err := tx.Recall(c.ui.recallIdx + 1)
-		if err == nil && len(rs) == c.ui.recallIdx+1 {
-			round = rs[c.ui.recallIdx].Round
+		rs, err := tx.Recall(c.scr.recallIdx + 1)
+		if err == nil && len(rs) == c.scr.recallIdx+1 {
+			round = rs[c.scr.recallIdx].Round
 		}
 		return err
 	}); err != nil || round == 0 {

@@ -62,7 +62,7 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 	case hw.BillError:
 		return c.billError(in)
 	case hw.ButtonPressed:
-		return c.button(in.Button)
+		return c.scr.press(c.cur, in.Button)
 	}
 	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
 }

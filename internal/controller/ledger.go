@@ -54,6 +54,10 @@ type state struct {
 	// never edited in place (withCarry).
 	carry map[game.ID][]byte
 
+	// digestErr is set when the program's digest is not the one the
+	// configuration expects (fixed at boot): play is disabled.
+	digestErr error
+
 	// memErr is set when the store failed (integrity at boot or at the
 	// self-test, or a commit that could not be written): play is disabled,
 	// the store is evidence and is not written again.
@@ -85,6 +89,35 @@ type ledger struct {
 	log *slog.Logger
 	// cur is the committed state: assigned only in this file.
 	cur state
+}
+
+// newLedger is the ledger of store st, before boot; digestErr is the
+// program digest check's result (a boot fact, part of the committed state
+// from the start).
+func newLedger(st Store, log *slog.Logger, digestErr error) ledger {
+	return ledger{st: st, log: log, cur: state{digestErr: digestErr}}
+}
+
+// tilts lists the reasons play is suspended in s (message keys), in a fixed
+// order: a function of the committed state alone.
+func (s *state) tilts() []string {
+	var t []string
+	if s.memErr != nil {
+		t = append(t, "memory_error")
+	}
+	if s.digestErr != nil {
+		t = append(t, "program_digest")
+	}
+	if s.switches[hw.MainDoor] {
+		t = append(t, "main_door")
+	}
+	if s.switches[hw.CashDoor] {
+		t = append(t, "cash_door")
+	}
+	if s.jam {
+		t = append(t, "bill_jam")
+	}
+	return t
 }
 
 // commit is the one path by which committed state changes. change gets a

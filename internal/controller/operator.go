@@ -29,15 +29,15 @@ type OperatorMenu interface {
 	Describe(key string) (view.Setting, bool)
 }
 
-func (u *ui) enterOperator() {
+func (u *screen) enterOperator() {
 	u.opPrev, u.mode, u.opCursor, u.opError = u.mode, view.Operator, 0, nil
 	u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, nil, nil
 }
 
-func (u *ui) leaveOperator() {
+func (u *screen) leaveOperator(cs state) {
 	u.mode = u.opPrev
 	if u.mode == "" || u.mode == view.Operator {
-		u.mode = u.c.idleMode()
+		u.mode = idleMode(cs)
 	}
 }
 
@@ -110,7 +110,7 @@ func (c *Controller) operatorButton(b hw.Button) error {
 	if len(items) == 0 {
 		return nil
 	}
-	u := &c.ui
+	u := &c.scr
 	cur := u.opCursor % len(items)
 	it := items[cur]
 	move := func(to int) {
@@ -220,9 +220,9 @@ func (c *Controller) operatorItems() []view.Setting {
 		}
 	}
 	slices.SortStableFunc(items, func(a, b view.Setting) int { return order[a.Group] - order[b.Group] })
-	if c.ui.opDraft != "" && len(items) > 0 {
-		it := &items[c.ui.opCursor%len(items)]
-		it.Value, it.Draft = c.ui.opDraft, true
+	if c.scr.opDraft != "" && len(items) > 0 {
+		it := &items[c.scr.opCursor%len(items)]
+		it.Value, it.Draft = c.scr.opDraft, true
 	}
 	return items
 }
@@ -230,11 +230,11 @@ func (c *Controller) operatorItems() []view.Setting {
 // operatorView is the page of the operator menu the cursor is on.
 func (c *Controller) operatorView() *view.OperatorView {
 	items := c.operatorItems()
-	v := &view.OperatorView{Error: c.ui.opError, Confirm: c.ui.opConfirm, Saved: c.ui.opSaved, RTP: c.ui.opRTP}
+	v := &view.OperatorView{Error: c.scr.opError, Confirm: c.scr.opConfirm, Saved: c.scr.opSaved, RTP: c.scr.opRTP}
 	if len(items) == 0 {
 		return v
 	}
-	cur := c.ui.opCursor % len(items)
+	cur := c.scr.opCursor % len(items)
 	_, _, plo, phi, page, pages := operatorPage(items, cur)
 	v.Items, v.Cursor, v.Group, v.Page, v.Pages = items[plo:phi], cur-plo, items[cur].Group, page, pages
 	return v
@@ -245,7 +245,7 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	key := it.Key
 	s, err := c.withOverride(key, value)
 	if err != nil {
-		c.ui.opError = c.refusedChange(it, value, err)
+		c.scr.opError = c.refusedChange(it, value, err)
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
 	}
 	err = c.commit("store override "+key, func(tx *recovery.Tx, _ *state) error {
@@ -260,9 +260,9 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	}
 	c.hostRTP = nil
 	c.set = s // no round is open in the operator menu: effective from the next round
-	c.ui.opError = nil
-	if !containsGame(c.set.Games, c.ui.game) {
-		c.ui.game, c.ui.menu = c.set.Games[0], 0
+	c.scr.opError = nil
+	if !containsGame(c.set.Games, c.scr.game) {
+		c.scr.game, c.scr.menu = c.set.Games[0], 0
 	}
 	return nil
 }
@@ -283,7 +283,7 @@ func containsGame(gs []game.ID, id game.ID) bool {
 func (c *Controller) refusedChange(it view.Setting, value string, err error) *view.OperatorError {
 	var ref *rtp.RefusedError
 	if errors.As(err, &ref) {
-		c.ui.opRTP = &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
+		c.scr.opRTP = &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
 	}
 	var ke *config.KeyError
 	if errors.As(err, &ke) && ke.Key != it.Key {

@@ -42,7 +42,7 @@ func returnsRig(t *testing.T, cfg *config.Config) (*rig, *Returns) {
 // helpMain opens help on game id from attract and returns its main figure.
 func helpMain(t *testing.T, r *rig, id game.ID) view.RTPLine {
 	t.Helper()
-	r.c.ui.game = id
+	r.c.scr.game = id
 	r.pressLit(hw.Help)
 	defer r.pressLit(hw.Help) // back to attract
 	s := r.c.Snapshot()
@@ -122,7 +122,7 @@ func TestOperatorChangeRefused(t *testing.T) {
 	if o := r.c.overrides(); len(o) != 0 {
 		t.Errorf("overrides stored after a refusal: %v", o)
 	}
-	if r.c.ui.opError == nil {
+	if r.c.scr.opError == nil {
 		t.Errorf("no refusal shown to the operator")
 	}
 }

@@ -40,7 +40,7 @@ func (c *Controller) selfChecks(cs state) []view.KV {
 		view.KV{Key: "store", Value: v(storeErr == nil && c.cur.memErr == nil, checkFailed)},
 		view.KV{Key: "invariant", Value: v(cs.m.Meters.Check(cs.m.Credits) == nil, checkFailed)},
 		view.KV{Key: "pool", Value: v(cs.m.PoolUnits >= 0, checkFailed)},
-		view.KV{Key: "digest", Value: v(c.digestErr == nil, checkMismatch)},
+		view.KV{Key: "digest", Value: v(c.cur.digestErr == nil, checkMismatch)},
 		view.KV{Key: "rng", Value: v(rngHealthy(c.rng.Step(0, -1)) == nil, checkFailed)},
 		view.KV{Key: "config", Value: v(c.set.Validate() == nil, checkFailed)},
 		view.KV{Key: "main_door", Value: v(!cs.switches[hw.MainDoor], checkOpen)},

@@ -16,11 +16,11 @@ import (
 func (c *Controller) publish(cs state) {
 	c.seq++
 	s := &view.Snapshot{
-		Seq: c.seq, Mode: c.ui.mode, Lang: c.set.Language, Sound: c.set.Sound && !cs.host.SoundOff, Volume: c.set.Volume, DealPaceMS: c.set.DealPaceMS,
+		Seq: c.seq, Mode: c.scr.mode, Lang: c.set.Language, Sound: c.set.Sound && !cs.host.SoundOff, Volume: c.set.Volume, DealPaceMS: c.set.DealPaceMS,
 		Currency: c.set.Currency, Denom: c.set.Denom,
 		Credits: cs.m.Credits, Win: cs.win, Jackpot: money.Cents(cs.m.PoolUnits / PoolUnitsPerCent),
-		Game: c.ui.game, Bets: append([]game.Bet(nil), c.ui.bets...), Spot: c.ui.pos,
-		Chip: c.set.Chips[c.ui.chip%len(c.set.Chips)], Recovered: cs.recovered, Message: c.message,
+		Game: c.scr.game, Bets: append([]game.Bet(nil), c.scr.bets...), Spot: c.scr.pos,
+		Chip: c.set.Chips[c.scr.chip%len(c.set.Chips)], Recovered: cs.recovered, Message: c.message,
 	}
 	for _, id := range c.set.Games {
 		gi := view.GameInfo{ID: id}
@@ -37,49 +37,49 @@ func (c *Controller) publish(cs state) {
 	if cs.round != nil {
 		t := cs.round.Table()
 		s.Round = &t
-	} else if cs.last != nil && cs.last.Game == c.ui.game {
+	} else if cs.last != nil && cs.last.Game == c.scr.game {
 		s.Round = cs.last
 	}
-	if c.ui.game == game.Duel && s.Round == nil {
+	if c.scr.game == game.Duel && s.Round == nil {
 		if r, _, err := c.newDuel(cs.m.NextRound, cs.carry[game.Duel]); err == nil {
 			t := r.Table()
 			s.Round = &t
 		}
 	}
-	if c.ui.game == game.Duel {
+	if c.scr.game == game.Duel {
 		cfg := c.duelConfig()
-		di := &view.DuelInput{Cursor: c.ui.duelCursor, Marked: c.ui.duelMarks, Amount: c.duelBet()}
+		di := &view.DuelInput{Cursor: c.scr.duelCursor, Marked: c.scr.duelMarks, Amount: c.scr.duelBet(cs)}
 		if len(cfg.Decks) > 0 {
-			di.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
+			di.Deck = cfg.Decks[c.scr.duelDeck%len(cfg.Decks)]
 		}
 		if len(cfg.Levels) > 0 {
-			di.Level = cfg.Levels[c.ui.duelLevel%len(cfg.Levels)]
+			di.Level = cfg.Levels[c.scr.duelLevel%len(cfg.Levels)]
 		}
 		s.DuelInput = di
 	}
-	if c.ui.mode == view.Help {
+	if c.scr.mode == view.Help {
 		s.Help = c.helpView()
 	}
-	if c.ui.mode == view.Operator && c.opt.Operator != nil {
+	if c.scr.mode == view.Operator && c.opt.Operator != nil {
 		s.Operator = c.operatorView()
 	}
-	switch s.Mode = c.shown(cs); s.Mode {
+	switch s.Mode = c.scr.shown(cs); s.Mode {
 	case view.Audit:
-		s.Under = c.ui.mode
+		s.Under = c.scr.mode
 		s.Audit = c.auditView(cs)
-		s.Tilts = c.tiltsOf(cs)
+		s.Tilts = cs.tilts()
 	case view.Tilt:
-		s.Under = c.ui.mode
-		s.Tilts = c.tiltsOf(cs)
+		s.Under = c.scr.mode
+		s.Tilts = cs.tilts()
 	case view.Handpay:
-		s.Under = c.ui.mode
+		s.Under = c.scr.mode
 		s.Handpay, s.HandpayKind = cs.m.Handpay, cs.m.HandpayKind
 	}
 	if s.Message == "" && (s.Mode == view.Table && cs.open == nil || s.Mode == view.Menu) {
-		s.Message = c.hostNotice(cs, c.ui.game) // why no round starts, while it is so
+		s.Message = hostNotice(cs, c.scr.game) // why no round starts, while it is so
 	}
-	p := c.panelFor(cs)
-	s.Lamps = p.lit()
+	c.scr.panel = c.scr.build(cs)
+	s.Lamps = c.scr.panel.lit()
 	if prev := c.snap.Load(); prev == nil || prev.Mode != s.Mode || prev.Under != s.Under || !slices.Equal(prev.Tilts, s.Tilts) {
 		// Every state transition goes to the program log (journald on the
 		// Pi); the durable event log holds the ones platform.md §4 lists
@@ -95,10 +95,10 @@ func (c *Controller) publish(cs state) {
 }
 
 func (c *Controller) helpView() *view.HelpView {
-	h := &view.HelpView{Game: c.ui.game, Page: c.ui.helpPage}
-	if r, ok := c.set.Rules[c.ui.game]; ok {
+	h := &view.HelpView{Game: c.scr.game, Page: c.scr.helpPage}
+	if r, ok := c.set.Rules[c.scr.game]; ok {
 		h.Rules, h.Pays = helpRules(r, c.set)
-	} else if c.ui.game == game.Duel {
+	} else if c.scr.game == game.Duel {
 		cfg := c.duelConfig()
 		h.Rules = []view.KV{
 			{Key: "session_price", Value: cfg.Price.String()},
@@ -107,7 +107,7 @@ func (c *Controller) helpView() *view.HelpView {
 			{Key: "pawn", Value: strconv.FormatInt(cfg.PawnValue, 10)},
 		}
 	}
-	h.RTP = c.helpFigures(c.ui.game)
+	h.RTP = c.helpFigures(c.scr.game)
 	return h
 }
 

@@ -35,13 +35,13 @@ func (c *Controller) canPlay() error {
 	switch {
 	case c.cur.memErr != nil:
 		return fmt.Errorf("%w: memory error", ErrNotNow)
-	case c.digestErr != nil:
+	case c.cur.digestErr != nil:
 		return fmt.Errorf("%w: program digest mismatch", ErrNotNow)
-	case len(c.tilts()) > 0:
-		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.tilts())
+	case len(c.cur.tilts()) > 0:
+		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.cur.tilts())
 	case c.cur.m.Handpay > 0:
 		return fmt.Errorf("%w: handpay pending", ErrNotNow)
-	case c.cur.switches[hw.AuditKey] || c.ui.mode == view.Operator:
+	case c.cur.switches[hw.AuditKey] || c.scr.mode == view.Operator:
 		return fmt.Errorf("%w: audit or operator screens open", ErrNotNow)
 	}
 	return nil
@@ -71,8 +71,8 @@ func (c *Controller) play(a game.Action) error {
 		if a.Kind != game.Deal && a.Kind != game.Buy {
 			return game.Illegal(a.Kind, "no round in progress")
 		}
-		id, no = c.ui.game, c.cur.m.NextRound
-		if err := c.startRefused(c.cur, id); err != nil {
+		id, no = c.scr.game, c.cur.m.NextRound
+		if err := startRefused(c.cur, id); err != nil {
 			return fmt.Errorf("%w: %w", ErrNotNow, err)
 		}
 		carry := c.cur.carry[id]

@@ -139,7 +139,7 @@ func TestTransitions(t *testing.T) {
 		{"operator key refused: audit", stAudit, func(r *rig) { r.turn(hw.OperatorKey, true); r.turn(hw.AuditKey, false) }, view.Menu, refusedKey},
 		{"operator key refused: memory error", stMemoryError, func(r *rig) { r.turn(hw.OperatorKey, true) }, view.Tilt,
 			func(t *testing.T, r *rig, b recoveryView) {
-				if r.c.ui.mode == view.Operator {
+				if r.c.scr.mode == view.Operator {
 					t.Fatal("operator menu opened on a memory error")
 				}
 			}},
@@ -204,7 +204,7 @@ func wantCredits(t *testing.T, r *rig, c money.Cents) {
 // logged as refused and the menu stays closed even once the cause is gone.
 func refusedKey(t *testing.T, r *rig, _ recoveryView) {
 	t.Helper()
-	if r.c.ui.mode == view.Operator {
+	if r.c.scr.mode == view.Operator {
 		t.Fatal("operator menu opened")
 	}
 	if evs := storeEvents(t, r.st); !hasEvent(evs, meters.KindKey, "operator_key on (refused") {
