@@ -84,14 +84,14 @@ func (c *Controller) autoStep(id game.ID, choose Chooser) error {
 	var a game.Action
 	var need money.Cents
 	if id == game.Duel {
-		r, _, err := c.newDuel(c.cur.m.NextRound, c.cur.carry[game.Duel])
+		r, _, err := c.set.newDuel(c.cur.m.NextRound, c.cur.carry[game.Duel])
 		if err != nil {
 			return err
 		}
 		legal := r.Legal(1 << 62)
 		a = choose(r, legal)
 		if a.Kind == game.Buy {
-			cfg := c.duelConfig()
+			cfg := c.set.duelConfig()
 			need = cfg.Price
 			seed, err := c.duelSeed(c.cur.m.NextRound)
 			if err != nil {

@@ -81,8 +81,6 @@ type Controller struct {
 	set  InForce
 	base InForce
 
-	message string // why the last input was refused (notice.go), "" if accepted
-
 	scr screen
 	seq uint64
 
@@ -163,6 +161,9 @@ func (c *Controller) boot() error {
 			return err
 		}
 		s.host = h
+		if s.overrides, err = tx.Overrides(); err != nil {
+			return fmt.Errorf("read overrides: %w", err)
+		}
 		s.carry = map[game.ID][]byte{}
 		for _, id := range []game.ID{game.FreeBet, game.Duel} {
 			b, err := tx.Carry(id)
@@ -214,11 +215,7 @@ func (c *Controller) boot() error {
 		return fmt.Errorf("%w: boot: %w", ErrMemory, err)
 	}
 	if c.opt.Overrides != nil {
-		o, err := c.readOverrides()
-		if err != nil {
-			return fmt.Errorf("cabinet: boot: %w", err)
-		}
-		if len(o) > 0 {
+		if o := c.cur.overrides; len(o) > 0 {
 			s, err := c.opt.Overrides(c.base, o)
 			if err != nil {
 				c.log.Error("stored operator overrides rejected; using configuration", "err", err)

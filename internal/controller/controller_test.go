@@ -321,7 +321,7 @@ func TestJackpotResolution(t *testing.T) {
 	r := newRig(t, 1)
 	c := r.c
 	m := recovery.Machine{Credits: 1000, PoolUnits: 200000*PoolUnitsPerCent + 123}
-	evs, err := c.money(&m, game.Royal, []game.Event{
+	evs, err := c.set.money(&m, game.Royal, []game.Event{
 		{Kind: game.Stake, Bet: game.RoyalSide, Amount: 100},
 		{Kind: game.JackpotWin, Percent: 10},
 	})
@@ -338,7 +338,7 @@ func TestJackpotResolution(t *testing.T) {
 		t.Fatalf("pool %d credits %v after a 10%% win", m.PoolUnits, m.Credits)
 	}
 	m2 := recovery.Machine{Credits: 1000, PoolUnits: 3000000 * PoolUnitsPerCent}
-	evs, err = c.money(&m2, game.Royal, []game.Event{{Kind: game.JackpotWin, Percent: 100}})
+	evs, err = c.set.money(&m2, game.Royal, []game.Event{{Kind: game.JackpotWin, Percent: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,4 +355,14 @@ func (r *rig) host(cmd HostCommand) error { return r.c.Handle(Input{Host: &HostR
 func (r *rig) play(a game.Action) error {
 	defer func() { r.c.publish(r.c.cur) }()
 	return r.c.play(a)
+}
+
+// storedOverrides reads the operator overrides in the store itself.
+func (r *rig) storedOverrides() map[string]string {
+	r.t.Helper()
+	var o map[string]string
+	if err := r.c.st.View(func(tx *recovery.Tx) error { var err error; o, err = tx.Overrides(); return err }); err != nil {
+		r.t.Fatal(err)
+	}
+	return o
 }

@@ -17,14 +17,14 @@ type duelStart struct {
 	Session *duel.Session `json:"session"`
 }
 
-func (c *Controller) duelConfig() duel.Config {
-	if cfg, ok := c.set.Duel.Config.(duel.Config); ok {
+func (s *InForce) duelConfig() duel.Config {
+	if cfg, ok := s.Duel.Config.(duel.Config); ok {
 		return cfg
 	}
 	return duel.DefaultConfig()
 }
 
-func (c *Controller) newDuel(no uint64, carry []byte) (game.Round, []byte, error) {
+func (s *InForce) newDuel(no uint64, carry []byte) (game.Round, []byte, error) {
 	var sess *duel.Session
 	if carry != nil {
 		sess = new(duel.Session)
@@ -32,7 +32,7 @@ func (c *Controller) newDuel(no uint64, carry []byte) (game.Round, []byte, error
 			return nil, nil, fmt.Errorf("%w: decode duel session: %w", ErrMemory, err)
 		}
 	}
-	cfg := c.duelConfig()
+	cfg := s.duelConfig()
 	r, err := duel.New(cfg, sess, no)
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +74,7 @@ func duelShoe(r game.Round) *card.Shoe {
 // draw. The engine's legal actions light their buttons (ActionFor).
 func (u *screen) duelPanel(cs state, p *panel) {
 	c := u.c
-	cfg := c.duelConfig()
+	cfg := c.set.duelConfig()
 	p.set(hw.Help, u.openHelp)
 	var legal []game.ActionKind
 	if cs.round != nil {
@@ -92,7 +92,7 @@ func (u *screen) duelPanel(cs state, p *panel) {
 		if n := hostNotice(cs, game.Duel); n != "" {
 			p.refuse(hw.Deal, n)
 			p.refuse(hw.Rebet, n)
-		} else if r, _, err := c.newDuel(cs.m.NextRound, cs.carry[game.Duel]); err == nil {
+		} else if r, _, err := c.set.newDuel(cs.m.NextRound, cs.carry[game.Duel]); err == nil {
 			legal = r.Legal(cs.m.Credits)
 		}
 		p.set(hw.Game, u.toMenu(cs))
@@ -112,7 +112,7 @@ func (u *screen) duelPanel(cs state, p *panel) {
 // duelAction plays a legal duel action with the player's choices.
 func (u *screen) duelAction(cs state, k game.ActionKind) error {
 	c := u.c
-	cfg := c.duelConfig()
+	cfg := c.set.duelConfig()
 	var p duel.Params
 	switch k {
 	case game.Buy:
@@ -124,7 +124,7 @@ func (u *screen) duelAction(cs state, k game.ActionKind) error {
 		}
 		p.Seed = seed
 	case game.Open, game.Raise:
-		p.Amount = u.duelBet(cs)
+		p.Amount = u.duelBet(cs, cfg.Ante)
 	case game.Draw:
 		for i, m := range c.scr.duelMarks {
 			if m {
@@ -146,8 +146,8 @@ func (u *screen) duelAction(cs state, k game.ActionKind) error {
 // (BET+ steps it by the ante) clamped into what the deal allows now
 // (duel.Round.BetRange: the rule book's limits, what the player can pay and
 // what the computer can match), so a lit button is never refused.
-func (u *screen) duelBet(cs state) int64 {
-	a := max(u.duelAmount, u.c.duelConfig().Ante)
+func (u *screen) duelBet(cs state, ante int64) int64 {
+	a := max(u.duelAmount, ante)
 	if r, ok := cs.round.(*duel.Round); ok {
 		if lo, hi := r.BetRange(); hi > 0 {
 			a = min(max(a, lo), hi)

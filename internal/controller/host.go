@@ -432,7 +432,7 @@ func (c *Controller) publishHost(cs state) {
 				g.MaxBet += sr.Max * money.Cents(max(1, r.MaxSpots))
 			}
 		} else if id == game.Duel {
-			g.MaxBet = c.duelConfig().Price
+			g.MaxBet = c.set.duelConfig().Price
 		}
 		g.RTPBP = c.hostRTP[id]
 		hi.Games = append(hi.Games, g)
@@ -457,17 +457,20 @@ func (c *Controller) recallShown() error {
 	if !c.opt.SAS || c.cur.memErr != nil || auditPages[c.scr.auditPage%len(auditPages)] != "recall" {
 		return nil
 	}
-	var round uint64
-	if err := c.st.View(func(tx *recovery.Tx) error {
-		rs, err := tx.Recall(c.scr.recallIdx + 1)
-		if err == nil && len(rs) == c.scr.recallIdx+1 {
-			round = rs[c.scr.recallIdx].Round
+	idx := c.scr.recallIdx
+	err := c.commit("log recall shown", func(tx *recovery.Tx, s *state) error {
+		rs, err := tx.Recall(idx + 1)
+		if err != nil {
+			return err
 		}
-		return err
-	}); err != nil || round == 0 {
-		return err
-	}
-	return c.commit("log recall shown", func(tx *recovery.Tx, s *state) error {
+		if len(rs) != idx+1 {
+			return errNothing // no such round: nothing to log
+		}
+		round := rs[idx].Round
 		return c.logDetail(tx, meters.KindRecall, fmt.Sprintf("round %d shown on the recall page", round), "recall_shown", argCount(round))
 	})
+	if errors.Is(err, errNothing) {
+		return nil
+	}
+	return err
 }

@@ -54,6 +54,10 @@ type state struct {
 	// never edited in place (withCarry).
 	carry map[game.ID][]byte
 
+	// overrides are the operator's stored setting overrides, as committed
+	// (read at boot, replaced by the commit of a change).
+	overrides map[string]string
+
 	// digestErr is set when the program's digest is not the one the
 	// configuration expects (fixed at boot): play is disabled.
 	digestErr error
@@ -72,6 +76,10 @@ func (s *state) withCarry(id game.ID, b []byte) {
 	m[id] = b
 	s.carry = m
 }
+
+// errNothing is returned by a change function that finds nothing to
+// write: the commit writes nothing (a refusal) and its caller returns nil.
+var errNothing = errors.New("cabinet: nothing to commit")
 
 // refused marks an error returned by a commit's change function: the change
 // was refused (bad input, not enough credits), the store is sound.

@@ -32,7 +32,7 @@ const (
 // accepted. Called by Handle before it publishes. A button's reason is its
 // table entry's (panel.go): decided once, with the lamp.
 func (c *Controller) notice(in hw.Input, err error) {
-	c.message = c.refusal(in, err)
+	c.scr.message = c.refusal(in, err)
 }
 
 func (c *Controller) refusal(in hw.Input, err error) string {
@@ -62,8 +62,8 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 		if in.Switch == hw.ResetKey && in.On && c.cur.m.Handpay > 0 && c.cur.memErr == nil && c.cur.switches[hw.AuditKey] {
 			return NoticeResetInAudit // the handpay is not paid from the audit screens (switchChanged)
 		}
-		if in.Switch == hw.ResetKey && !in.On && c.message == NoticeResetInAudit {
-			return c.message // the key springs back: the reason stays until the next input
+		if in.Switch == hw.ResetKey && !in.On && c.scr.message == NoticeResetInAudit {
+			return c.scr.message // the key springs back: the reason stays until the next input
 		}
 		return ""
 	case hw.ButtonPressed:

@@ -3,6 +3,7 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,37 +42,15 @@ func (u *screen) leaveOperator(cs state) {
 	}
 }
 
-// readOverrides reads the stored operator overrides.
-func (c *Controller) readOverrides() (map[string]string, error) {
-	var o map[string]string
-	err := c.st.View(func(tx *recovery.Tx) error {
-		var err error
-		o, err = tx.Overrides()
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read overrides: %w", err)
-	}
-	return o, nil
-}
-
 // withOverride is the settings in force with key set to value on top of
-// the stored overrides (nothing is stored).
+// the committed overrides (nothing is stored).
 func (c *Controller) withOverride(key, value string) (InForce, error) {
-	o := map[string]string{}
-	for k, v := range c.overrides() {
-		o[k] = v
+	o := maps.Clone(c.cur.overrides)
+	if o == nil {
+		o = map[string]string{}
 	}
 	o[key] = value
 	return c.opt.Overrides(c.base, o)
-}
-
-func (c *Controller) overrides() map[string]string {
-	o, err := c.readOverrides()
-	if err != nil {
-		c.log.Error("read overrides", "err", err)
-	}
-	return o
 }
 
 // operatorPageSize is how many settings an operator page shows.
@@ -106,7 +85,7 @@ func (c *Controller) operatorButton(b hw.Button) error {
 	if c.opt.Operator == nil {
 		return fmt.Errorf("%w: no operator menu configured", ErrNotNow)
 	}
-	items := c.operatorItems()
+	items := operatorItems(c.opt.Operator, c.cur.overrides, &c.scr)
 	if len(items) == 0 {
 		return nil
 	}
@@ -145,7 +124,7 @@ func (c *Controller) operatorButton(b hw.Button) error {
 			return nil
 		}
 		old := ""
-		for _, x := range c.opt.Operator.Items(c.overrides()) {
+		for _, x := range c.opt.Operator.Items(c.cur.overrides) {
 			if x.Key == it.Key {
 				old = x.Value
 			}
@@ -208,10 +187,10 @@ func (c *Controller) draftRTP(it view.Setting, value string) *view.OperatorRTP {
 	return r
 }
 
-// operatorItems are every setting (grouped), with the draft on the selected
-// one marked as a draft.
-func (c *Controller) operatorItems() []view.Setting {
-	items := c.opt.Operator.Items(c.overrides())
+// operatorItems are every setting of menu with the committed overrides
+// (grouped), with the screen's draft on the selected one marked as a draft.
+func operatorItems(menu OperatorMenu, overrides map[string]string, u *screen) []view.Setting {
+	items := menu.Items(overrides)
 	// Stable by group, in the order the groups first appear.
 	order := map[string]int{}
 	for _, it := range items {
@@ -220,21 +199,20 @@ func (c *Controller) operatorItems() []view.Setting {
 		}
 	}
 	slices.SortStableFunc(items, func(a, b view.Setting) int { return order[a.Group] - order[b.Group] })
-	if c.scr.opDraft != "" && len(items) > 0 {
-		it := &items[c.scr.opCursor%len(items)]
-		it.Value, it.Draft = c.scr.opDraft, true
+	if u.opDraft != "" && len(items) > 0 {
+		it := &items[u.opCursor%len(items)]
+		it.Value, it.Draft = u.opDraft, true
 	}
 	return items
 }
 
 // operatorView is the page of the operator menu the cursor is on.
-func (c *Controller) operatorView() *view.OperatorView {
-	items := c.operatorItems()
-	v := &view.OperatorView{Error: c.scr.opError, Confirm: c.scr.opConfirm, Saved: c.scr.opSaved, RTP: c.scr.opRTP}
+func operatorView(items []view.Setting, u *screen) *view.OperatorView {
+	v := &view.OperatorView{Error: u.opError, Confirm: u.opConfirm, Saved: u.opSaved, RTP: u.opRTP}
 	if len(items) == 0 {
 		return v
 	}
-	cur := c.scr.opCursor % len(items)
+	cur := u.opCursor % len(items)
 	_, _, plo, phi, page, pages := operatorPage(items, cur)
 	v.Items, v.Cursor, v.Group, v.Page, v.Pages = items[plo:phi], cur-plo, items[cur].Group, page, pages
 	return v
@@ -248,10 +226,16 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 		c.scr.opError = c.refusedChange(it, value, err)
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
 	}
-	err = c.commit("store override "+key, func(tx *recovery.Tx, _ *state) error {
+	err = c.commit("store override "+key, func(tx *recovery.Tx, st *state) error {
 		if err := tx.PutOverride(key, value); err != nil {
 			return err
 		}
+		o := maps.Clone(st.overrides)
+		if o == nil {
+			o = map[string]string{}
+		}
+		o[key] = value
+		st.overrides = o
 		return c.logDetail(tx, meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value), "setting_changed",
 			settingArgs(it, old, value)...)
 	})

@@ -324,7 +324,7 @@ func TestOperatorReturnsLive(t *testing.T) {
 	if cur().Value != "european" || op.RTP == nil || op.RTP.Refused || op.RTP.RTP >= 10000 || op.RTP.RTP < 9900 {
 		t.Fatalf("draft %q: return shown %+v, want an allowed figure in [99.00, 100.00)", cur().Value, op.RTP)
 	}
-	if o := r.c.overrides(); len(o) != 0 {
+	if o := r.storedOverrides(); len(o) != 0 {
 		t.Fatalf("overrides stored: %v", o)
 	}
 }

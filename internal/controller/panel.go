@@ -88,13 +88,14 @@ func (u *screen) shown(cs state) view.Mode {
 	return u.mode
 }
 
-// build is the button table of the screen shown with committed state cs.
-func (u *screen) build(cs state) panel {
+// build is the button table of the screen shown with committed state cs
+// (and the audit page's data pg).
+func (u *screen) build(cs state, pg pages) panel {
 	var p panel
 	switch u.shown(cs) {
 	case view.Tilt, view.Handpay: // every lamp off: an attendant is needed
 	case view.Audit:
-		u.auditPanel(cs, &p)
+		u.auditPanel(cs, pg, &p)
 	case view.Operator:
 		u.operatorPanel(&p)
 	case view.Attract:
@@ -135,7 +136,7 @@ func (u *screen) openHelp() error {
 // auditPanel: SPOT cycles the pages, HIT/STAND older/newer round, DOUBLE/SPLIT
 // step forward/back; YES is the memory clear with a memory error and the
 // reset key on.
-func (u *screen) auditPanel(cs state, p *panel) {
+func (u *screen) auditPanel(cs state, pg pages, p *panel) {
 	c := u.c
 	p.set(hw.Spot, func() error {
 		u.auditPage = (u.auditPage + 1) % len(auditPages)
@@ -147,7 +148,7 @@ func (u *screen) auditPanel(cs state, p *panel) {
 	})
 	if auditPages[u.auditPage%len(auditPages)] == "events" {
 		// HIT older page, STAND newer: each lit only if there is one.
-		if u.eventPage+1 < c.eventPages() {
+		if u.eventPage+1 < eventPages(len(pg.events)) {
 			p.set(hw.Hit, func() error { u.eventPage++; return nil })
 		}
 		if u.eventPage > 0 {

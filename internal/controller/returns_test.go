@@ -119,7 +119,7 @@ func TestOperatorChangeRefused(t *testing.T) {
 	if r.c.set.Rules[game.Classic].Peek == blackjack.PeekAceTen {
 		t.Errorf("American dealing in force although refused")
 	}
-	if o := r.c.overrides(); len(o) != 0 {
+	if o := r.storedOverrides(); len(o) != 0 {
 		t.Errorf("overrides stored after a refusal: %v", o)
 	}
 	if r.c.scr.opError == nil {

@@ -48,6 +48,10 @@ type screen struct {
 	duelCursor int
 	duelAmount int64
 
+	// message is why the last input was refused (notice.go), "" if it was
+	// accepted.
+	message string
+
 	// panel is the button table of the screen as last published: the lamps
 	// lit and the press accepted come from it (panel.go).
 	panel panel

@@ -77,7 +77,7 @@ func (c *Controller) play(a game.Action) error {
 		}
 		carry := c.cur.carry[id]
 		var rules json.RawMessage
-		r, rules, err = c.newRound(id, no, carry)
+		r, rules, err = c.set.newRound(id, no, carry)
 		if err != nil {
 			return err
 		}
@@ -91,14 +91,14 @@ func (c *Controller) play(a game.Action) error {
 			}
 		}
 		var reshuffled bool
-		shoe, reshuffled, err = c.shoeFor(id, r, prev, sr)
+		shoe, reshuffled, err = c.set.shoeFor(id, r, prev, sr)
 		if err != nil {
 			return err
 		}
 		if reshuffled {
 			notes = append(notes, game.Event{Kind: game.Note, Hand: game.Dealer, Text: "shuffle"})
 		}
-		if c.lazy(id) {
+		if c.set.lazy(id) {
 			shoe.Rand = sr.reader()
 		}
 	} else {
@@ -109,7 +109,7 @@ func (c *Controller) play(a game.Action) error {
 		open = *c.cur.open
 		open.Steps = append([]meters.Step(nil), c.cur.open.Steps...)
 		shoe = c.cur.open.Shoe.Clone()
-		if c.lazy(id) {
+		if c.set.lazy(id) {
 			shoe.Rand = (&stepRand{rng: c.rng, round: no, step: len(open.Steps)}).reader()
 		}
 	}
@@ -132,7 +132,7 @@ func (c *Controller) play(a game.Action) error {
 			}
 		}
 		var err error
-		if step.Events, err = c.money(m, id, step.Events); err != nil {
+		if step.Events, err = c.set.money(m, id, step.Events); err != nil {
 			return err
 		}
 		open.Steps = append(open.Steps, step)
@@ -150,7 +150,7 @@ func (c *Controller) play(a game.Action) error {
 			if err := tx.CloseRound(rec); err != nil {
 				return err
 			}
-			if carry := c.carryOut(id, r, shoe); carry != nil {
+			if carry := c.set.carryOut(id, r, shoe); carry != nil {
 				if err := tx.PutCarry(id, carry); err != nil {
 					return err
 				}
@@ -184,14 +184,14 @@ func (c *Controller) play(a game.Action) error {
 }
 
 // lazy reports whether the game's shoe is drawn lazily (fresh shuffle every round).
-func (c *Controller) lazy(id game.ID) bool {
+func (s *InForce) lazy(id game.ID) bool {
 	if id == game.Duel {
 		return true
 	}
-	return c.set.Rules[id].FreshShuffle
+	return s.Rules[id].FreshShuffle
 }
 
-func (c *Controller) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte {
+func (s *InForce) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte {
 	switch id {
 	case game.FreeBet:
 		return mustJSON(shoe)
@@ -206,10 +206,10 @@ func (c *Controller) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte 
 // stakes feed the pool, jackpot wins are resolved from the pool as it stands
 // in this transaction (the win locks that amount). It returns the events as
 // recorded (jackpot amounts filled in, payouts added).
-func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([]game.Event, error) {
+func (s *InForce) money(m *recovery.Machine, id game.ID, evs []game.Event) ([]game.Event, error) {
 	out := make([]game.Event, 0, len(evs)+1)
 	pay := func(e game.Event) {
-		if c.set.HandpayLimit > 0 && e.Amount >= c.set.HandpayLimit {
+		if s.HandpayLimit > 0 && e.Amount >= s.HandpayLimit {
 			e.Handpay = true
 			m.Handpay += e.Amount
 			m.HandpayKind = HandpayJackpot
@@ -226,7 +226,7 @@ func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([
 			}
 			m.Credits -= e.Amount
 			if e.Bet == game.RoyalSide {
-				u := blackjack.PoolContribution(e.Amount, c.set.JackpotRateE7)
+				u := blackjack.PoolContribution(e.Amount, s.JackpotRateE7)
 				m.PoolUnits += u
 				m.Meters.ProgressiveContrib += u
 			}
@@ -238,7 +238,7 @@ func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([
 			pay(e)
 		case game.JackpotWin:
 			var cents money.Cents
-			cents, m.PoolUnits = blackjack.PoolWin(m.PoolUnits, e.Percent, c.set.JackpotReset)
+			cents, m.PoolUnits = blackjack.PoolWin(m.PoolUnits, e.Percent, s.JackpotReset)
 			m.Meters.ProgressiveHits++
 			m.Meters.ProgressivePaid += cents
 			e.Amount = cents

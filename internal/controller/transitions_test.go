@@ -130,7 +130,7 @@ func TestTransitions(t *testing.T) {
 			}},
 		{"operator → menu: key off, the draft dropped", stOperator, func(r *rig) { r.turn(hw.OperatorKey, false) }, view.Menu,
 			func(t *testing.T, r *rig, b recoveryView) {
-				if o := r.c.overrides(); len(o) != 0 {
+				if o := r.storedOverrides(); len(o) != 0 {
 					t.Fatalf("overrides %v stored without YES", o)
 				}
 			}},
