@@ -97,6 +97,8 @@ type ledger struct {
 	log *slog.Logger
 	// cur is the committed state: assigned only in this file.
 	cur state
+	// commits counts the transactions committed (autoplay's steps).
+	commits uint64
 }
 
 // newLedger is the ledger of store st, before boot; digestErr is the
@@ -171,6 +173,7 @@ func (l *ledger) commit(op string, change func(tx *recovery.Tx, s *state) error)
 		return l.fail(fmt.Errorf("%w: %s: %w", ErrMemory, op, err))
 	}
 	l.cur = next
+	l.commits++
 	return nil
 }
 
