@@ -49,7 +49,7 @@ func (l *sasLink) options(o *controller.Options) {
 	if l == nil {
 		return
 	}
-	o.SAS, o.Host = true, l.host
+	o.Exceptions, o.Host = sasmachine.Exceptions, l.host
 }
 
 // start opens the port and serves the host until ctx ends; the returned

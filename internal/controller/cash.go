@@ -17,12 +17,6 @@ const (
 	HandpayJackpot = "jackpot"
 )
 
-// logOnly commits an event-log entry (no money) with its typed details
-// (logDetail). With a memory error nothing is written: the store is evidence.
-func (c *Controller) logOnly(kind, text, detail string, args ...meters.Arg) error {
-	return c.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return c.logDetail(tx, kind, text, detail, args...) })
-}
-
 // billReasons are why a bill came back, keyed by the notice the screen shows
 // for it (notice.go decides both): the event's reason ("bill_reason."+key,
 // translated) and its English record.
@@ -260,7 +254,7 @@ func (c *Controller) billJam(on bool, why string) error {
 		t := s.tilts()
 		switch {
 		case on:
-			if err := c.raise(tx, exBillJam); err != nil {
+			if err := c.emit(tx, HostEvent{Kind: HostBillJam}); err != nil {
 				return err
 			}
 			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)

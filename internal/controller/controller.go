@@ -55,9 +55,12 @@ type Options struct {
 	// recorded (the simulator's per-bet figures). It runs after the commit
 	// and must not call back into the controller.
 	OnCommit func(id game.ID, round uint64, evs []game.Event)
-	// SAS turns on the SAS exception queue (host.go): every event the host
-	// must hear of is queued in the transaction that commits it.
-	SAS bool
+	// Exceptions turns SAS on: it is the SAS side's table from the events
+	// the controller emits to the exception codes to queue
+	// (sasmachine.Exceptions); each is queued in the transaction that
+	// commits its event (host.go). nil: SAS off (no queue, no host
+	// information, nothing logged for the host's sake).
+	Exceptions func(HostEvent) []byte
 	// Host carries the host's commands and acknowledgements to the
 	// controller's goroutine (Run serves it; a loop of its own calls
 	// ServeHost); the ledger commits them. nil: none.
@@ -120,7 +123,7 @@ func New(opt Options) (*Controller, error) {
 	if opt.WantDigest != "" && opt.WantDigest != opt.Digest {
 		digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
 	}
-	c := &Controller{ledger: newLedger(opt.Store, opt.Log, digestErr), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
+	c := &Controller{ledger: newLedger(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
 	if err := c.boot(); err != nil {
@@ -261,7 +264,7 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 	if err := tx.CloseRound(rec); err != nil {
 		return err
 	}
-	if err := c.raise(tx, exGameEnded); err != nil {
+	if err := c.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
 		return err
 	}
 	text := fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,

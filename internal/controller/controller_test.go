@@ -73,8 +73,12 @@ func (r *rig) boot() {
 	}
 	r.st = st
 	r.be = sim.New()
-	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
-		OnCommit: r.onCommit, SAS: r.sas})
+	var hear func(HostEvent) []byte
+	if r.sas {
+		hear = hostKinds
+	}
+	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now }, Exceptions: hear,
+		OnCommit: r.onCommit})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -365,4 +369,15 @@ func (r *rig) storedOverrides() map[string]string {
 		r.t.Fatal(err)
 	}
 	return o
+}
+
+// hostKinds is the SAS rig's table from host events to queued codes: each
+// event queues its kind, a logged event its kind and the first byte of its
+// detail (the SAS codes themselves are internal/sasmachine's table, tested
+// there with a real controller).
+func hostKinds(e HostEvent) []byte {
+	if e.Kind == HostLogged && e.Log.Detail != "" {
+		return []byte{byte(e.Kind), e.Log.Detail[0]}
+	}
+	return []byte{byte(e.Kind)}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"cabinet/internal/game"
-	"cabinet/internal/hw"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -17,11 +16,12 @@ import (
 // The casino's host system (SAS, docs/sas.md) reaches the cabinet in two
 // ways, both through the one commit path:
 //
-//   - Exceptions: with Options.SAS set, every event the host must hear of is
-//     queued (recovery.Tx.RaiseException) in the transaction that commits
-//     the event itself, so a power cut can neither lose nor invent one.
-//     sasCodes below is the one table from the cabinet's events to SAS
-//     exception codes; game started/ended are raised by the round's step.
+//   - Exceptions: with Options.Exceptions set (SAS on), every event the
+//     host may have to hear of is emitted as a HostEvent in the transaction
+//     that commits the event itself, and the exceptions the SAS side maps
+//     it to are queued there (recovery.Tx.RaiseException), so a power cut
+//     can neither lose nor invent one. The table from events to SAS codes
+//     is internal/sasmachine's (Exceptions).
 //   - Commands: lock out / enable play, the bill acceptor, its
 //     denominations, a game (HostCommand). They are committed with an event
 //     log entry and kept in the store (recovery.HostState): a host lock-out
@@ -42,129 +42,26 @@ const (
 	NoticeHostGameOff = "host_game_off" // LP 09: this game disabled by the host
 )
 
-// SAS exception codes the controller raises (SAS 6.02 Appendix A). Handpay
-// pending (51) is a priority exception derived from the machine record by
-// the SAS link, not queued; memory error (34) likewise, since a store in
-// error is not written.
+// HostEventKind names a HostEvent.
+type HostEventKind int
+
+// Host events: what the casino's host system may have to hear of, emitted
+// by the controller in the transaction that commits it.
 const (
-	exSlotDoorOpen   = 0x11
-	exSlotDoorClosed = 0x12
-	exPowerUp        = 0x17
-	exPowerLost      = 0x18
-	exCashDoorOpen   = 0x19
-	exCashDoorClosed = 0x1A
-	exBillJam        = 0x28
-	exBillRejected   = 0x2B
-	exOptionsChanged = 0x3C
-	exBillAccepted   = 0x4F // a bill with no code of its own (billAccepted)
-	exHandpayReset   = 0x52
-	exCashout        = 0x66
-	exGameStarted    = 0x7E
-	exGameEnded      = 0x7F
-	exAttendantIn    = 0x82
-	exAttendantOut   = 0x83
-	exOperatorIn     = 0x84
-	exOperatorOut    = 0x85
-	exRecall         = 0x8A
-	exGameSelected   = 0x8C
+	HostLogged       HostEventKind = iota + 1 // an event-log entry (HostEvent.Log)
+	HostGameStarted                           // a round's first step
+	HostGameEnded                             // a round settled or voided
+	HostGameSelected                          // the player took a game from the menu to its table
+	HostBillJam                               // the bill acceptor jammed
 )
 
-// billAcceptedCodes are the bill accepted exceptions by the bill's value in
-// whole currency units (SAS 6.02 Appendix A, non-RTE: 47–4E and 50; Monaco's
-// SasBillException the same); any other bill is 4F. The cabinet reports in
-// non-RTE mode (it advertises no RTE in A0).
-var billAcceptedCodes = map[money.Cents]byte{
-	100: 0x47, 500: 0x48, 1000: 0x49, 2000: 0x4A, 5000: 0x4B, 10000: 0x4C, 200: 0x4D, 50000: 0x4E, 20000: 0x50,
-}
-
-// billAccepted is the exception of a bill accepted event: by its value
-// (the event's money argument), 4F where the value has no code.
-func billAccepted(e meters.Event) byte {
-	for _, a := range e.Args {
-		if a.Type != meters.ArgMoney {
-			continue
-		}
-		if v, err := money.Parse(a.Value); err == nil {
-			if code, ok := billAcceptedCodes[v]; ok {
-				return code
-			}
-		}
-	}
-	return exBillAccepted
-}
-
-// sasCodes maps a logged event to the exceptions it raises. Power up raises
-// 18 (AC power lost) then 17 (applied): the cabinet has no power-fail
-// detector, so the loss is reported at the next boot (decided; every boot
-// follows a power loss or a restart, both of which a host must hear of).
-// The audit key is the attendant's menu (82/83), the operator key the
-// operator's (84/85; a refused turn opens no menu).
-func sasCodes(e meters.Event) []byte {
-	sw := ""
-	if len(e.Args) > 0 {
-		sw = e.Args[0].Value
-	}
-	switch e.Kind {
-	case meters.KindPowerUp:
-		return []byte{exPowerLost, exPowerUp}
-	case meters.KindDoor:
-		switch {
-		case sw == hw.MainDoor.String() && e.Detail == "switch_opened":
-			return []byte{exSlotDoorOpen}
-		case sw == hw.MainDoor.String() && e.Detail == "switch_closed":
-			return []byte{exSlotDoorClosed}
-		case sw == hw.CashDoor.String() && e.Detail == "switch_opened":
-			return []byte{exCashDoorOpen}
-		case sw == hw.CashDoor.String() && e.Detail == "switch_closed":
-			return []byte{exCashDoorClosed}
-		}
-	case meters.KindKey:
-		switch {
-		case sw == hw.AuditKey.String() && e.Detail == "switch_on":
-			return []byte{exAttendantIn}
-		case sw == hw.AuditKey.String() && e.Detail == "switch_off":
-			return []byte{exAttendantOut}
-		case sw == hw.OperatorKey.String() && e.Detail == "switch_on":
-			return []byte{exOperatorIn}
-		case sw == hw.OperatorKey.String() && e.Detail == "switch_off":
-			return []byte{exOperatorOut}
-		}
-	case meters.KindBillAccepted:
-		return []byte{billAccepted(e)}
-	case meters.KindBillRefused:
-		return []byte{exBillRejected}
-	case meters.KindTilt:
-		if e.Detail == "bill_jam" {
-			return []byte{exBillJam}
-		}
-	case meters.KindHandpay:
-		if e.Detail == "cashout_handpay" {
-			return []byte{exCashout}
-		}
-	case meters.KindHandpayClear:
-		return []byte{exHandpayReset}
-	case meters.KindConfigChange:
-		if e.Detail != "pool_set" {
-			return []byte{exOptionsChanged}
-		}
-	case meters.KindRecall:
-		return []byte{exRecall}
-	}
-	return nil
-}
-
-// raise queues SAS exceptions in tx (with SAS on; tx nil under a memory
-// error: nothing is written, the store is evidence).
-func (c *Controller) raise(tx *recovery.Tx, codes ...byte) error {
-	if !c.opt.SAS || tx == nil {
-		return nil
-	}
-	for _, code := range codes {
-		if err := tx.RaiseException(code); err != nil {
-			return err
-		}
-	}
-	return nil
+// HostEvent is one event the host may have to hear of. Which SAS
+// exceptions it raises is the SAS side's table (sasmachine.Exceptions,
+// wired as Options.Exceptions): the controller says what happened, typed,
+// never a SAS code.
+type HostEvent struct {
+	Kind HostEventKind
+	Log  meters.Event // HostLogged: the entry as logged
 }
 
 // HostKind names a host command.
@@ -243,29 +140,12 @@ func (cmd HostCommand) Validate() error {
 func (c *Controller) hostRequest(r HostRequest) error {
 	var errs []error
 	if len(r.Acks) > 0 {
-		errs = append(errs, c.ackExceptions(r.Acks))
+		errs = append(errs, c.ack(r.Acks))
 	}
 	if r.Cmd.Kind != 0 {
 		errs = append(errs, c.host(r.Cmd))
 	}
 	return errors.Join(errs...)
-}
-
-// ackExceptions removes the exceptions the host acknowledged from the
-// store's queue (one already removed is skipped). Under a memory error
-// nothing is written: the store is evidence.
-func (c *Controller) ackExceptions(seqs []uint64) error {
-	return c.commit("host acknowledged exceptions", func(tx *recovery.Tx, s *state) error {
-		if tx == nil {
-			return nil
-		}
-		for _, seq := range seqs {
-			if err := tx.AckException(seq); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
 
 // host carries out a host command: the new host state and its event-log
@@ -444,17 +324,17 @@ func (c *Controller) publishHost(cs state) {
 // the menu to its table; LP 55 answers that game from then on. With SAS off,
 // or under a memory error, nothing is written.
 func (c *Controller) gameSelected() error {
-	if !c.opt.SAS || c.cur.memErr != nil {
+	if !c.sasOn() || c.cur.memErr != nil {
 		return nil
 	}
-	return c.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.raise(tx, exGameSelected) })
+	return c.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.emit(tx, HostEvent{Kind: HostGameSelected}) })
 }
 
 // recallShown logs the round the audit's recall page now shows, which
 // raises SAS exception 8A (game recall entry displayed). Only with SAS on
 // and a sound store: without SAS, viewing the recall writes nothing.
 func (c *Controller) recallShown() error {
-	if !c.opt.SAS || c.cur.memErr != nil || auditPages[c.scr.auditPage%len(auditPages)] != "recall" {
+	if !c.sasOn() || c.cur.memErr != nil || auditPages[c.scr.auditPage%len(auditPages)] != "recall" {
 		return nil
 	}
 	idx := c.scr.recallIdx

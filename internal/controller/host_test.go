@@ -1,8 +1,10 @@
 package controller
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,8 +12,6 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
-	"cabinet/internal/meters"
-	"cabinet/internal/money"
 	"cabinet/internal/player"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
@@ -81,52 +81,35 @@ func (r *rig) toTable(id game.ID) {
 
 func newSASRig(t *testing.T) *rig { return newRigSAS(t, 3, true) }
 
-// Every event the host must hear of is queued with the commit of the event
-// itself, in order.
-func TestSASExceptionsFollowEvents(t *testing.T) {
+// Every event the host may have to hear of is emitted in the commit of the
+// event itself, in order; a refused input emits nothing.
+func TestHostEventsFollowEvents(t *testing.T) {
 	r := newSASRig(t)
-	if got, want := r.queued(), []byte{exPowerLost, exPowerUp}; !cmp.Equal(got, want) {
+	logged := func(detail string) []byte { return []byte{byte(HostLogged), detail[0]} }
+	cat := func(bs ...[]byte) []byte { return slices.Concat(bs...) }
+	if got, want := r.queued(), cat(logged("pool_set"), logged("power_up")); !cmp.Equal(got, want) {
 		t.Fatalf("at boot queued % X, want % X", got, want)
 	}
 	r.set(hw.MainDoor, true)
 	r.set(hw.MainDoor, false)
-	r.set(hw.CashDoor, true)
-	r.set(hw.CashDoor, false)
 	r.bill(2000)
 	r.toTable(game.Classic)
 	r.playRound()
-	r.set(hw.AuditKey, true)
-	r.set(hw.AuditKey, false)
-	r.mustPress(hw.Game)
-	r.mustPress(hw.CashOut)
-	r.set(hw.ResetKey, true)
-	r.set(hw.ResetKey, false)
-	want := []byte{exSlotDoorOpen, exSlotDoorClosed, exCashDoorOpen, exCashDoorClosed, 0x4A, // a 20.00 bill
-		exGameSelected, exGameStarted, exGameEnded, exAttendantIn, exAttendantOut, exCashout, exHandpayReset}
-	if got := r.queued(); !cmp.Equal(got, want) {
-		t.Errorf("queued % X\nwant   % X", got, want)
+	want := cat(logged("switch_opened"), logged("tilt"), logged("switch_closed"), logged("tilt_cleared"), logged("bill"),
+		[]byte{byte(HostGameSelected)}, []byte{byte(HostGameStarted)})
+	got := r.queued()
+	if len(got) < len(want) || !cmp.Equal(got[:len(want)], want) {
+		t.Errorf("queued % X\nwant   % X…", got, want)
+	}
+	if !bytes.Contains(got, []byte{byte(HostGameEnded)}) {
+		t.Errorf("queued % X: no game ended", got)
 	}
 	// A refused input commits nothing and queues nothing.
-	if err := r.press(hw.Deal); err == nil {
-		t.Fatal("deal without credits accepted")
+	if err := r.press(hw.Split); err == nil {
+		t.Fatal("SPLIT accepted between rounds")
 	}
 	if got := r.queued(); len(got) != 0 {
 		t.Errorf("a refused input queued % X", got)
-	}
-}
-
-// TestBillAcceptedCodes: a bill accepted is reported by its value where
-// SAS has a code for it (non-RTE), 4F otherwise.
-func TestBillAcceptedCodes(t *testing.T) {
-	for _, tc := range []struct {
-		bill money.Cents
-		code byte
-	}{{100, 0x47}, {200, 0x4D}, {500, 0x48}, {1000, 0x49}, {2000, 0x4A}, {5000, 0x4B}, {10000, 0x4C},
-		{20000, 0x50}, {50000, 0x4E}, {2500, 0x4F}, {7, 0x4F}} {
-		e := meters.Event{Kind: meters.KindBillAccepted, Detail: "bill", Args: []meters.Arg{argMoney(tc.bill)}}
-		if got := sasCodes(e); !cmp.Equal(got, []byte{tc.code}) {
-			t.Errorf("bill %v: exceptions % X, want %02X", tc.bill, got, tc.code)
-		}
 	}
 }
 

@@ -99,14 +99,20 @@ type ledger struct {
 	cur state
 	// commits counts the transactions committed (autoplay's steps).
 	commits uint64
+	// hear is the SAS side's table from host events to the exceptions to
+	// queue (Options.Exceptions); nil: SAS is off.
+	hear func(HostEvent) []byte
 }
 
 // newLedger is the ledger of store st, before boot; digestErr is the
 // program digest check's result (a boot fact, part of the committed state
 // from the start).
-func newLedger(st Store, log *slog.Logger, digestErr error) ledger {
-	return ledger{st: st, log: log, cur: state{digestErr: digestErr}}
+func newLedger(st Store, log *slog.Logger, digestErr error, hear func(HostEvent) []byte) ledger {
+	return ledger{st: st, log: log, cur: state{digestErr: digestErr}, hear: hear}
 }
+
+// sasOn reports whether a SAS host is wired.
+func (l *ledger) sasOn() bool { return l.hear != nil }
 
 // tilts lists the reasons play is suspended in s (message keys), in a fixed
 // order: a function of the committed state alone.
@@ -213,31 +219,68 @@ func (l *ledger) clear() error {
 	return nil
 }
 
+// emit queues in tx the SAS exceptions of host event e (with SAS on; tx
+// nil under a memory error: nothing is written, the store is evidence).
+func (l *ledger) emit(tx *recovery.Tx, e HostEvent) error {
+	if l.hear == nil || tx == nil {
+		return nil
+	}
+	for _, code := range l.hear(e) {
+		if err := tx.RaiseException(code); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // logTx writes an event-log entry in tx; with a memory error (tx nil) the
 // entry is not written (the store is evidence) but goes to the program log.
-func (c *Controller) logTx(tx *recovery.Tx, kind, text string) error {
+func (l *ledger) logTx(tx *recovery.Tx, kind, text string) error {
 	if tx == nil {
-		c.log.Warn("not logged (memory error)", "kind", kind, "text", text)
+		l.log.Warn("not logged (memory error)", "kind", kind, "text", text)
 		return nil
 	}
 	if err := tx.Log(kind, text); err != nil {
 		return err
 	}
-	return c.raise(tx, sasCodes(meters.Event{Kind: kind, Text: text})...)
+	return l.emit(tx, HostEvent{Kind: HostLogged, Log: meters.Event{Kind: kind, Text: text}})
 }
 
 // logDetail writes an event with its details as typed data (the display
 // translates "detail."+detail with args); text stays the English record.
 // With a memory error (tx nil) it goes to the program log only.
-func (c *Controller) logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error {
+func (l *ledger) logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error {
 	if tx == nil {
-		return c.logTx(tx, kind, text)
+		return l.logTx(tx, kind, text)
 	}
 	e := meters.Event{Kind: kind, Text: text, Detail: detail, Args: args}
 	if err := tx.LogEvent(e); err != nil {
 		return err
 	}
-	return c.raise(tx, sasCodes(e)...)
+	return l.emit(tx, HostEvent{Kind: HostLogged, Log: e})
+}
+
+// logOnly commits an event-log entry (no money) with its typed details
+// (logDetail). With a memory error nothing is written: the store is evidence.
+func (l *ledger) logOnly(kind, text, detail string, args ...meters.Arg) error {
+	return l.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return l.logDetail(tx, kind, text, detail, args...) })
+}
+
+// ack removes the exceptions the host acknowledged from the store's queue
+// (one already removed is skipped). Under a memory error nothing is
+// written: the store is evidence.
+func (l *ledger) ack(seqs []uint64) error {
+	return l.commit("host acknowledged exceptions", func(tx *recovery.Tx, s *state) error {
+		if tx == nil {
+			return nil
+		}
+		for _, seq := range seqs {
+			if err := tx.AckException(seq); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 func argMoney(v money.Cents) meters.Arg { return meters.Arg{Type: meters.ArgMoney, Value: v.String()} }

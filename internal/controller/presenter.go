@@ -65,7 +65,7 @@ func (c *Controller) publish(cs state) {
 		c.log.Info("state", "mode", s.Mode, "under", s.Under, "tilts", s.Tilts, "game", s.Game, "credits", s.Credits)
 	}
 	c.snap.Store(s)
-	if c.opt.SAS {
+	if c.sasOn() {
 		c.publishHost(cs)
 	}
 	c.outputs(cs)

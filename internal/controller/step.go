@@ -127,7 +127,7 @@ func (c *Controller) play(a game.Action) error {
 		if starting {
 			m.NextRound = no + 1
 			m.Meters.RoundStarted(id)
-			if err := c.raise(tx, exGameStarted); err != nil {
+			if err := c.emit(tx, HostEvent{Kind: HostGameStarted}); err != nil {
 				return err
 			}
 		}
@@ -142,7 +142,7 @@ func (c *Controller) play(a game.Action) error {
 		if r.Done() {
 			staked, paid := roundMoney(open.Steps)
 			m.Meters.RoundOver(id, staked, paid)
-			if err := c.raise(tx, exGameEnded); err != nil {
+			if err := c.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
 				return err
 			}
 			rec := meters.Recall{Round: no, Game: id, Start: open.Start, End: step.At, Rules: open.Rules,

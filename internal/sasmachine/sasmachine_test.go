@@ -54,7 +54,7 @@ func boot(t *testing.T, path string) *cab {
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), SAS: true, Host: host,
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}})
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +240,7 @@ func TestMemoryErrorReportedThenSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), SAS: true})
+	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions})
 	if err != nil || c.Err() != nil {
 		t.Fatal(err, c.Err())
 	}
@@ -253,7 +253,7 @@ func TestMemoryErrorReportedThenSilent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	c, err = controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), SAS: true})
+	c, err = controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions})
 	if err != nil || c.Err() == nil {
 		t.Fatalf("boot on a rolled-back store: %v, memory error %v", err, c.Err())
 	}
@@ -313,7 +313,7 @@ func TestRepliesDoNotWaitForTheStore(t *testing.T) {
 	gs := &gatedStore{Store: st, entered: make(chan struct{}, 1)}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	c, err := controller.New(controller.Options{Store: gs, HW: be, InForce: settings(), SAS: true, Host: host,
+	c, err := controller.New(controller.Options{Store: gs, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}})
 	if err != nil {
 		t.Fatal(err)
