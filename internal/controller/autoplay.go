@@ -34,11 +34,11 @@ func (c *Controller) Completed() int64 {
 	return mt.Won + mt.Lost + mt.Pushed + mt.Voided
 }
 
-// AutoBets are the bets autoplay places for a game: the minimum on every
+// autoBets are the bets autoplay places for a game: the minimum on every
 // spot, with every side bet at its minimum (Royal Poker's side bet at its
 // stake), so the simulator exercises every bet.
-func (c *Controller) AutoBets(id game.ID) []game.Bet {
-	r, ok := c.set.Rules[id]
+func (s *InForce) autoBets(id game.ID) []game.Bet {
+	r, ok := s.Rules[id]
 	if !ok {
 		return nil
 	}
@@ -131,7 +131,7 @@ func (a autoplayer) next() (hw.Input, error) {
 			return hw.Input{}, err
 		}
 		if cs.m.Credits < need {
-			bill := c.acceptance(cs)
+			bill := acceptance(cs, &c.set, u.mode)
 			if bill <= 0 {
 				return hw.Input{}, fmt.Errorf("cabinet: autoplay: credits %v below %v and no bill can be accepted", cs.m.Credits, need)
 			}
@@ -178,7 +178,7 @@ func (a autoplayer) next() (hw.Input, error) {
 func (a autoplayer) need() (money.Cents, error) {
 	c := a.c
 	if a.id != game.Duel {
-		return betTotal(c.AutoBets(a.id)) * 4, nil
+		return betTotal(c.set.autoBets(a.id)) * 4, nil
 	}
 	r, _, err := c.set.newDuel(c.cur.m.NextRound, c.cur.carry[game.Duel])
 	if err != nil {
@@ -307,7 +307,7 @@ func (a autoplayer) duelStart(pressLit func(hw.Button) (hw.Input, error)) (hw.In
 // then DEAL.
 func (a autoplayer) bet(pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
 	c, u := a.c, &a.c.scr
-	want := c.AutoBets(a.id)
+	want := c.set.autoBets(a.id)
 	if slices.Equal(u.bets, want) {
 		return pressLit(hw.Deal)
 	}

@@ -32,7 +32,7 @@ var billReasons = map[string]struct{ key, text string }{
 // log what the player read on the screen. The acceptor's own words stay in
 // the English record.
 func (c *Controller) billRefused(in hw.Input) error {
-	r := billReasons[c.refusal(in, nil)]
+	r := billReasons[refusal(c.cur, &c.scr, &c.set, in, nil)]
 	reason := argKey("bill_reason." + r.key)
 	text, detail, args := fmt.Sprintf("bill %v refused: %s", in.Value, r.text), "bill_refused", []meters.Arg{argMoney(in.Value), reason}
 	if in.Value <= 0 { // the acceptor did not say which bill
@@ -284,7 +284,7 @@ func (c *Controller) outputs(cs state) {
 	if err := c.hw.SetTower(tower); err != nil {
 		c.log.Error("set tower", "err", err)
 	}
-	if err := c.hw.SetAcceptance(c.acceptance(cs)); err != nil {
+	if err := c.hw.SetAcceptance(acceptance(cs, &c.set, c.scr.mode)); err != nil {
 		c.log.Error("set acceptance", "err", err)
 	}
 }
@@ -292,13 +292,13 @@ func (c *Controller) outputs(cs state) {
 // acceptance is the largest bill the acceptor may take now; 0 inhibits it
 // (tilt, handpay, audit, operator, credit limit reached). The hardware
 // self-test is another command (cabinet hwtest), never a controller mode.
-func (c *Controller) acceptance(cs state) money.Cents {
-	if len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.scr.mode == view.Operator || cs.host.BillsOff {
+func acceptance(cs state, set *InForce, mode view.Mode) money.Cents {
+	if len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || mode == view.Operator || cs.host.BillsOff {
 		return 0
 	}
-	room := c.set.CreditLimit - cs.m.Credits
+	room := set.CreditLimit - cs.m.Credits
 	var best money.Cents
-	for _, b := range c.set.Bills {
+	for _, b := range set.Bills {
 		if b <= room && b > best && billAllowed(cs.host, b) {
 			best = b
 		}

@@ -192,7 +192,7 @@ func (c *Controller) boot() error {
 				return err
 			}
 			if c.now().Sub(open.Start) > c.set.voidAfter(open.Game) {
-				if err := c.void(tx, m, open); err != nil {
+				if err := c.void(tx, m, open, c.now()); err != nil {
 					return err
 				}
 				open = nil
@@ -201,7 +201,7 @@ func (c *Controller) boot() error {
 				if err := tx.PutOpenRound(open); err != nil {
 					return err
 				}
-				r, err := c.restore(open)
+				r, err := restore(open)
 				if err != nil {
 					return fmt.Errorf("%w: resume round %d: %w", ErrMemory, open.Round, err)
 				}
@@ -242,7 +242,7 @@ func (c *Controller) boot() error {
 // player gets back what the round took and did not pay (stakes − payouts
 // so far), the round goes to the recall marked voided. Decided: "every
 // stake refunded" read as "credits restored to before the round".
-func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenRound) error {
+func (l *ledger) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenRound, now time.Time) error {
 	var staked, paid money.Cents
 	for _, s := range open.Steps {
 		st, pd := game.Money(s.Events)
@@ -250,7 +250,7 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 		paid += pd
 	}
 	refund := staked - paid
-	step := meters.Step{N: len(open.Steps), At: c.now(), Action: game.Action{Kind: game.Void}}
+	step := meters.Step{N: len(open.Steps), At: now, Action: game.Action{Kind: game.Void}}
 	if refund > 0 {
 		ev := game.Event{Kind: game.Payout, Bet: game.Main, Amount: refund, Text: "void refund"}
 		step.Events = []game.Event{ev}
@@ -259,17 +259,17 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 	}
 	m.Meters.Voided++
 	open.Steps = append(open.Steps, step)
-	rec := meters.Recall{Round: open.Round, Game: open.Game, Start: open.Start, End: c.now(), Rules: open.Rules,
+	rec := meters.Recall{Round: open.Round, Game: open.Game, Start: open.Start, End: now, Rules: open.Rules,
 		Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Voided: true, Recovered: true}
 	if err := tx.CloseRound(rec); err != nil {
 		return err
 	}
-	if err := c.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
+	if err := l.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
 		return err
 	}
 	text := fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
-		c.now().Sub(open.Start).Round(time.Second), refund)
-	return c.logDetail(tx, meters.KindVoid, text, "round_voided", argCount(open.Round), argKey("game."+string(open.Game)), argMoney(refund))
+		now.Sub(open.Start).Round(time.Second), refund)
+	return l.logDetail(tx, meters.KindVoid, text, "round_voided", argCount(open.Round), argKey("game."+string(open.Game)), argMoney(refund))
 }
 
 // Snapshot returns the last published snapshot (committed state only).

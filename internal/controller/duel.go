@@ -118,7 +118,7 @@ func (u *screen) duelAction(cs state, k game.ActionKind) error {
 	case game.Buy:
 		p.Deck = cfg.Decks[c.scr.duelDeck%len(cfg.Decks)]
 		p.Level = cfg.Levels[c.scr.duelLevel%len(cfg.Levels)]
-		seed, err := c.duelSeed(cs.m.NextRound)
+		seed, err := duelSeed(c.rng, cs.m.NextRound)
 		if err != nil {
 			return err
 		}
@@ -158,9 +158,9 @@ func (u *screen) duelBet(cs state, ante int64) int64 {
 
 // duelSeed draws a session's bluff seed for round from the production RNG
 // (recorded with the Buy, so the session replays).
-func (c *Controller) duelSeed(round uint64) (uint64, error) {
+func duelSeed(rng RNG, round uint64) (uint64, error) {
 	var b [8]byte
-	if _, err := c.rng.Step(round, -1).Read(b[:]); err != nil {
+	if _, err := rng.Step(round, -1).Read(b[:]); err != nil {
 		return 0, fmt.Errorf("cabinet: duel seed: %w", err)
 	}
 	var seed uint64

@@ -24,7 +24,7 @@ func TestHelpVocabulary(t *testing.T) {
 	for _, id := range set.Games {
 		r := newRig(t, 1)
 		r.c.scr.game = id
-		h := presenter{set: &r.c.set, figures: r.c.helpFigures}.helpView(&r.c.scr)
+		h := presenter{set: &r.c.set, figures: r.c.ReturnFigures}.helpView(&r.c.scr)
 		if len(h.Rules) == 0 {
 			t.Errorf("%s: no rules on the help screen", id)
 		}

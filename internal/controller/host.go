@@ -297,7 +297,7 @@ func (c *Controller) publishHost(cs state) {
 	if c.hostRTP == nil {
 		c.hostRTP = map[game.ID]int64{}
 		for _, id := range game.IDs {
-			for _, l := range c.helpFigures(id) {
+			for _, l := range c.ReturnFigures(id) {
 				if l.Bet == game.Main {
 					c.hostRTP[id] = l.RTPBP
 				}

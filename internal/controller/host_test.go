@@ -254,7 +254,7 @@ func TestHostLockOut(t *testing.T) {
 	if got := r.c.Snapshot().Message; got != NoticeHostLocked {
 		t.Errorf("message = %q, want %q", got, NoticeHostLocked)
 	}
-	if err := r.play(game.Action{Kind: game.Deal, Bets: r.c.AutoBets(game.Classic)}); !errors.Is(err, ErrHostLocked) {
+	if err := r.play(game.Action{Kind: game.Deal, Bets: r.c.set.autoBets(game.Classic)}); !errors.Is(err, ErrHostLocked) {
 		t.Errorf("Play while locked out = %v, want ErrHostLocked", err)
 	}
 	r.mustPress(hw.Game)
@@ -291,7 +291,7 @@ func TestHostGameAndBills(t *testing.T) {
 		t.Error("unknown game accepted")
 	}
 	r.mustPress(hw.Game)
-	if got := r.c.acceptance(r.c.cur); got == 0 {
+	if got := acceptance(r.c.cur, &r.c.set, r.c.scr.mode); got == 0 {
 		t.Fatal("acceptor off before the host command")
 	}
 	if err := r.host(HostCommand{Kind: HostBills, On: false}); err != nil {

@@ -49,7 +49,7 @@ func (c *Controller) Handle(in Input) (err error) {
 // hardware handles one hardware or touch input; a refusal says why
 // (notice.go).
 func (c *Controller) hardware(in hw.Input) (err error) {
-	defer func() { c.notice(in, err) }()
+	defer func() { c.scr.message = refusal(c.cur, &c.scr, &c.set, in, err) }()
 	switch in.Kind {
 	case hw.SwitchChanged:
 		return c.switchChanged(in.Switch, in.On)

@@ -27,24 +27,20 @@ const (
 	NoticeNotNow         = "not_now"            // any other refused button
 )
 
-// notice sets the message the next snapshot shows for input in, handled
-// with result err: the reason of a refusal, or none once an input is
-// accepted. Called by Handle before it publishes. A button's reason is its
+// refusal is the message the next snapshot shows for input in, handled
+// with result err, with committed state cs, screen u and settings set: the reason of a refusal, or none once an input is
+// accepted. Set by Handle before it publishes. A button's reason is its
 // table entry's (panel.go): decided once, with the lamp.
-func (c *Controller) notice(in hw.Input, err error) {
-	c.scr.message = c.refusal(in, err)
-}
-
-func (c *Controller) refusal(in hw.Input, err error) string {
+func refusal(cs state, u *screen, set *InForce, in hw.Input, err error) string {
 	switch in.Kind {
 	case hw.BillRefused:
 		// As acceptance() decides, most specific first.
 		switch {
-		case c.cur.jam:
+		case cs.jam:
 			return NoticeBillJammed
-		case len(c.cur.tilts()) > 0 || c.cur.m.Handpay > 0 || c.cur.switches[hw.AuditKey] || c.scr.mode == view.Operator || c.cur.host.BillsOff:
+		case len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || u.mode == view.Operator || cs.host.BillsOff:
 			return NoticeBillInhibited
-		case c.cur.m.Credits+in.Value > c.set.CreditLimit:
+		case cs.m.Credits+in.Value > set.CreditLimit:
 			return NoticeCreditLimit
 		}
 		return NoticeBillRefused
@@ -56,14 +52,14 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 		}
 		return ""
 	case hw.SwitchChanged:
-		if in.Switch == hw.OperatorKey && in.On && c.scr.mode != view.Operator {
+		if in.Switch == hw.OperatorKey && in.On && u.mode != view.Operator {
 			return NoticeOperatorRound
 		}
-		if in.Switch == hw.ResetKey && in.On && c.cur.m.Handpay > 0 && c.cur.memErr == nil && c.cur.switches[hw.AuditKey] {
+		if in.Switch == hw.ResetKey && in.On && cs.m.Handpay > 0 && cs.memErr == nil && cs.switches[hw.AuditKey] {
 			return NoticeResetInAudit // the handpay is not paid from the audit screens (switchChanged)
 		}
-		if in.Switch == hw.ResetKey && !in.On && c.scr.message == NoticeResetInAudit {
-			return c.scr.message // the key springs back: the reason stays until the next input
+		if in.Switch == hw.ResetKey && !in.On && u.message == NoticeResetInAudit {
+			return u.message // the key springs back: the reason stays until the next input
 		}
 		return ""
 	case hw.ButtonPressed:

@@ -223,7 +223,7 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	key := it.Key
 	s, err := c.withOverride(key, value)
 	if err != nil {
-		c.scr.opError = c.refusedChange(it, value, err)
+		c.scr.opError = c.scr.refusedChange(c.opt.Operator, it, value, err)
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
 	}
 	err = c.commit("store override "+key, func(tx *recovery.Tx, st *state) error {
@@ -264,14 +264,14 @@ func containsGame(gs []game.ID, id game.ID) bool {
 // configuration names (the one changed, or the one it now conflicts with,
 // e.g. max_bet below min_bet) with its value. A refused return is shown by
 // the live return (opRTP), the figure with it.
-func (c *Controller) refusedChange(it view.Setting, value string, err error) *view.OperatorError {
+func (u *screen) refusedChange(menu OperatorMenu, it view.Setting, value string, err error) *view.OperatorError {
 	var ref *rtp.RefusedError
 	if errors.As(err, &ref) {
-		c.scr.opRTP = &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
+		u.opRTP = &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
 	}
 	var ke *config.KeyError
 	if errors.As(err, &ke) && ke.Key != it.Key {
-		if d, ok := c.opt.Operator.Describe(ke.Key); ok {
+		if d, ok := menu.Describe(ke.Key); ok {
 			v := ke.Value
 			if u, uerr := strconv.Unquote(v); uerr == nil {
 				v = u

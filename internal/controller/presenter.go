@@ -22,23 +22,20 @@ type pages struct {
 	recall []meters.Recall
 }
 
-// readPages reads the store for the audit page shown with committed state
-// cs (nothing when the audit screens are not shown). A store that cannot
+// readPages reads the store for the audit page shown ("" when the audit
+// screens are not: nothing is read). A store that cannot
 // be read shows empty pages: the memory error is on screen already.
-func (c *Controller) readPages(cs state) pages {
+func (l *ledger) readPages(page string) pages {
 	var pg pages
-	if c.scr.shown(cs) != view.Audit {
-		return pg
-	}
-	switch auditPages[c.scr.auditPage%len(auditPages)] {
+	switch page {
 	case "events":
-		_ = c.st.View(func(tx *recovery.Tx) error {
+		_ = l.st.View(func(tx *recovery.Tx) error {
 			var err error
 			pg.events, err = tx.Events(0) // the whole ring, newest first
 			return err
 		})
 	case "recall":
-		_ = c.st.View(func(tx *recovery.Tx) error {
+		_ = l.st.View(func(tx *recovery.Tx) error {
 			var err error
 			pg.recall, err = tx.Recall(0)
 			return err
@@ -53,9 +50,12 @@ func (c *Controller) readPages(cs state) pages {
 // presenter.
 func (c *Controller) publish(cs state) {
 	c.seq++
-	pg := c.readPages(cs)
+	var pg pages
+	if c.scr.shown(cs) == view.Audit {
+		pg = c.readPages(auditPages[c.scr.auditPage%len(auditPages)])
+	}
 	c.scr.panel = c.scr.build(cs, pg)
-	pr := presenter{set: &c.set, digest: c.opt.Digest, version: c.opt.Version, figures: c.helpFigures, operator: c.opt.Operator}
+	pr := presenter{set: &c.set, digest: c.opt.Digest, version: c.opt.Version, figures: c.ReturnFigures, operator: c.opt.Operator}
 	s := pr.snapshot(c.seq, cs, &c.scr, pg)
 	if prev := c.snap.Load(); prev == nil || prev.Mode != s.Mode || prev.Under != s.Under || !slices.Equal(prev.Tilts, s.Tilts) {
 		// Every state transition goes to the program log (journald on the

@@ -62,7 +62,7 @@ func fresh(id game.ID, rules json.RawMessage, no uint64) (game.Round, error) {
 
 // restore decodes the open round and proves it: replaying the recorded steps
 // with their recorded cards must give exactly the stored state.
-func (c *Controller) restore(open *recovery.OpenRound) (game.Round, error) {
+func restore(open *recovery.OpenRound) (game.Round, error) {
 	r, err := decodeRound(open.Game, open.State)
 	if err != nil {
 		return nil, err
