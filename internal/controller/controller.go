@@ -62,8 +62,8 @@ type Options struct {
 	// information, nothing logged for the host's sake).
 	Exceptions func(HostEvent) []byte
 	// Host carries the host's commands and acknowledgements to the
-	// controller's goroutine (Run serves it; a loop of its own calls
-	// ServeHost); the ledger commits them. nil: none.
+	// controller's goroutine (Run hands each to Handle; a loop of its own,
+	// as cabinet sim's, does the same); the ledger commits them. nil: none.
 	Host <-chan HostRequest
 }
 
