@@ -76,7 +76,7 @@ func (c *Controller) autoStep(id game.ID, choose Chooser) error {
 	if choose == nil {
 		choose = BasicChooser
 	}
-	a := autoplayer{c: c, id: id, choose: choose}
+	a := &autoplayer{c: c, id: id, choose: choose}
 	for range maxAutoInputs {
 		if c.cur.memErr != nil {
 			return c.cur.memErr
@@ -87,7 +87,10 @@ func (c *Controller) autoStep(id game.ID, choose Chooser) error {
 		}
 		before := c.commits
 		err = c.hardware(in)
-		c.publish(c.cur) // the next input sees this one's screen and lamps
+		// The next input sees this one's button table. The snapshot is
+		// published once, when the step is done (Handle): autoplay never
+		// runs on the audit screens, whose pages alone read the store.
+		c.scr.panel = c.scr.build(c.cur, pages{})
 		if err != nil {
 			return fmt.Errorf("cabinet: autoplay: %s: %w", in, err)
 		}
@@ -107,13 +110,17 @@ type autoplayer struct {
 	c      *Controller
 	id     game.ID
 	choose Chooser
+	// act is the chooser's pick for the committed state of commit number
+	// actAt: the presses that set its amount or its cards do not ask again.
+	act   *game.Action
+	actAt uint64
 }
 
 func pressOf(b hw.Button) hw.Input { return hw.Input{Kind: hw.ButtonPressed, Button: b} }
 
 // next is the next input: the reset key for a handpay, a bill when the
 // credits are short, else a lit button.
-func (a autoplayer) next() (hw.Input, error) {
+func (a *autoplayer) next() (hw.Input, error) {
 	c, cs, u := a.c, a.c.cur, &a.c.scr
 	if cs.m.Handpay > 0 && cs.memErr == nil && !cs.switches[hw.AuditKey] {
 		// The attendant's key: on (paid), then back off.
@@ -175,7 +182,7 @@ func (a autoplayer) next() (hw.Input, error) {
 // need is what the next round of the game takes from the credits: four
 // times its autoplay bets (room for doubles, splits and insurance), or a
 // Poker Duel session's price when one must be bought.
-func (a autoplayer) need() (money.Cents, error) {
+func (a *autoplayer) need() (money.Cents, error) {
 	c := a.c
 	if a.id != game.Duel {
 		return betTotal(c.set.autoBets(a.id)) * 4, nil
@@ -207,7 +214,7 @@ func litActions(lit hw.ButtonSet, legal []game.ActionKind) map[game.ActionKind]h
 // decide is the next input of an open round: the chooser picks among the
 // lit buttons' actions; a Poker Duel action's choices (the amount, the
 // cards to draw) are set with their buttons first.
-func (a autoplayer) decide(lit hw.ButtonSet, pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
+func (a *autoplayer) decide(lit hw.ButtonSet, pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
 	cs, u := a.c.cur, &a.c.scr
 	acts := litActions(lit, cs.round.Legal(cs.m.Credits))
 	legal := make([]game.ActionKind, 0, len(acts))
@@ -219,7 +226,11 @@ func (a autoplayer) decide(lit hw.ButtonSet, pressLit func(hw.Button) (hw.Input,
 	if len(legal) == 0 {
 		return hw.Input{}, fmt.Errorf("cabinet: autoplay: round %d has no lit action", cs.open.Round)
 	}
-	act := a.choose(cs.round, legal)
+	if a.act == nil || a.actAt != a.c.commits {
+		act := a.choose(cs.round, legal)
+		a.act, a.actAt = &act, a.c.commits
+	}
+	act := *a.act
 	b, ok := acts[act.Kind]
 	if !ok {
 		return hw.Input{}, fmt.Errorf("cabinet: autoplay: the chooser picked %s, not lit (%v)", act.Kind, legal)
@@ -279,7 +290,7 @@ func duelOffered(r *duel.Round, cfg duel.Config, want int64) int64 {
 // duelStart is the next input at the Poker Duel table between deals: the
 // chooser's Buy with the deck and level of the round's turn (SPOT and
 // SPECIAL pick them), or the deal.
-func (a autoplayer) duelStart(pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
+func (a *autoplayer) duelStart(pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
 	c, u := a.c, &a.c.scr
 	if err := startRefused(c.cur, game.Duel); err != nil {
 		return hw.Input{}, fmt.Errorf("%w: %w", ErrNotNow, err)
@@ -305,7 +316,7 @@ func (a autoplayer) duelStart(pressLit func(hw.Button) (hw.Input, error)) (hw.In
 // autoplay bets placed chip by chip (SPOT to the position, SPECIAL to the
 // chip, BET+), or all at once with REBET when they were the last bets,
 // then DEAL.
-func (a autoplayer) bet(pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
+func (a *autoplayer) bet(pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
 	c, u := a.c, &a.c.scr
 	want := c.set.autoBets(a.id)
 	if slices.Equal(u.bets, want) {
