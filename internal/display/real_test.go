@@ -29,18 +29,18 @@ func TestRealScreensHaveWords(t *testing.T) {
 	o := offscreen(t)
 	c, cfg, set := realController(t)
 	for c.Completed() < 40 {
-		if err := c.AutoStep(set.Games[int(c.Completed())%len(set.Games)], nil); err != nil {
+		if err := c.Handle(controller.Input{Auto: &controller.AutoStep{Game: set.Games[int(c.Completed())%len(set.Games)]}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, on := range []bool{true, false} {
-		if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.MainDoor, On: on}); err != nil {
+		if err := c.Handle(controller.HW(hw.Input{Kind: hw.SwitchChanged, Switch: hw.MainDoor, On: on})); err != nil {
 			t.Fatal(err)
 		}
 	}
 	press := func(b hw.Button) {
 		t.Helper()
-		if err := c.Handle(hw.Input{Kind: hw.ButtonPressed, Button: b}); err != nil {
+		if err := c.Handle(controller.HW(hw.Input{Kind: hw.ButtonPressed, Button: b})); err != nil {
 			t.Fatalf("press %s: %v (mode %s)", b, err, c.Snapshot().Mode)
 		}
 	}
@@ -56,7 +56,7 @@ func TestRealScreensHaveWords(t *testing.T) {
 		press(hw.Spot)
 	}
 	// The audit pages: meters, recall (stepping through rounds of every game), events.
-	if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true}); err != nil {
+	if err := c.Handle(controller.HW(hw.Input{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true})); err != nil {
 		t.Fatal(err)
 	}
 	snap() // meters
@@ -74,7 +74,7 @@ func TestRealScreensHaveWords(t *testing.T) {
 		s  hw.Switch
 		on bool
 	}{{hw.AuditKey, false}, {hw.OperatorKey, true}} {
-		if err := c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: k.s, On: k.on}); err != nil {
+		if err := c.Handle(controller.HW(hw.Input{Kind: hw.SwitchChanged, Switch: k.s, On: k.on})); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -148,13 +148,13 @@ func realController(t *testing.T) (*controller.Controller, *config.Config, contr
 // need one help page, except Free Bet's five (two pages): no empty page.
 func TestHelpPages(t *testing.T) {
 	c, _, set := realController(t)
-	if err := c.Handle(hw.Input{Kind: hw.BillStacked, Value: 2000}); err != nil {
+	if err := c.Handle(controller.HW(hw.Input{Kind: hw.BillStacked, Value: 2000})); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]int{"royal": 1, "freebet": 2, "zappit": 1, "classic": 1, "duel": 1}
 	seen := map[string]bool{}
 	for range set.Games {
-		if err := c.Handle(hw.Input{Kind: hw.ButtonPressed, Button: hw.Help}); err != nil {
+		if err := c.Handle(controller.HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Help})); err != nil {
 			t.Fatal(err)
 		}
 		h := c.Snapshot().Help
@@ -166,7 +166,7 @@ func TestHelpPages(t *testing.T) {
 			t.Errorf("%s: %d help pages, want %d (%d pay lines)", h.Game, got, want[string(h.Game)], len(h.Pays))
 		}
 		for _, b := range []hw.Button{hw.Game, hw.Spot} { // back to the menu, next game
-			if err := c.Handle(hw.Input{Kind: hw.ButtonPressed, Button: b}); err != nil {
+			if err := c.Handle(controller.HW(hw.Input{Kind: hw.ButtonPressed, Button: b})); err != nil {
 				t.Fatal(err)
 			}
 		}
