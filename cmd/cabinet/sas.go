@@ -66,6 +66,11 @@ func (l *sasLink) start(ctx context.Context, st *recovery.Store, c *controller.C
 		return nil, fmt.Errorf("sas: %w", err)
 	}
 	m := &sasmachine.Machine{Store: st, Cab: c, Host: l.host}
+	// The link reads the last proven commit from memory; read it once
+	// now, before anything plays, so no reply waits for that first read.
+	if _, err := st.Proven(); err != nil {
+		log.Warn("SAS: the store could not be read before serving", "err", err)
+	}
 	e := &sas.Engine{Cfg: l.cfg, M: m, Q: m}
 	log.Info("SAS served", "port", l.port, "address", l.cfg.Address, "accounting_denomination", l.cfg.Denom.String())
 	go func() {

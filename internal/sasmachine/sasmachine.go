@@ -97,16 +97,14 @@ func GameNumber(id game.ID) int {
 	return 0
 }
 
-// Snapshot reads the last commit of the store.
+// Snapshot reads the last proven commit of the store, from memory: it
+// never waits for a commit in flight (recovery.Store.Proven).
 func (m *Machine) Snapshot() (sas.Snapshot, error) {
-	var rec recovery.Machine
-	if err := m.Store.View(func(tx *recovery.Tx) error {
-		var err error
-		rec, err = tx.Machine()
-		return err
-	}); err != nil {
+	pv, err := m.Store.Proven()
+	if err != nil {
 		return sas.Snapshot{}, fmt.Errorf("sasmachine: read the store: %w", err)
 	}
+	rec := pv.Machine
 	mt := rec.Meters
 	hi := m.Cab.HostInfo()
 	s := sas.Snapshot{
@@ -210,14 +208,11 @@ func (m *Machine) Peek() (byte, bool, error) {
 		return sas.ExMemoryError, !m.memSent, nil
 	}
 	m.flush()
-	var q []recovery.Exception
-	if err := m.Store.View(func(tx *recovery.Tx) error {
-		var err error
-		q, err = tx.Exceptions()
-		return err
-	}); err != nil {
+	pv, err := m.Store.Proven()
+	if err != nil {
 		return 0, false, err
 	}
+	q := pv.Exceptions
 	// Forget the acknowledgements the store has committed (the queue no
 	// longer holds them); skip the others.
 	m.acked = slices.DeleteFunc(m.acked, func(a recovery.Exception) bool { return !slices.ContainsFunc(q, same(a)) })
