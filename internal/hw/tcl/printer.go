@@ -160,7 +160,7 @@ func (p *Printer) Print(t Ticket) (Status, error) {
 			return fail(NotSent, st, err)
 		}
 	}
-	wasTOF := st.Has(TopOfForm)
+	before := st
 	if err := p.port.discard(); err != nil {
 		return fail(NotSent, st, err)
 	}
@@ -175,10 +175,11 @@ func (p *Printer) Print(t Ticket) (Status, error) {
 		st, err = p.Status()
 		if err == nil {
 			// The validation-done flag of the previous ticket stays set
-			// until this print starts: only a status showing the start
-			// (busy, the flag cleared, or top of form left) makes a later
-			// flag ours.
-			if !started && (st.Has(Busy) || !st.Has(ValidationDone) || wasTOF && !st.Has(TopOfForm)) {
+			// until this print starts: only a status that differs from the
+			// one before the command (busy, validation done changed, top
+			// of form left) shows the start and makes a later flag ours.
+			if !started && (st.Has(Busy) || st.Has(ValidationDone) != before.Has(ValidationDone) ||
+				before.Has(TopOfForm) && !st.Has(TopOfForm)) {
 				started = true
 			}
 			if started && st.Has(ValidationDone) {

@@ -397,3 +397,27 @@ func TestOpenPortRefuses(t *testing.T) {
 		t.Errorf("OpenPort(/dev/null) = %v, want %v (not a serial port)", err, tcl.ErrTermios)
 	}
 }
+
+// TestPrintNotStarted: a print command lost on the line is found out
+// after Options.Start, as a failure the attendant resolves (the printer
+// might still print it). Both at power-up (validation done clear) and
+// after a ticket (validation done left set).
+func TestPrintNotStarted(t *testing.T) {
+	o := fast
+	o.Start = 100 * time.Millisecond
+	emu, p := rig(t, tclemu.Options{}, o)
+	for _, when := range []string{"first ticket", "after a ticket"} {
+		emu.FailAt(tclemu.Drop, 0)
+		_, err := p.Print(sample())
+		checkPrintError(t, err, tcl.ErrPrinterError, tcl.Sent)
+		if !strings.Contains(err.Error(), "not started") {
+			t.Errorf("%s: Print = %v, want the print not started", when, err)
+		}
+		if _, err := p.Print(sample()); err != nil {
+			t.Fatalf("%s: Print after the lost command: %v", when, err)
+		}
+	}
+	if n := len(emu.Tickets()); n != 2 {
+		t.Errorf("printer recorded %d tickets, want 2", n)
+	}
+}

@@ -40,10 +40,11 @@ const (
 	Silent             // no more replies until SetSilent(false)
 	PowerCycle         // no replies for Options.PowerOff requests, then a fresh printer
 	Garble             // replies no longer decode (the print goes on)
+	Drop               // the next print command is lost on the line (FailAt's at is ignored)
 )
 
 func (f Failure) String() string {
-	names := [...]string{"none", "paper out", "head open", "jam", "offline", "error", "silent", "power cycle", "garble"}
+	names := [...]string{"none", "paper out", "head open", "jam", "offline", "error", "silent", "power cycle", "garble", "drop"}
 	if f >= 0 && int(f) < len(names) {
 		return names[f]
 	}
@@ -505,6 +506,10 @@ func (p *Printer) defineTemplate(f []string) {
 func (p *Printer) print(f []string) {
 	if len(f) < 2 || len(f[0]) != 1 {
 		p.flags |= tcl.CommandError
+		return
+	}
+	if p.armed == Drop {
+		p.armed = None
 		return
 	}
 	if p.printing != nil {
