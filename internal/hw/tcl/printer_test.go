@@ -59,7 +59,7 @@ func sample() tcl.Ticket {
 
 func TestPrintTicket(t *testing.T) {
 	fr := sample()
-	fr.Lang, fr.Currency, fr.ExpiryDays, fr.Amount = i18n.FR, "EUR", 0, 8_008_000
+	fr.Lang, fr.Currency, fr.ExpiryDays, fr.Amount, fr.Address2 = i18n.FR, "EUR", 0, 8_008_000, ""
 	tests := []struct {
 		name string
 		t    tcl.Ticket
@@ -71,7 +71,7 @@ func TestPrintTicket(t *testing.T) {
 			"USD 1,234.56", "ONE THOUSAND TWO HUNDRED THIRTY-FOUR AND 56/100",
 			"MACHINE A-12", "ASSET 40312", "VOID AFTER 30 DAYS", "001234567890123456"}},
 		{"french", fr, []string{
-			"CASINO DU LAC", "1 RUE DU PORT", "74000 ANNECY", "TICKET DE PAIEMENT",
+			"CASINO DU LAC", "1 RUE DU PORT", "", "TICKET DE PAIEMENT",
 			"VALIDATION 00-1234-5678-9012-3456", "DATE 2026-11-25", "HEURE 16:33:54", "TICKET NO 0042",
 			"80 080,00 EUR", "QUATRE-VINGT MILLE QUATRE-VINGTS ET 00/100",
 			"MACHINE A-12", "ACTIF 40312", "SANS EXPIRATION", "001234567890123456"}},
@@ -419,5 +419,27 @@ func TestPrintNotStarted(t *testing.T) {
 	}
 	if n := len(emu.Tickets()); n != 2 {
 		t.Errorf("printer recorded %d tickets, want 2", n)
+	}
+}
+
+// BenchmarkPrint is one ticket over a pty to the emulator, template
+// loaded, with 1 ms between status polls (five polls a ticket).
+func BenchmarkPrint(b *testing.B) {
+	emu, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer emu.Close()
+	o := fast
+	o.Poll = time.Millisecond
+	p, err := tcl.Open(emu.Path, 38400, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	for b.Loop() {
+		if _, err := p.Print(sample()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
