@@ -443,3 +443,22 @@ func BenchmarkPrint(b *testing.B) {
 		}
 	}
 }
+
+// TestPrintWaitsWhileBusy: a printer busy before the print (a feed) is
+// waited for; one that stays busy is a failure with nothing sent.
+func TestPrintWaitsWhileBusy(t *testing.T) {
+	o := fast
+	o.Finish = 200 * time.Millisecond
+	emu, p := rig(t, tclemu.Options{}, o)
+	emu.BusyFor(3)
+	if _, err := p.Print(sample()); err != nil {
+		t.Fatalf("Print after 3 busy replies: %v", err)
+	}
+	emu.BusyFor(-1)
+	_, err := p.Print(sample())
+	checkPrintError(t, err, tcl.ErrPrinterError, tcl.NotSent)
+	emu.BusyFor(0)
+	if n := len(emu.Tickets()); n != 1 {
+		t.Errorf("printer recorded %d tickets, want 1", n)
+	}
+}

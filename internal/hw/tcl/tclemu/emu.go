@@ -112,6 +112,7 @@ type Printer struct {
 	armedAt   int
 	silent    bool
 	garble    int // replies still to garble; <0: all
+	busyFor   int // idle status requests still answered busy; <0: all
 	powerOff  int // requests still to ignore before the reboot
 	tickets   []Ticket
 	received  []string
@@ -240,6 +241,14 @@ func (p *Printer) GarbleReplies(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.garble = n
+}
+
+// BusyFor makes the idle printer answer busy to the next n status
+// requests (a form feed, a ticket being presented); n < 0: until BusyFor(0).
+func (p *Printer) BusyFor(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.busyFor = n
 }
 
 // PowerCycle switches the printer off and on now: the next
@@ -372,6 +381,15 @@ func (p *Printer) answer(what string) {
 // step advances the print in progress by one status request.
 func (p *Printer) step() {
 	if p.printing == nil {
+		switch {
+		case p.busyFor > 0:
+			p.busyFor--
+			p.flags |= tcl.Busy
+		case p.busyFor < 0:
+			p.flags |= tcl.Busy
+		default: // a feed ends; only a print or BusyFor sets busy
+			p.flags &^= tcl.Busy
+		}
 		if p.tofNext {
 			p.tofNext = false
 			p.flags |= tcl.TopOfForm
