@@ -148,8 +148,8 @@ func TestPrintRefusesInvalidTicket(t *testing.T) {
 		{"machine number", func(t *tcl.Ticket) { t.Machine = "A 12" }},
 		{"asset number", func(t *tcl.Ticket) { t.Asset = 0 }},
 		{"issue time", func(t *tcl.Ticket) { t.Issued = time.Time{} }},
-		{"ticket number", func(t *tcl.Ticket) { t.Number = 0 }},
-		{"ticket number", func(t *tcl.Ticket) { t.Number = 10000 }},
+		{"ticket number", func(t *tcl.Ticket) { t.Number = -1 }},
+		{"ticket number", func(t *tcl.Ticket) { t.Number = 0xFFFF }},
 		{"expiry", func(t *tcl.Ticket) { t.ExpiryDays = -1 }},
 		{"expiry", func(t *tcl.Ticket) { t.ExpiryDays = 10000 }},
 	}
@@ -460,5 +460,23 @@ func TestPrintWaitsWhileBusy(t *testing.T) {
 	emu.BusyFor(0)
 	if n := len(emu.Tickets()); n != 1 {
 		t.Errorf("printer recorded %d tickets, want 1", n)
+	}
+}
+
+// TestTicketNumberBounds: SAS's whole 2-byte range prints.
+func TestTicketNumberBounds(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, "TICKET # 0000"}, {7, "TICKET # 0007"}, {65534, "TICKET # 65534"}} {
+		tk := sample()
+		tk.Number = tt.n
+		f, err := tk.Fields()
+		if err != nil {
+			t.Fatalf("Fields(number %d): %v", tt.n, err)
+		}
+		if f[tcl.RegionNumber] != tt.want {
+			t.Errorf("Fields(number %d) = %q, want %q", tt.n, f[tcl.RegionNumber], tt.want)
+		}
 	}
 }

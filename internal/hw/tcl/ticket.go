@@ -34,7 +34,8 @@ type Ticket struct {
 	// Issued is the cabinet's local time of the cash-out; printed as an
 	// ISO date (2026-11-25, unambiguous in both languages) and 24-hour time.
 	Issued time.Time
-	// Number is the ticket number, 1–9999, printed on four digits.
+	// Number is the ticket number, 0–65534, printed on at least four
+	// digits: SAS reports it in 2 binary bytes (LP 4D), FFFF meaning none.
 	Number int
 	// ExpiryDays is how long the ticket can be redeemed, 1–9999 days, or
 	// 0 for a ticket that never expires (the SAS convention for 0 days).
@@ -101,8 +102,8 @@ func (t Ticket) Validate() error {
 	if t.Issued.IsZero() {
 		return bad("issue time", "zero", "the time of the cash-out")
 	}
-	if t.Number < 1 || t.Number > 9999 {
-		return bad("ticket number", strconv.Itoa(t.Number), "1 to 9999")
+	if t.Number < 0 || t.Number > 0xFFFE {
+		return bad("ticket number", strconv.Itoa(t.Number), "0 to 65534 (SAS's 2 bytes; FFFF means none)")
 	}
 	if t.ExpiryDays < 0 || t.ExpiryDays > 9999 {
 		return bad("expiry", strconv.Itoa(t.ExpiryDays), "1 to 9999 days, or 0 for never")
