@@ -172,8 +172,9 @@ func (p *Printer) Print(t Ticket) (Status, error) {
 	started, validated := false, false
 	for {
 		time.Sleep(p.opt.Poll)
-		st, err = p.Status()
+		cur, err := p.Status()
 		if err == nil {
+			st = cur
 			// The validation-done flag of the previous ticket stays set
 			// until this print starts: only a status that differs from the
 			// one before the command (busy, validation done changed, top
@@ -191,7 +192,7 @@ func (p *Printer) Print(t Ticket) (Status, error) {
 			stage = ValidationPrinted
 		}
 		if err != nil {
-			return fail(stage, st, err)
+			return fail(stage, st, err) // with the last status that decoded
 		}
 		if st.Has(PowerUpReset) {
 			p.loaded = false

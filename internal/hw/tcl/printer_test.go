@@ -267,6 +267,10 @@ func TestPrintFailsMidway(t *testing.T) {
 			for _, w := range tt.want {
 				checkPrintError(t, err, w, tt.stage)
 			}
+			var pe *tcl.PrintError
+			if errors.As(err, &pe) && pe.Status.Version == "" {
+				t.Errorf("PrintError status is empty, want the last status the printer gave")
+			}
 			got := emu.Tickets()
 			if len(got) != 1 {
 				t.Fatalf("printer recorded %d tickets, want 1", len(got))
