@@ -54,6 +54,7 @@ func (fr *frame) drawButtons() {
 	rl.DrawLineEx(v2(0, buttonBar().Y), v2(ScreenW, buttonBar().Y), 2, colGoldDark)
 	for b := hw.Button(0); b < hw.NumButtons; b++ {
 		r := ButtonRect(b)
+		end := fr.inPanel("button "+b.String(), r)
 		lit := fr.s.Lamps.Has(b)
 		face, ink := colUnlit, colUnlitText
 		if lit {
@@ -86,6 +87,7 @@ func (fr *frame) drawButtons() {
 			k := keyName(b)
 			fr.text(k, r.X+r.W-fr.measure(k, 13, true)-6, r.Y+r.H-17, 13, fade(ink, 0.8), true)
 		}
+		end()
 	}
 }
 
@@ -93,21 +95,24 @@ func (fr *frame) drawButtons() {
 func (fr *frame) drawMeters(bet money.Cents, showChip bool) {
 	mb := meterBar()
 	rl.DrawRectangleGradientV(int32(mb.X), int32(mb.Y), int32(mb.W), int32(mb.H), color.RGBA{24, 30, 44, 255}, colBar)
-	meter := func(x, w float32, label, value string, c color.RGBA) {
+	meter := func(x, w float32, label, value string, c color.RGBA, below string) {
 		r := Rect{x, mb.Y + 5, w, mb.H - 10}
+		defer fr.inPanel("meter "+label, r)()
 		box(r, 8, color.RGBA{0, 0, 0, 140})
 		frameBox(r, 8, 1.5, colGoldDark)
 		fr.text(label, r.X+12, r.Y+13, 18, colDim, true)
 		fr.right(value, r.X+r.W-12, r.Y+7, 30, c, true)
+		if below != "" {
+			fr.text(below, r.X+14, r.Y+31, 12, colDim, false)
+		}
 	}
-	credit := fr.money(fr.s.Credits)
-	meter(10, 420, fr.tr("meter.credits"), credit, colGold)
+	credit, count := fr.money(fr.s.Credits), ""
 	if fr.s.Denom > 0 {
-		n := int64(fr.s.Credits / fr.s.Denom)
-		fr.text(fr.trf("meter.credits_count", i18n.Number(fr.lang, n)), 24, mb.Y+36, 12, colDim, false)
+		count = fr.trf("meter.credits_count", i18n.Number(fr.lang, int64(fr.s.Credits/fr.s.Denom)))
 	}
-	meter(440, 300, fr.tr("meter.bet"), fr.money(bet), colWhite)
-	meter(750, 300, fr.tr("meter.win"), fr.money(fr.s.Win), colWin)
+	meter(10, 420, fr.tr("meter.credits"), credit, colGold, count)
+	meter(440, 300, fr.tr("meter.bet"), fr.money(bet), colWhite, "")
+	meter(750, 300, fr.tr("meter.win"), fr.money(fr.s.Win), colWin, "")
 	if showChip && fr.s.Chip > 0 {
 		fr.drawChip(fr.s.Chip, 1100, mb.Y+mb.H/2, 22)
 		fr.text(fr.tr("meter.chip"), 1130, mb.Y+10, 16, colDim, true)
@@ -146,6 +151,7 @@ func (fr *frame) drawNoticeAt(msg string, col Rect, c color.RGBA) {
 	size := fr.fit(msg, 26, min(1000, col.W-48), true)
 	w := fr.measure(msg, size, true) + 48
 	r := Rect{col.X + (col.W-w)/2, col.Y, w, 44}
+	defer fr.inPanel("notice", r)()
 	box(r, 12, fade(colInk, 0.88))
 	frameBox(r, 12, 2, c)
 	fr.inRect(msg, r, size, c, true)
@@ -181,6 +187,7 @@ func (fr *frame) drawLegend() {
 		// (Poker Duel's top holds the Baron's hand: it keeps the bottom).
 		r.Y = topBar().Y + topBar().H + 4
 	}
+	defer fr.inPanel("legend", r)()
 	box(r, 6, fade(colInk, 0.7))
 	fr.text(line, r.X+8, r.Y+3, size, colDim, false)
 }

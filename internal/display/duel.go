@@ -248,6 +248,7 @@ func (fr *frame) drawDuel() {
 	// Pot, call, phase.
 	pa := duelPotArea()
 	box(pa, 16, fade(colInk, 0.4))
+	endPot := fr.within(pa)
 	fr.drawPlayChips(d.Pot, pa.X+50, pa.Y+60)
 	fr.text(fr.tr("duel.pot"), pa.X+90, pa.Y+14, 18, colDim, true)
 	fr.text(fr.trf("duel.stack", i18n.Number(fr.lang, d.Pot)), pa.X+90, pa.Y+38, 28, colGold, true)
@@ -258,6 +259,7 @@ func (fr *frame) drawDuel() {
 		// The engine writes "duel.draw"; the catalogue has "phase.draw".
 		fr.right(fr.word("phase", strings.TrimPrefix(d.Phase, "duel.")), pa.X+pa.W-14, pa.Y+14, 15, colFeltLine, true)
 	}
+	endPot()
 	// Between the two hands, clear of both: the result of the deal, or
 	// what the Baron just did.
 	switch say := fr.baronSays(d); {

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"strconv"
@@ -192,8 +193,10 @@ func (fr *frame) drawHelp() {
 	y := left.Y + 12
 	fr.text(fr.tr("help.rules"), left.X+16, y, 22, colGold, true)
 	y += 32
-	for _, kv := range h.Rules {
+	endLeft := fr.within(left)
+	for i, kv := range h.Rules {
 		if y+rtpRow > rtpTop-6 {
+			fr.cutOff(fmt.Sprintf("%d rules from %q", len(h.Rules)-i, kv.Key))
 			break
 		}
 		fr.text(fr.word("rule", kv.Key), left.X+16, y, 16, colWhite, false)
@@ -229,7 +232,9 @@ func (fr *frame) drawHelp() {
 			y += rtpRow
 		}
 	}
+	endLeft()
 	// Paytables, grouped by bet.
+	endRight := fr.within(rightR)
 	y = rightR.Y + 12
 	fr.text(fr.tr("help.pays"), rightR.X+16, y, 22, colGold, true)
 	y += 34
@@ -262,6 +267,7 @@ func (fr *frame) drawHelp() {
 	if page == payPages(h.Pays)-1 {
 		fr.drawHowTo(id, Rect{rightR.X + 16, y + 14, rightR.W - 32, rightR.Y + rightR.H - y - 24})
 	}
+	endRight()
 	fr.centered(fr.tr("help.back"), ScreenW/2, 548, 14, colFeltLine, false, 0)
 	fr.drawMeters(0, false)
 }
@@ -388,6 +394,7 @@ func (fr *frame) draw() {
 func (fr *frame) drawHowTo(id game.ID, r Rect) {
 	const size, line = 15, 19
 	if r.H < 2*line+30 {
+		fr.cutOff(fr.tr("help.howto." + string(id)))
 		return
 	}
 	y := r.Y
@@ -396,6 +403,7 @@ func (fr *frame) drawHowTo(id game.ID, r Rect) {
 	for _, para := range strings.Split(fr.tr("help.howto."+string(id)), "\n") {
 		for _, l := range fr.wrap(para, size, r.W, false) {
 			if y+line > r.Y+r.H {
+				fr.cutOff(l)
 				return
 			}
 			fr.text(l, r.X, y, size, colWhite, false)

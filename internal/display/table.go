@@ -51,6 +51,7 @@ func outcomeColor(o game.Outcome) color.RGBA {
 func (fr *frame) badge(s string, cx, y, size float32, fg, bg color.RGBA) Rect {
 	w := fr.measure(s, size, true) + 18
 	r := Rect{cx - w/2, y, w, size + 10}
+	defer fr.inPanel("badge "+s, r)()
 	box(r, (size+10)/2, bg)
 	fr.inRect(s, r, size, fg, true)
 	return r
@@ -418,6 +419,7 @@ func (fr *frame) drawSideBets(side []game.SideView, spots int) {
 // drawJackpot draws the progressive meter.
 func (fr *frame) drawJackpot(r Rect, big bool) {
 	p := fr.pulse(1.6)
+	defer fr.inPanel("jackpot", r)()
 	box(r, r.H/2, color.RGBA{40, 10, 10, 255})
 	frameBox(r, r.H/2, 3, mix(colGoldDark, colGold, p))
 	label := fr.tr("meter.jackpot")

@@ -355,6 +355,7 @@ func (fr *frame) fitText(s string, size, w float32) string {
 	if fr.measure(s, size, false) <= w {
 		return s
 	}
+	fr.cutOff(s)
 	rs := []rune(s)
 	for len(rs) > 1 && fr.measure(string(rs)+"…", size, false) > w {
 		rs = rs[:len(rs)-1]
@@ -405,7 +406,9 @@ func (fr *frame) drawHwTest() {
 // drawTilt covers the whole frozen screen and says what is wrong.
 func (fr *frame) drawTilt() {
 	rl.DrawRectangle(0, 0, ScreenW, ScreenH, colTilt)
+	fr.overlay()
 	r := tiltRect
+	defer fr.within(r)()
 	box(r, 24, color.RGBA{30, 0, 0, 245})
 	frameBox(r, 24, 4, mix(colLose, colWhite, fr.pulse(1)*0.5))
 	fr.centered("⚠ "+fr.tr("tilt.title"), ScreenW/2, r.Y+26, 48, colWhite, true, r.W-40)
@@ -439,7 +442,9 @@ var (
 // drawHandpay is the handpay lock.
 func (fr *frame) drawHandpay() {
 	rl.DrawRectangle(0, 0, ScreenW, ScreenH, color.RGBA{0, 0, 0, 190})
+	fr.overlay()
 	r := handpayRect
+	defer fr.within(r)()
 	box(r, 24, color.RGBA{40, 28, 0, 250})
 	frameBox(r, 24, 5, mix(colGoldDark, colGold, fr.pulse(1)))
 	fr.centered(fr.tr("handpay.title"), ScreenW/2, r.Y+34, 52, colGold, true, r.W-40)
