@@ -62,8 +62,10 @@ type frame struct {
 	// chips are the settlement's chips moving (pace.go), chipF how far.
 	chips []chipFlight
 	chipF float32
-	// messageDrawn: the screen placed Snapshot.Message itself.
+	// messageDrawn: the screen placed Snapshot.Message itself;
+	// roundBottom is the bottom of the round's notices right of the dealer.
 	messageDrawn bool
+	roundBottom  float32
 	// ink, if set, records where every string goes (tests, ink.go).
 	ink *inkLog
 }
