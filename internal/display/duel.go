@@ -197,7 +197,7 @@ func (fr *frame) drawDuel() {
 	right := ""
 	if s.Round != nil {
 		d = duel.PictureOf(*s.Round)
-		if s.Round.Round > 0 {
+		if s.Round.Round > 0 && !s.Demo {
 			right = fr.trf("meter.round", s.Round.Round)
 		}
 	}

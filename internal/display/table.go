@@ -85,7 +85,7 @@ func (fr *frame) drawBlackjack() {
 	fr.drawFelt()
 	right := ""
 	t := s.Round
-	if t != nil && t.Round > 0 {
+	if t != nil && t.Round > 0 && !s.Demo { // a demonstration is no round of this cabinet
 		right = fr.trf("meter.round", t.Round)
 	}
 	fr.drawTopBar(fr.tr("game."+string(s.Game)), right)
