@@ -37,6 +37,7 @@ func (s *Store) Clear(confirm string) error {
 	old, oldMirror := s.db, s.mirror
 	s.db, s.failed, s.mirror = db, nil, nil
 	s.mu.Unlock()
+	s.proven.Store(nil) // a new store: read again
 	if old != nil {
 		_ = old.Close()
 	}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -106,6 +107,9 @@ type Store struct {
 	// a fifth of a step commit's time).
 	mraw []byte
 	mval Machine
+	// proven is the last proven commit as the SAS link reads it
+	// (proven.go); nil until first read.
+	proven atomic.Pointer[Proven]
 }
 
 // cachedMachine returns the decoded machine record if raw is the record
@@ -598,6 +602,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	}
 	defer func() { _ = btx.Rollback() }() // after a commit: ErrTxClosed, nothing done
 	var p proof
+	var next *Proven // published once the commit is proven
 	tx := &Tx{s: s, tx: btx}
 	err = func() error {
 		if err := fn(tx); err != nil {
@@ -624,6 +629,9 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 			}
 		}
 		var err error
+		if next, err = tx.provenAfter(); err != nil {
+			return err
+		}
 		p, err = bumpCommit(btx)
 		return err
 	}()
@@ -666,6 +674,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 			return fmt.Errorf("recovery: commit %d: %w", p.N, me)
 		}
 	}
+	s.proven.Store(next) // nil (not read yet): the next Proven reads it
 	return nil
 }
 

@@ -106,6 +106,9 @@ type Tx struct {
 	machineRaw []byte // its record as put
 	// written counts the record bytes put in this transaction (benchmarks).
 	written int
+	// queueChanged: the transaction raised or acknowledged a host
+	// exception (Proven publishes the queue again).
+	queueChanged bool
 	// titoTouched: a ticket or note record was written (tito.go): the
 	// ticket meters are checked against the records before commit.
 	titoTouched bool

@@ -464,7 +464,11 @@ func TestCabinetOverPTY(t *testing.T) {
 // The kill falls between exchanges (after the host's acknowledgement was
 // answered): a kill inside an exchange makes the machine report the
 // unacknowledged exception again at its next boot, which the reference
-// requires ("must not be discarded until ACKed").
+// requires ("must not be discarded until ACKed"). The acknowledgement
+// itself is committed after the reply (the SAS link never waits for a disk
+// sync, docs/sas.md), so the exception acknowledged just before a kill may
+// be heard once more after the restart: at most one extra per kill, that
+// one, and nothing else.
 func TestExceptionsAcrossSIGKILL(t *testing.T) {
 	h, err := Open()
 	if err != nil {
@@ -475,9 +479,11 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 	s := &session{t: t, h: h}
 	heard := map[byte]int{}
 	var order []byte
+	var last byte           // the last exception heard
+	extra := map[byte]int{} // the exceptions heard last before a kill: each may be heard once more
 	rng := rand.New(rand.NewPCG(1, 2))
-	// read reads one exception; its acknowledgement is an LP 1A, so the
-	// machine has committed it before it answers.
+	// read reads one exception; its acknowledgement is an LP 1A (anything
+	// other than the repeated poll), answered at once.
 	read := func() byte {
 		r := s.poll(gp, 1)
 		if len(r) != 1 {
@@ -486,6 +492,7 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 		s.long(8, addr, 0x1A)
 		if r[0] != 0 {
 			heard[r[0]]++
+			last = r[0]
 			if r[0] == 0x7E || r[0] == 0x7F {
 				order = append(order, r[0])
 			}
@@ -503,6 +510,13 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 				read()
 			}
 			sm.stop(t, syscall.SIGKILL)
+			if last != 0 {
+				extra[last]++
+				if last == 0x7E || last == 0x7F {
+					order = append(order, 0) // a restart: the same one again may follow
+				}
+			}
+			last = 0
 			continue
 		}
 		sm.await(t, "rounds done", 90*time.Second)
@@ -535,9 +549,15 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 	if len(billsBy) == 0 {
 		t.Error("the audit counts no bill: the bill exceptions are not checked")
 	}
+	// heardOK: an exception heard as often as the audit counts, or once
+	// more where it was the last heard before a kill.
+	heardOK := func(code byte, want int64) bool {
+		got := int64(heard[code])
+		return got >= want && got <= want+int64(extra[code])
+	}
 	for code, n := range billsBy {
-		if got := int64(heard[code]); got != n {
-			t.Errorf("exception %02X (bill accepted) heard %d times, the audit counts %d such bills", code, got, n)
+		if !heardOK(code, n) {
+			t.Errorf("exception %02X (bill accepted) heard %d times, the audit counts %d such bills (%d may repeat)", code, heard[code], n, extra[code])
 		}
 	}
 	for _, c := range []struct {
@@ -551,8 +571,20 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 		{0x18, "power lost", num(t, a, "meters", "power_ups")},
 		{0x70, "buffer overflow", 0},
 	} {
-		if got := int64(heard[c.code]); got != c.want {
-			t.Errorf("exception %02X (%s) heard %d times, the audit counts %d", c.code, c.what, got, c.want)
+		if !heardOK(c.code, c.want) {
+			t.Errorf("exception %02X (%s) heard %d times, the audit counts %d (%d may repeat)", c.code, c.what, heard[c.code], c.want, extra[c.code])
+		}
+	}
+	// A restart marker (0) lets the exception before it be heard again
+	// right after it.
+	for i := 0; i < len(order); i++ {
+		if order[i] == 0 {
+			if i > 0 && i+1 < len(order) && order[i+1] == order[i-1] {
+				order = slices.Delete(order, i, i+2)
+			} else {
+				order = slices.Delete(order, i, i+1)
+			}
+			i--
 		}
 	}
 	for i := 1; i < len(order); i++ {
