@@ -688,3 +688,53 @@ func TestTicketInAtBoot(t *testing.T) {
 		})
 	}
 }
+
+// TestProvenFollowsTickets: the SAS link's in-memory view (Proven) carries
+// the redemption and the validation records of the last commit that
+// changed them, as a read transaction sees them.
+func TestProvenFollowsTickets(t *testing.T) {
+	s, _ := openTest(t, Options{Init: true})
+	if _, err := s.Proven(); err != nil { // filled: later commits publish
+		t.Fatal(err)
+	}
+	check := func(when string) {
+		t.Helper()
+		got, err := s.Proven()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var red sas.Redemption
+		var val []sas.ValidationRecord
+		if err := s.View(func(tx *Tx) error {
+			var err error
+			if red, err = tx.Redemption(); err != nil {
+				return err
+			}
+			val, err = tx.ValidationRecords()
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got.Redemption != red || !sameJSONTest(got.Validation, val) {
+			t.Fatalf("%s: Proven has %+v %+v, the store %+v %+v", when, got.Redemption, got.Validation, red, val)
+		}
+	}
+	credit(t, s, 1500)
+	update(t, s, "issue", func(tx *Tx) error { _, err := issue(tx, vn(7), 1500); return err })
+	update(t, s, "print", func(tx *Tx) error { _, err := printDone(tx, 1); return err })
+	check("after print")
+	if got, _ := s.Proven(); len(got.Validation) != 1 || got.Validation[0].Acked {
+		t.Fatalf("Proven validation records %+v, want one unread", got.Validation)
+	}
+	update(t, s, "host read", func(tx *Tx) error { return tx.AckValidationRecord(1) })
+	check("after the host read it")
+	update(t, s, "insert", func(tx *Tx) error { _, err := tx.TicketInserted(vn(8)); return err })
+	check("after insert")
+	if err := host(t, s, lp70); err != nil {
+		t.Fatal(err)
+	}
+	check("after LP 70")
+	if got, _ := s.Proven(); got.Redemption.Stage != sas.StageWaiting {
+		t.Fatalf("Proven redemption %+v, want waiting", got.Redemption)
+	}
+}
