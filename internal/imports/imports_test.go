@@ -12,7 +12,8 @@ import (
 // modules its non-test code may import; the standard library is always
 // allowed. The table is the architecture's layering, written once:
 //   - the rules (game) know nothing but money; meters and the store know
-//     the rules' records, never the controller or a device;
+//     the rules' records (and the store the SAS protocol's ticket records,
+//     a pure package), never the controller or a device;
 //   - devices (hw/...) and protocols (sas) know no store and no
 //     controller: the controller and sasmachine are their only users;
 //   - the display reads view snapshots and never the store or the
@@ -27,7 +28,7 @@ var rules = map[string][]string{
 	"game":             {"money", "game/card"},
 	"game/...":         {"money", "game", "game/..."},
 	"meters":           {"game", "money"},
-	"recovery":         {"game", "game/card", "meters", "money", "go.etcd.io/bbolt", "go.etcd.io/bbolt/errors"},
+	"recovery":         {"game", "game/card", "meters", "money", "sas", "go.etcd.io/bbolt", "go.etcd.io/bbolt/errors"},
 	"hw":               {"money"},
 	"hw/pulse":         {"money"},
 	"hw/sim":           {"hw", "money"},
