@@ -87,7 +87,7 @@ func commands() []command {
 		{"init", "initialise a new cabinet's store and its newest-store proof (logged)", cmdInit},
 		{"run", "run the cabinet in a window", cmdRun},
 		{"sim", "headless autoplay on a store", cmdSim},
-		{"audit", "meters | recall [N] | events | check  (--json, --csv)", cmdAudit},
+		{"audit", "meters | recall [N] | events | tickets [N] | check  (--json, --csv)", cmdAudit},
 		{"crashtest", "kill the simulator at random moments and compare", cmdCrashtest},
 		{"par", "PAR sheets (--game royal|freebet|zappit|classic|all, --config FILE [--store FILE]: the rules in force)", cmdPar},
 		{"rng", "RNG bytes (--bytes N) and shuffle-test", cmdRNG},
