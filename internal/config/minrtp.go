@@ -46,3 +46,13 @@ func minRTP(key, s string) (int64, error) {
 
 // MinRTP is [cabinet] min_rtp in hundredths of a percent (7500 = 75.00 %).
 func (c *Config) MinRTP() int64 { return c.Cabinet.MinRTP }
+
+// DefaultMinRTPBP is DefaultMinRTP in hundredths of a percent (what a
+// configuration without min_rtp gets).
+func DefaultMinRTPBP() int64 {
+	bp, err := minRTP("cabinet.min_rtp", DefaultMinRTP)
+	if err != nil {
+		panic("BUG: DefaultMinRTP does not parse: " + err.Error())
+	}
+	return bp
+}

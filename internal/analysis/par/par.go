@@ -225,11 +225,12 @@ func WriteReport(w io.Writer, rep Report) {
 	case m.Cap != nil:
 		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (smaller bets return more); the cap's cost simulated, %d rounds, 95 %% interval\n", m.WorstSpots, m.WorstBet, r.WinCap, m.Cap.Rounds)
 		hw, hwBet = fmt.Sprintf(" ± %.4f %%", 100*m.Cap.HalfWidth), fmt.Sprintf(" ± %.4f %%", 100*m.Cap.HalfWidthBet)
+		fmt.Fprintf(w, "  floor the return guard and help use: %s per money staked (a proven lower bound for this strategy, docs/par.md)\n", pct(m.Cap.Floor))
 	case m.Cut != nil:
 		fmt.Fprintf(w, "  dealt by the cut card at %d %% of the shoe, simulated, %d shoes, 95 %% interval (full shoe, exact: %s)\n", r.Penetration, m.Cut.Shoes, pct(m.Cut.FullShoe))
 		hw, hwBet = fmt.Sprintf(" ± %.4f %%", 100*m.Cut.HalfWidth), fmt.Sprintf(" ± %.4f %%", 100*m.Cut.HalfWidthBet)
 	case m.WorstBet > 0:
-		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (a lower bound; smaller bets return more)\n", m.WorstSpots, m.WorstBet, r.WinCap)
+		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v: the floor (a proven lower bound for this strategy; smaller bets return more)\n", m.WorstSpots, m.WorstBet, r.WinCap)
 	}
 	fmt.Fprintf(w, "  return per initial bet   %s%s  (house edge %s)\n", pct(m.RTPBet), hwBet, pct(-m.EV))
 	fmt.Fprintf(w, "  return per money staked  %s%s  (%.4f staked per round with doubles and paid splits)\n", pct(m.RTP), hw, m.Staked)
