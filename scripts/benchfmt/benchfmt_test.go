@@ -38,6 +38,7 @@ func full() string {
 	b.WriteString(ev(pkgDuel, "BenchmarkDeal", "BenchmarkDeal \t 1000\t 250000 ns/op\n"))
 	b.WriteString(ev(pkgDisplay, "BenchmarkFrame", "BenchmarkFrame-2 \t 300\t 4000000 ns/op\t 3.1 busy-ms/frame\t 0.2 empty-ms/frame\t 15.5 busy/empty\n"))
 	b.WriteString(ev(pkgDisplay, "BenchmarkFrameAttract", "BenchmarkFrameAttract-2 \t 300\t 4000000 ns/op\t 2.5 busy/empty\n"))
+	b.WriteString(ev(pkgRTP, "BenchmarkGuardChange", "BenchmarkGuardChange \t 17\t 120000000 ns/op\t 341.2 max-cpu-ms\t 360.5 max-ms\n"))
 	return b.String()
 }
 
@@ -62,6 +63,7 @@ func TestFigures(t *testing.T) {
 			"engine_duel 4000 rounds/s/core",
 			"frame_busy_per_empty 15.5 ratio",
 			"frame_attract_busy_per_empty 2.5 ratio",
+			"guard_change 341 ms",
 			"par 1.31 s",
 		}},
 		{"nothing ran", "", []string{"par NA cabinet par did not build"}, []string{
@@ -70,6 +72,7 @@ func TestFigures(t *testing.T) {
 			"engine_blackjack NA no benchmark of cabinet/internal/player reports rounds/s",
 			"engine_duel NA BenchmarkDeal not found in cabinet/internal/game/duel",
 			"frame_busy_per_empty NA BenchmarkFrame not found in cabinet/internal/display",
+			"guard_change NA BenchmarkGuardChange not found in cabinet/internal/analysis/rtp",
 			"par NA cabinet par did not build",
 		}},
 		{"build failure and test failure", `{"ImportPath":"cabinet/internal/display","Action":"build-output","Output":"# cabinet/internal/display\n"}
