@@ -70,6 +70,10 @@ const capHalf = 8
 // in force), so a floor for any cap and bet is a sum over it.
 type CapLaw struct {
 	Mu [][]float64 `json:"mu"`
+	// Tail[k-1] bounds the probability of the outcomes left out of Mu (each
+	// below capDrop): they cost at most their probability times the
+	// largest excess.
+	Tail []float64 `json:"tail"`
 }
 
 // Excess is the bound of E[(S − c)⁺] for k spots, c the round's cap in
@@ -78,7 +82,7 @@ func (l *CapLaw) Excess(k int, c float64) float64 {
 	if l == nil || k < 1 || k > len(l.Mu) {
 		return math.NaN()
 	}
-	var x float64
+	x := l.Tail[k-1] * max(0, float64(k*capHalf)/2-c)
 	for i, m := range l.Mu[k-1] {
 		s := float64(i-k*capHalf) / 2
 		if s > c {
@@ -115,8 +119,42 @@ const (
 // MaxCards each; a zapped hand's two discarded cards and 13 more).
 const capMaxCards = 30
 
-// hdist is a hand's result distribution: [class][stake 1 or 2][cards drawn].
-type hdist [nCls][2][capMaxCards + 1]float64
+// capDrop is the probability below which a block's outcome is left out of
+// the convolution; what is left out is bounded apart (CapLaw.Tail).
+const capDrop = 1e-10
+
+// res is a key of a block's result: its class (or net), stake, the cards it
+// took and how many of them are ten-values.
+type res struct{ cls, m, n, t uint8 }
+
+// mom is the probability of a result and its first moment of the
+// non-ten cards: c[v−1] = Σ p·(cards of value v), v = 1 … 9.
+type mom struct {
+	p float64
+	c [9]float64
+}
+
+// add adds f·x, the cards of cv more on every path.
+func (m *mom) add(f float64, x mom, cv *[9]float64) {
+	m.p += f * x.p
+	for v := range m.c {
+		m.c[v] += f * (x.c[v] + x.p*cv[v])
+	}
+}
+
+// hdist is a hand's (or a block's) result distribution.
+type hdist map[res]mom
+
+// cardVec is the non-ten count vector of values vs.
+func cardVec(vs ...int) *[9]float64 {
+	var c [9]float64
+	for _, v := range vs {
+		if v < 10 {
+			c[v-1]++
+		}
+	}
+	return &c
+}
 
 // dealerClasses are the dealer outcomes with no blackjack, in order.
 var dealerClasses = [...]int{o17, o18, o19, o20, o21, o22, oBust}
@@ -156,6 +194,19 @@ func netHalf(r *blackjack.Rules, cls, m, o int) int {
 	return 0
 }
 
+// falling holds (a)_m / a^m for m = 0 … n: the ratios that make Λ.
+func falling(a, n int) []float64 {
+	f := make([]float64, n+1)
+	f[0] = 1
+	for i := 1; i <= n; i++ {
+		if a-i+1 <= 0 {
+			break // zero from here: more cards than there are
+		}
+		f[i] = f[i-1] * float64(a-i+1) / float64(a)
+	}
+	return f
+}
+
 // capLaw computes the bounding measure for 1 to maxSpots spots under the
 // analyser's player evals (computed uncapped; created where nil).
 func (b *bj) capLaw(ctxt context.Context, evals *[11]*upEval, maxSpots int) (*CapLaw, error) {
@@ -163,11 +214,15 @@ func (b *bj) capLaw(ctxt context.Context, evals *[11]*upEval, maxSpots int) (*Ca
 		return nil, err
 	}
 	maxSpots = max(1, maxSpots)
-	law := &CapLaw{Mu: make([][]float64, maxSpots)}
+	law := &CapLaw{Mu: make([][]float64, maxSpots), Tail: make([]float64, maxSpots)}
 	for k := range law.Mu {
 		law.Mu[k] = make([]float64, 2*(k+1)*capHalf+1)
 	}
-	parts := make([][][]float64, 11)
+	type part struct {
+		mu   [][]float64
+		tail float64
+	}
+	parts := make([]part, 11)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
 	for up := 1; up <= 10; up++ {
@@ -182,7 +237,8 @@ func (b *bj) capLaw(ctxt context.Context, evals *[11]*upEval, maxSpots int) (*Ca
 			if evals[up] == nil {
 				evals[up] = b.upEval(up)
 			}
-			parts[up] = b.capLawUp(evals[up], maxSpots)
+			mu, tail := b.capLawUp(ctxt, evals[up], maxSpots)
+			parts[up] = part{mu, tail}
 		}()
 	}
 	wg.Wait()
@@ -191,83 +247,153 @@ func (b *bj) capLaw(ctxt context.Context, evals *[11]*upEval, maxSpots int) (*Ca
 	}
 	for up := 1; up <= 10; up++ {
 		for k := range law.Mu {
-			for i, m := range parts[up][k] {
+			for i, m := range parts[up].mu[k] {
 				law.Mu[k][i] += m
 			}
+			// A left-out outcome of the dealer or of one of k+1 spots:
+			// its probability is at most (k+2)·tail.
+			law.Tail[k] += float64(k+2) * parts[up].tail
 		}
 	}
 	return law, nil
 }
 
-// capLawUp is the measure for one up card, weighted by its probability.
-func (b *bj) capLawUp(u *upEval, maxSpots int) [][]float64 {
+// entry is one outcome of a block under Q: net (half units; the dealer's
+// 0), cards, tens, its weight and non-ten moment with the block's Λ
+// factors folded in.
+type entry struct {
+	s, n, t int
+	m       mom
+}
+
+// capState is the convolution's state: weight, the first moment of the
+// non-ten cards drawn so far, and of the collisions X between blocks.
+const capState = 11 // w, W[9], WX
+
+// capLawUp is the measure for one up card, weighted by its probability,
+// and the mass of the outcomes left out, summed over the dealer's outcomes
+// and over the dealer's block and one spot's (each spot's law, and the
+// dealer's, being its marginal under the real deal).
+func (b *bj) capLawUp(ctxt context.Context, u *upEval, maxSpots int) ([][]float64, float64) {
 	N := b.n - 1
-	pu := float64(b.full[u.up]) / float64(b.n)
-	nmax := 16 + maxSpots*capMaxCards
-	// g[n] = (N)_n / N^n: Λ = Π_b g(n_b) / g(n), all in ratios near 1.
-	g := make([]float64, nmax+1)
-	g[0] = 1
-	for i := 1; i <= nmax; i++ {
-		g[i] = g[i-1] * float64(N-i+1) / float64(N)
+	var R [11]int
+	for v := 1; v <= 10; v++ {
+		R[v] = b.full[v]
 	}
+	R[u.up]--
+	rmin := R[1]
+	for v := 2; v <= 9; v++ {
+		rmin = min(rmin, R[v])
+	}
+	pu := float64(b.full[u.up]) / float64(b.n)
 	dealer := b.dealerLaw(u)
 	spot := b.spotLaw(u)
 	out := make([][]float64, maxSpots)
 	for k := range out {
 		out[k] = make([]float64, 2*(k+1)*capHalf+1)
 	}
+	var tail float64
 	width := 2*maxSpots*capHalf + 1
 	for oi := range dealerClasses {
-		// cur[S][n]: S offset by maxSpots·capHalf.
-		cur := make([]float64, width*(nmax+1))
-		for n0, w := range dealer[oi] {
-			if w > 0 {
-				cur[maxSpots*capHalf*(nmax+1)+n0] = w * g[n0]
+		if ctxt.Err() != nil {
+			return out, 0
+		}
+		// The blocks' outcomes kept, and the largest card count.
+		var dropped float64
+		var de, sp []entry
+		dn, sn := 0, 0
+		for k, m := range dealer[oi] {
+			if m.p < capDrop {
+				dropped += m.p
+				continue
+			}
+			de = append(de, entry{0, int(k.n), int(k.t), m})
+			dn = max(dn, int(k.n))
+		}
+		for k, m := range spot[oi] {
+			if m.p < capDrop {
+				dropped += m.p
+				continue
+			}
+			sp = append(sp, entry{int(k.cls) - capHalf, int(k.n), int(k.t), m})
+			sn = max(sn, int(k.n))
+		}
+		tail += dropped
+		nmax := dn + maxSpots*sn
+		// Λ·A₁₀ = Π_b g(n_b)/h(t_b) · h(t)/g(n), g(n) = (N)_n/N^n, h(t) =
+		// (R₁₀)_t/R₁₀^t (the powers cancel between blocks and totals).
+		g, h := falling(N, nmax), falling(R[10], nmax)
+		scale := func(es []entry) {
+			for i := range es {
+				f := g[es[i].n] / h[es[i].t]
+				es[i].m.p *= f
+				for v := range es[i].m.c {
+					es[i].m.c[v] *= f
+				}
 			}
 		}
-		type entry struct {
-			s, n int
-			w    float64
-		}
-		var sp []entry
-		for s := range 2*capHalf + 1 {
-			for n, w := range spot[oi][s] {
-				if w > 0 {
-					sp = append(sp, entry{s - capHalf, n, w * g[n]})
-				}
+		scale(de)
+		scale(sp)
+		dim := (nmax + 1) * (nmax + 1)
+		at := func(S, n, t int) int { return ((S*(nmax+1)+n)*(nmax+1) + t) * capState }
+		cur := make([]float64, width*dim*capState)
+		for _, e := range de {
+			i := at(maxSpots*capHalf, e.n, e.t)
+			cur[i] += e.m.p
+			for v, c := range e.m.c {
+				cur[i+1+v] += c
 			}
 		}
 		for k := 1; k <= maxSpots; k++ {
 			next := make([]float64, len(cur))
-			for i, w := range cur {
+			for i := 0; i < len(cur); i += capState {
+				w := cur[i]
 				if w == 0 {
 					continue
 				}
-				S, n := i/(nmax+1), i%(nmax+1)
+				W := cur[i+1 : i+10]
+				WX := cur[i+10]
+				j := i / capState
+				S, n, t := j/dim, (j%dim)/(nmax+1), j%(nmax+1)
 				for _, e := range sp {
-					if n+e.n > nmax {
-						panic("BUG: win cap floor: card count beyond its bound")
+					o := at(S+e.s, n+e.n, t+e.t)
+					q := e.m.p
+					next[o] += w * q
+					x := WX * q
+					for v := range 9 {
+						next[o+1+v] += W[v]*q + w*e.m.c[v]
+						x += W[v] * e.m.c[v] / float64(R[v+1])
 					}
-					next[(S+e.s)*(nmax+1)+n+e.n] += w * e.w
+					next[o+10] += x
 				}
 			}
 			cur = next
-			for i, w := range cur {
+			for i := 0; i < len(cur); i += capState {
+				w := cur[i]
 				if w == 0 {
 					continue
 				}
-				S, n := i/(nmax+1)-maxSpots*capHalf, i%(nmax+1)
-				out[k-1][S+k*capHalf] += pu * w / g[n]
+				j := i / capState
+				S, n, t := j/dim-maxSpots*capHalf, (j%dim)/(nmax+1), j%(nmax+1)
+				// e^{−X} ≤ 1 − X·(1 − e^{−M})/M on [0, M], M = s(s−1)/(2·R_min)
+				// bounding X for s non-ten cards in all.
+				slope := 1.0
+				if nt := n - t; nt > 1 {
+					M := float64(nt*(nt-1)) / (2 * float64(rmin))
+					slope = -math.Expm1(-M) / M
+				}
+				out[k-1][S+k*capHalf] += pu * h[t] / g[n] * (w - slope*cur[i+10])
 			}
 		}
 	}
-	return out
+	return out, pu * tail
 }
 
 // dealerLaw is the dealer's block under Q: for each outcome without a
-// blackjack (dealerClasses), by the cards it draws (hole card and hits),
-// its probability drawing alone from the shoe less the up card.
-func (b *bj) dealerLaw(u *upEval) [len(dealerClasses)][16]float64 {
+// blackjack (dealerClasses), by the cards it draws (hole card and hits) and
+// their ten-values, its probability drawing alone from the shoe less the
+// up card.
+func (b *bj) dealerLaw(u *upEval) [len(dealerClasses)]hdist {
 	gr := b.graphs[u.up]
 	shoe := b.full
 	shoe[u.up]--
@@ -278,10 +404,12 @@ func (b *bj) dealerLaw(u *upEval) [len(dealerClasses)][16]float64 {
 	for i := range idx {
 		idx[i] = -1
 	}
+	var out [len(dealerClasses)]hdist
 	for i, o := range dealerClasses {
 		idx[o] = i
+		out[i] = hdist{}
 	}
-	var out [len(dealerClasses)][16]float64
+	one := mom{p: 1}
 	for i := range gr.states {
 		pi := p[i]
 		if pi == 0 {
@@ -299,29 +427,38 @@ func (b *bj) dealerLaw(u *upEval) [len(dealerClasses)][16]float64 {
 			if j := s.next[v]; j >= 0 {
 				p[j] += q
 			} else if o := int(-j - 1); idx[o] >= 0 {
-				out[idx[o]][int(s.n)+1] += q
+				cv := cardVec(v)
+				for w := 1; w <= 9; w++ {
+					cv[w-1] += float64(s.cnt[w])
+				}
+				k := res{n: s.n + 1, t: s.cnt[10] + uint8(b2i(v == 10))}
+				m := out[idx[o]][k]
+				m.add(q, one, cv)
+				out[idx[o]][k] = m
 			}
 		}
 	}
 	return out
 }
 
-// spotLaw is one spot's block under Q: for each dealer outcome, by net (half
-// units, offset capHalf) and by the cards the spot takes, its probability
-// (within a split, the bounding measure of the two hands).
-func (b *bj) spotLaw(u *upEval) [len(dealerClasses)][2*capHalf + 1][capMaxCards + 1]float64 {
-	var out [len(dealerClasses)][2*capHalf + 1][capMaxCards + 1]float64
-	add := func(d *hdist, w float64, extra int) {
-		for cls := range nCls {
-			for m := range 2 {
-				for n, x := range d[cls][m] {
-					if x == 0 {
-						continue
-					}
-					for oi, o := range dealerClasses {
-						out[oi][netHalf(&b.r, cls, m+1, o)+capHalf][n+extra] += w * x
-					}
-				}
+// spotLaw is one spot's block under Q: for each dealer outcome, by net
+// (res.cls: half units offset by capHalf), cards and ten-values, its
+// probability and non-ten moment (within a split, the bounding measure of
+// its two hands).
+func (b *bj) spotLaw(u *upEval) [len(dealerClasses)]hdist {
+	var out [len(dealerClasses)]hdist
+	for i := range out {
+		out[i] = hdist{}
+	}
+	add := func(d hdist, w float64, init ...int) {
+		h := handOf(init...)
+		cv := cardVec(init...)
+		for k, x := range d {
+			for oi, o := range dealerClasses {
+				key := res{cls: uint8(netHalf(&b.r, int(k.cls), int(k.m)+1, o) + capHalf), n: k.n + uint8(len(init)), t: k.t + h.cnt[10]}
+				m := out[oi][key]
+				m.add(w, x, cv)
+				out[oi][key] = m
 			}
 		}
 	}
@@ -346,30 +483,30 @@ func (b *bj) spotLaw(u *upEval) [len(dealerClasses)][2*capHalf + 1][capMaxCards 
 				continue
 			}
 			h := handOf(a, c2)
-			var d hdist
+			d := hdist{}
 			if a == 1 && c2 == 10 {
-				d[clsBJ][0][0] = 1
-				add(&d, pr, 2)
+				d[res{cls: clsBJ}] = mom{p: 1}
+				add(d, pr, a, c2)
 				continue
 			}
 			switch best := bestOf(u.originalOptions(a, c2)); best.name {
 			case aStand:
-				d[finalCls(h)][0][0] = 1
+				d[res{cls: uint8(finalCls(h))}] = mom{p: 1}
 			case aHit:
-				mainW.hit(h, &d, 1)
+				mainW.hit(h, d, 1)
 			case aDouble:
-				mainW.double(h, &d, 1)
+				mainW.double(h, d, 1)
 			case aSurrender:
-				d[clsSurr][0][0] = 1
+				d[res{cls: clsSurr}] = mom{p: 1}
 			case aZap:
-				b.zapLaw(u, a, c2, &d)
+				b.zapLaw(u, a, c2, d)
 			case aSplit:
 				b.splitLaw(u, a, pr, &out)
 				continue
 			default:
 				panic("BUG: win cap floor: action " + best.name)
 			}
-			add(&d, pr, 2)
+			add(d, pr, a, c2)
 		}
 	}
 	return out
@@ -393,26 +530,26 @@ type handWalker struct {
 	u    *upEval
 	c    *ctx
 	opts func(h hand) []option
-	memo map[uint64]*hdist
+	memo map[uint64]hdist
 }
 
 func newHandWalker(u *upEval, c *ctx, opts func(h hand) []option) *handWalker {
-	return &handWalker{u: u, c: c, opts: opts, memo: map[uint64]*hdist{}}
+	return &handWalker{u: u, c: c, opts: opts, memo: map[uint64]hdist{}}
 }
 
 // play is the result of hand h as the player plays it on (stake 1, cards
 // drawn from here).
-func (w *handWalker) play(h hand) *hdist {
+func (w *handWalker) play(h hand) hdist {
 	if d, ok := w.memo[h.key]; ok {
 		return d
 	}
-	d := new(hdist)
+	d := hdist{}
 	if h.hard > 21 {
-		d[clsBust][0][0] = 1
+		d[res{cls: clsBust}] = mom{p: 1}
 	} else {
 		switch best := bestOf(w.opts(h)); best.name {
 		case aStand:
-			d[finalCls(h)][0][0] = 1
+			d[res{cls: uint8(finalCls(h))}] = mom{p: 1}
 		case aHit:
 			w.hit(h, d, 1)
 		case aDouble:
@@ -425,39 +562,51 @@ func (w *handWalker) play(h hand) *hdist {
 	return d
 }
 
-// hit adds to d, with weight f, hitting h once and playing on.
-func (w *handWalker) hit(h hand, d *hdist, f float64) {
-	for v := 1; v <= 10; v++ {
-		p := w.c.p(h, v)
-		if p == 0 {
-			continue
+// addShift adds sub to d with weight f, the cards vs more on every path.
+func addShift(d, sub hdist, f float64, vs ...int) {
+	h := handOf(vs...)
+	cv := cardVec(vs...)
+	for k, x := range sub {
+		if int(k.n)+len(vs) > capMaxCards {
+			panic("BUG: win cap floor: a hand beyond the card bound")
 		}
-		sub := w.play(h.add(v))
-		for cls := range nCls {
-			for m := range 2 {
-				for n := 0; n < capMaxCards; n++ {
-					if x := sub[cls][m][n]; x != 0 {
-						d[cls][m][n+1] += f * p * x
-					}
-				}
-			}
+		k.n += uint8(len(vs))
+		k.t += h.cnt[10]
+		m := d[k]
+		m.add(f, x, cv)
+		d[k] = m
+	}
+}
+
+// hit adds to d, with weight f, hitting h once and playing on.
+func (w *handWalker) hit(h hand, d hdist, f float64) {
+	for v := 1; v <= 10; v++ {
+		if p := w.c.p(h, v); p > 0 {
+			addShift(d, w.play(h.add(v)), f*p, v)
 		}
 	}
 }
 
 // double adds to d, with weight f, doubling h: one card at stake 2.
-func (w *handWalker) double(h hand, d *hdist, f float64) {
+func (w *handWalker) double(h hand, d hdist, f float64) {
 	for v := 1; v <= 10; v++ {
 		if p := w.c.p(h, v); p > 0 {
-			d[finalCls(h.add(v))][1][1] += f * p
+			addShift(d, hdist{res{cls: uint8(finalCls(h.add(v))), m: 1}: {p: 1}}, f*p, v)
 		}
 	}
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // zapLaw adds to d the result of zapping a, b: two new cards from the shoe
-// less a, b, then the zapped hand as the player plays it (n counts the two
-// new cards and what follows; the caller adds the two first).
-func (b *bj) zapLaw(u *upEval, a, c2 int, d *hdist) {
+// less a, b, then the zapped hand as the player plays it (the caller adds
+// the two first cards).
+func (b *bj) zapLaw(u *upEval, a, c2 int, d hdist) {
 	zc := u.zapCtx(a, c2)
 	w := newHandWalker(u, zc, func(h hand) []option { return u.zappedOptions(a, c2, h) })
 	var h0 hand
@@ -473,78 +622,57 @@ func (b *bj) zapLaw(u *upEval, a, c2 int, d *hdist) {
 			}
 			h := handOf(v1, v2)
 			if t, _ := h.total(); t == 21 {
-				d[clsZap21][0][2] += p1 * p2
+				addShift(d, hdist{res{cls: clsZap21}: {p: 1}}, p1*p2, v1, v2)
 				continue
 			}
-			sub := w.play(h)
-			for cls := range nCls {
-				for m := range 2 {
-					for n := 0; n+2 <= capMaxCards; n++ {
-						if x := sub[cls][m][n]; x != 0 {
-							d[cls][m][n+2] += p1 * p2 * x
-						}
-					}
-				}
-			}
+			addShift(d, w.play(h), p1*p2, v1, v2)
 		}
 	}
 }
 
 // splitLaw adds to out, with weight pr, splitting the pair p: each hand
 // holds one pair card and draws from the shoe less the pair (as the
-// analyser values it), the two hands bounded as independent blocks with
-// the factor (N−2)_{n₂}/(N−2−n₁)_{n₂} (see the derivation).
-func (b *bj) splitLaw(u *upEval, p int, pr float64, out *[len(dealerClasses)][2*capHalf + 1][capMaxCards + 1]float64) {
+// analyser values it), the two hands bounded as independent blocks by the
+// same change of measure (shoe N−2 cards, R₁₀ less the pair's tens; the
+// non-ten factor bounded by 1).
+func (b *bj) splitLaw(u *upEval, p int, pr float64, out *[len(dealerClasses)]hdist) {
 	hands := [2]kind{u.splitKind(), u.secondSplitKind(p)}
 	var hd [2]hdist
 	sc := u.splitCtx(p, 2)
 	h0 := handOf(p)
 	for i, k := range hands {
 		w := newHandWalker(u, sc, func(h hand) []option { return u.splitHandOptions(p, 2, h, k) })
+		hd[i] = hdist{}
 		for v := 1; v <= 10; v++ {
-			pv := sc.p(h0, v)
-			if pv == 0 {
-				continue
-			}
-			sub := w.play(h0.add(v))
-			for cls := range nCls {
-				for m := range 2 {
-					for n := 0; n < capMaxCards; n++ {
-						if x := sub[cls][m][n]; x != 0 {
-							hd[i][cls][m][n+1] += pv * x
-						}
-					}
-				}
+			if pv := sc.p(h0, v); pv > 0 {
+				addShift(hd[i], w.play(h0.add(v)), pv, v)
 			}
 		}
 	}
 	N2 := b.n - 1 - 2
-	for c1 := range nCls {
-		for m1 := range 2 {
-			for n1, x1 := range hd[0][c1][m1] {
-				if x1 == 0 {
-					continue
-				}
-				for c2 := range nCls {
-					for m2 := range 2 {
-						for n2, x2 := range hd[1][c2][m2] {
-							if x2 == 0 {
-								continue
-							}
-							if n1+n2+2 > capMaxCards {
-								panic("BUG: win cap floor: a split beyond the card bound")
-							}
-							lam := 1.0 // (N−2)_{n₂} / (N−2−n₁)_{n₂}
-							for i := range n2 {
-								lam *= float64(N2-i) / float64(N2-n1-i)
-							}
-							for oi, o := range dealerClasses {
-								s := netHalf(&b.r, c1, m1+1, o) + netHalf(&b.r, c2, m2+1, o)
-								out[oi][s+capHalf][n1+n2+2] += pr * x1 * x2 * lam
-							}
-						}
-					}
-				}
+	R2 := b.full[10] - b2i(u.up == 10) - 2*b2i(p == 10)
+	g, h := falling(N2, capMaxCards), falling(R2, capMaxCards)
+	pairT := uint8(2 * b2i(p == 10))
+	pairV := cardVec(p, p)
+	for k1, x1 := range hd[0] {
+		for k2, x2 := range hd[1] {
+			n, t := int(k1.n)+int(k2.n), int(k1.t)+int(k2.t)
+			if n+2 > capMaxCards {
+				panic("BUG: win cap floor: a split beyond the card bound")
+			}
+			// P(h₁, h₂ | pair) ≤ Λ·A₁₀ · q(h₁)·q(h₂), as between blocks.
+			lam := g[k1.n] * g[k2.n] / g[n] * h[t] / (h[k1.t] * h[k2.t])
+			// The two hands together: p₁p₂, moment c₁p₂ + p₁c₂.
+			both := mom{p: x1.p * x2.p}
+			for v := range both.c {
+				both.c[v] = x1.c[v]*x2.p + x1.p*x2.c[v]
+			}
+			for oi, o := range dealerClasses {
+				s := netHalf(&b.r, int(k1.cls), int(k1.m)+1, o) + netHalf(&b.r, int(k2.cls), int(k2.m)+1, o)
+				key := res{cls: uint8(s + capHalf), n: uint8(n + 2), t: uint8(t) + pairT}
+				m := out[oi][key]
+				m.add(pr*lam, both, pairV)
+				out[oi][key] = m
 			}
 		}
 	}
