@@ -37,27 +37,35 @@ import (
 //
 // with n_v the cards of value v drawn by all blocks, n = Σ n_v and (a)_m the
 // falling factorial, whatever order the engine deals them in. Let Q be the
-// law under which each block draws alone from its own copy of R, the blocks
-// independent: Q(x) = Π_b Π_v (R_v)_{n_bv} / (N)_{n_b}. Since
-// (R_v)_{a+b} = (R_v)_a (R_v − a)_b ≤ (R_v)_a (R_v)_b,
+// law under which each block draws alone from its own copy of R, the
+// blocks independent: Q(x) = Π_b Π_v (R_v)_{n_bv} / (N)_{n_b}. Then
 //
-//	P(x) ≤ Λ(n_0, …, n_k) · Q(x),   Λ = Π_b (N)_{n_b} / (N)_n
+//	P(x)/Q(x) = B · Π_v A_v,  B = Π_b (N)_{n_b}/(N)_n,  A_v = (R_v)_{n_v}/Π_b (R_v)_{n_bv}
 //
-// which depends only on the blocks' card counts. For f = (S − C)⁺ ≥ 0,
-// E_P[f] ≤ E_Q[Λ f]: under Q the blocks are independent, so E_Q[Λ f] is a
-// convolution over spots that carries the total card count n. A round the
-// dealer's blackjack ends has S ≤ 0 (insurance is never taken by this
-// player) and costs nothing, so only dealer hands without a blackjack
-// enter. Within a spot, the two hands of a split are themselves bounded the
-// same way (each hand drawn from R less the pair, the factor
-// (N−2)_{n₂}/(N−2−n₁)_{n₂}); everything else in a spot is its exact law
-// from R.
+// and A_v ≤ exp(−Σ_{b<b'} n_bv n_b'v / R_v). A₁₀ (the ten-values) is kept
+// exactly; for the other values X = Σ_{b<b'} Σ_{v≤9} n_bv n_b'v / R_v lies
+// in [0, M], M = s(s−1)/(2·R_min) for s non-ten cards in all, and e^{−X} is
+// convex, so, pointwise,
 //
-// The bound is E_Q[Λ f] ≥ E_P[f]: the floor EV − E_Q[Λ f]/k is a lower
-// bound of the capped value, for any number of spots. Λ is close to 1
-// (each block takes a few cards of a shoe of hundreds), so the floor is
-// close to the capped return; capLaw gives the measure Λ·Q of S for every
-// k up to the spots analysed, so the floor for any cap and bet is a sum.
+//	P(x) ≤ B · A₁₀ · (1 − X·(1 − e^{−M})/M) · Q(x)
+//
+// B and A₁₀ depending on the blocks' card and ten counts only, X bilinear
+// in their count vectors. For f = (S − C)⁺ ≥ 0, E_P[f] is at most the
+// Q-expectation of that times f: under Q the blocks are independent, so it
+// is a convolution over spots on the state (S, n, t) carrying the first
+// moments of the non-ten counts and of X. A round the dealer's blackjack
+// ends has S ≤ 0 (insurance is never taken by this player) and costs
+// nothing, so only dealer hands without a blackjack enter. Within a spot,
+// the two hands of a split are bounded the same way (each drawn from R
+// less the pair; B and A₁₀ between them, the other values' factor by 1);
+// everything else in a spot is its exact law from R. Outcomes of a block
+// below capDrop are left out and charged apart (CapLaw.Tail).
+//
+// The floor EV − bound/k is a lower bound of the capped value, for any
+// number of spots. The factors average to 1 and each block takes a few
+// cards of hundreds, so the floor is close to the capped return; capLaw
+// gives the bounding measure of S for every k up to the spots analysed, so
+// the floor for any cap and bet is a sum.
 
 // capHalf is the largest |net| of one spot in half units of its bet: a
 // split of two doubled hands (Zappit splits once).
@@ -65,7 +73,7 @@ const capHalf = 8
 
 // CapLaw is the bounding measure of the round's net result S for 1 to
 // len(Mu) spots at one bet (the analyser's player): Mu[k-1][i] is the mass
-// at S = (i − k·capHalf)/2 units of the bet, Λ·Q of the derivation above.
+// at S = (i − k·capHalf)/2 units of the bet, of the derivation's bound.
 // It depends on the play rules only (not on the bet, the cap or the spots
 // in force), so a floor for any cap and bet is a sum over it.
 type CapLaw struct {
@@ -194,7 +202,7 @@ func netHalf(r *blackjack.Rules, cls, m, o int) int {
 	return 0
 }
 
-// falling holds (a)_m / a^m for m = 0 … n: the ratios that make Λ.
+// falling holds (a)_m / a^m for m = 0 … n: the ratios that make B and A₁₀.
 func falling(a, n int) []float64 {
 	f := make([]float64, n+1)
 	f[0] = 1
@@ -259,7 +267,7 @@ func (b *bj) capLaw(ctxt context.Context, evals *[11]*upEval, maxSpots int) (*Ca
 }
 
 // entry is one outcome of a block under Q: net (half units; the dealer's
-// 0), cards, tens, its weight and non-ten moment with the block's Λ
+// 0), cards, tens, its weight and non-ten moment with the block's B·A₁₀
 // factors folded in.
 type entry struct {
 	s, n, t int
@@ -320,7 +328,7 @@ func (b *bj) capLawUp(ctxt context.Context, u *upEval, maxSpots int) ([][]float6
 		}
 		tail += dropped
 		nmax := dn + maxSpots*sn
-		// Λ·A₁₀ = Π_b g(n_b)/h(t_b) · h(t)/g(n), g(n) = (N)_n/N^n, h(t) =
+		// B·A₁₀ = Π_b g(n_b)/h(t_b) · h(t)/g(n), g(n) = (N)_n/N^n, h(t) =
 		// (R₁₀)_t/R₁₀^t (the powers cancel between blocks and totals).
 		g, h := falling(N, nmax), falling(R[10], nmax)
 		scale := func(es []entry) {
@@ -660,7 +668,7 @@ func (b *bj) splitLaw(u *upEval, p int, pr float64, out *[len(dealerClasses)]hdi
 			if n+2 > capMaxCards {
 				panic("BUG: win cap floor: a split beyond the card bound")
 			}
-			// P(h₁, h₂ | pair) ≤ Λ·A₁₀ · q(h₁)·q(h₂), as between blocks.
+			// P(h₁, h₂ | pair) ≤ B·A₁₀ · q(h₁)·q(h₂), as between blocks.
 			lam := g[k1.n] * g[k2.n] / g[n] * h[t] / (h[k1.t] * h[k2.t])
 			// The two hands together: p₁p₂, moment c₁p₂ + p₁c₂.
 			both := mom{p: x1.p * x2.p}

@@ -12,8 +12,11 @@ import (
 // TestCapFloorGrid: over 1 to 3 spots and bets from a tenth of the cap to
 // twice the cap (Zappit's 100.00 cap), the floor the guard uses is never
 // above the return of the analyser's player simulated on the engine beyond
-// the simulation's 95 % interval (it is a lower bound), and lies within
-// capGridTol of it. The long grid is `cabinet par --cap-grid`.
+// the simulation's 95 % interval (it is a lower bound), and lies within 1
+// point of it beyond that interval — except 3 spots at twice the cap, where
+// the bound is looser (1.27 points below 3,000,000 simulated rounds:
+// docs/par.md) and 1.5 points are allowed. The long grid is `cabinet par
+// --cap-grid`.
 func TestCapFloorGrid(t *testing.T) {
 	if partest.RaceEnabled() {
 		t.Skip("pure computation, run without -race by scripts/test")
@@ -25,12 +28,18 @@ func TestCapFloorGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	bad := WriteCapGrid(&b, r.WinCap, pts, 0.01)
+	WriteCapGrid(&b, r.WinCap, pts, 0.01)
 	t.Logf("\n%s", b.String())
 	for _, p := range pts {
-		if p.Above() {
+		tol := 0.01
+		if p.Spots == 3 && p.Bet == 2*r.WinCap {
+			tol = 0.015
+		}
+		switch {
+		case p.Above():
 			t.Errorf("%d spot(s) at %v: floor %.4f %% above the simulated %.4f %% ± %.4f", p.Spots, p.Bet, 100*p.Floor, 100*p.Sim, 100*p.HalfWidth)
+		case p.Gap()-p.HalfWidth > tol:
+			t.Errorf("%d spot(s) at %v: floor %.4f %% more than %.1f point(s) below the simulated %.4f %% ± %.4f", p.Spots, p.Bet, 100*p.Floor, 100*tol, 100*p.Sim, 100*p.HalfWidth)
 		}
 	}
-	_ = bad
 }
