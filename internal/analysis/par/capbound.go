@@ -274,9 +274,20 @@ type entry struct {
 	m       mom
 }
 
-// capState is the convolution's state: weight, the first moment of the
-// non-ten cards drawn so far, and of the collisions X between blocks.
-const capState = 11 // w, W[9], WX
+// The convolution's state, per (S, n, t): the weight w and, weighted by it,
+// the first moments of the non-ten counts m_v drawn so far (W), upper
+// bounds of their second moments (WM2), the first moment of the collisions
+// X (exact, WX), upper bounds of E[X·m_v] (WXm) and of E[X²] (WX2).
+const (
+	stW    = 0
+	stWv   = 1
+	stWM2  = 10
+	stWX   = 19
+	stWXm  = 20
+	stWX2  = 29
+	capSt  = 30
+	nonTen = 9
+)
 
 // capLawUp is the measure for one up card, weighted by its probability,
 // and the mass of the outcomes left out, summed over the dealer's outcomes
@@ -343,54 +354,84 @@ func (b *bj) capLawUp(ctxt context.Context, u *upEval, maxSpots int) ([][]float6
 		scale(de)
 		scale(sp)
 		dim := (nmax + 1) * (nmax + 1)
-		at := func(S, n, t int) int { return ((S*(nmax+1)+n)*(nmax+1) + t) * capState }
-		cur := make([]float64, width*dim*capState)
+		at := func(S, n, t int) int { return ((S*(nmax+1)+n)*(nmax+1) + t) * capSt }
+		cur := make([]float64, width*dim*capSt)
+		var invR, invR2 [nonTen]float64
+		for v := range nonTen {
+			invR[v] = 1 / float64(R[v+1])
+			invR2[v] = invR[v] * invR[v]
+		}
 		for _, e := range de {
 			i := at(maxSpots*capHalf, e.n, e.t)
-			cur[i] += e.m.p
+			se := float64(e.n - e.t)
+			cur[i+stW] += e.m.p
 			for v, c := range e.m.c {
-				cur[i+1+v] += c
+				cur[i+stWv+v] += c
+				cur[i+stWM2+v] += se * c // m_v² ≤ s·m_v
 			}
 		}
 		for k := 1; k <= maxSpots; k++ {
 			next := make([]float64, len(cur))
-			for i := 0; i < len(cur); i += capState {
-				w := cur[i]
+			for i := 0; i < len(cur); i += capSt {
+				w := cur[i+stW]
 				if w == 0 {
 					continue
 				}
-				W := cur[i+1 : i+10]
-				WX := cur[i+10]
-				j := i / capState
+				st := cur[i : i+capSt]
+				j := i / capSt
 				S, n, t := j/dim, (j%dim)/(nmax+1), j%(nmax+1)
 				for _, e := range sp {
 					o := at(S+e.s, n+e.n, t+e.t)
-					q := e.m.p
-					next[o] += w * q
-					x := WX * q
-					for v := range 9 {
-						next[o+1+v] += W[v]*q + w*e.m.c[v]
-						x += W[v] * e.m.c[v] / float64(R[v+1])
+					nx := next[o : o+capSt]
+					q, c := e.m.p, &e.m.c
+					se := float64(e.n - e.t)
+					// Y = ⟨m, n_e⟩_R, the collisions the block adds.
+					var ey, ey2, sumWs float64
+					for v := range nonTen {
+						ey += st[stWv+v] * c[v] * invR[v]    // E[w q Y]
+						ey2 += st[stWM2+v] * c[v] * invR2[v] // ≤ E[w q Y²]/s_e
+						sumWs += st[stWv+v] * invR[v]        // Σ_u E[m_u]/R_u
 					}
-					next[o+10] += x
+					nx[stW] += w * q
+					nx[stWX] += st[stWX]*q + ey
+					xy := 0.0 // E[w q X·Y]
+					for v := range nonTen {
+						xy += st[stWXm+v] * c[v] * invR[v]
+					}
+					nx[stWX2] += st[stWX2]*q + 2*xy + se*ey2
+					for v := range nonTen {
+						nx[stWv+v] += st[stWv+v]*q + w*c[v]
+						// (m_v + n_v)² with n_v² ≤ s_e·n_v.
+						nx[stWM2+v] += st[stWM2+v]*q + 2*st[stWv+v]*c[v] + w*se*c[v]
+						// (X + Y)(m_v + n_v): X·m_v, X·n_v exact; Y·m_v with
+						// m_u·m_v ≤ (m_u² + m_v²)/2; Y·n_v with n_u·n_v ≤ s_e·n_v.
+						var ym float64
+						for u := range nonTen {
+							ym += 0.5 * (st[stWM2+u] + st[stWM2+v]) * c[u] * invR[u]
+						}
+						nx[stWXm+v] += st[stWXm+v]*q + st[stWX]*c[v] + ym + se*sumWs*c[v]
+					}
 				}
 			}
 			cur = next
-			for i := 0; i < len(cur); i += capState {
-				w := cur[i]
+			for i := 0; i < len(cur); i += capSt {
+				w := cur[i+stW]
 				if w == 0 {
 					continue
 				}
-				j := i / capState
+				j := i / capSt
 				S, n, t := j/dim-maxSpots*capHalf, (j%dim)/(nmax+1), j%(nmax+1)
 				// e^{−X} ≤ 1 − X·(1 − e^{−M})/M on [0, M], M = s(s−1)/(2·R_min)
-				// bounding X for s non-ten cards in all.
+				// bounding X for s non-ten cards in all; and e^{−X} ≤ 1 − X +
+				// X²/2 for X ≥ 0. Either bounds the state's E[w·e^{−X}].
 				slope := 1.0
 				if nt := n - t; nt > 1 {
 					M := float64(nt*(nt-1)) / (2 * float64(rmin))
 					slope = -math.Expm1(-M) / M
 				}
-				out[k-1][S+k*capHalf] += pu * h[t] / g[n] * (w - slope*cur[i+10])
+				wx := cur[i+stWX]
+				bound := min(w-slope*wx, w-wx+cur[i+stWX2]/2)
+				out[k-1][S+k*capHalf] += pu * h[t] / g[n] * bound
 			}
 		}
 	}
