@@ -12,7 +12,7 @@ const DefaultMinRTP = "75.00"
 // ZappitMaxBet is the default Zappit maximum bet. The engine's preset says
 // 1000.00, but with the rule book's 100.00 win cap on three spots the
 // return at that bet is about 57 % and the return check refuses it; at
-// 25.00 its floor is 98.37 % (a proven lower bound, see par.WithFloor).
+// 25.00 its floor is 98.40 % (a proven lower bound, see par.WithFloor).
 const ZappitMaxBet = "25.00"
 
 // minRTP parses [cabinet] min_rtp, a percentage string with at most two

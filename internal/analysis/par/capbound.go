@@ -43,17 +43,19 @@ import (
 //	P(x)/Q(x) = B · Π_v A_v,  B = Π_b (N)_{n_b}/(N)_n,  A_v = (R_v)_{n_v}/Π_b (R_v)_{n_bv}
 //
 // and A_v ≤ exp(−Σ_{b<b'} n_bv n_b'v / R_v). A₁₀ (the ten-values) is kept
-// exactly; for the other values X = Σ_{b<b'} Σ_{v≤9} n_bv n_b'v / R_v lies
-// in [0, M], M = s(s−1)/(2·R_min) for s non-ten cards in all, and e^{−X} is
-// convex, so, pointwise,
+// exactly; for the other values X = Σ_{b<b'} Σ_{v≤9} n_bv n_b'v / R_v ≥ 0
+// and, pointwise,
 //
-//	P(x) ≤ B · A₁₀ · (1 − X·(1 − e^{−M})/M) · Q(x)
+//	P(x) ≤ B · A₁₀ · e^{−X} · Q(x),  e^{−X} ≤ 1 − X + X²/2,
+//	e^{−X} ≤ 1 − X·(1 − e^{−M})/M  (X ≤ M = s(s−1)/(2·R_min), s non-ten cards)
 //
 // B and A₁₀ depending on the blocks' card and ten counts only, X bilinear
 // in their count vectors. For f = (S − C)⁺ ≥ 0, E_P[f] is at most the
-// Q-expectation of that times f: under Q the blocks are independent, so it
-// is a convolution over spots on the state (S, n, t) carrying the first
-// moments of the non-ten counts and of X. A round the dealer's blackjack
+// Q-expectation of B·A₁₀·(either bound)·f: under Q the blocks are
+// independent, so it is a convolution over spots on the state (S, n, t)
+// that carries the first and second moments of the non-ten counts and of
+// X (exact: X is a sum of products of independent blocks' counts), and
+// takes the smaller bound per state. A round the dealer's blackjack
 // ends has S ≤ 0 (insurance is never taken by this player) and costs
 // nothing, so only dealer hands without a blackjack enter. Within a spot,
 // the two hands of a split are bounded the same way (each drawn from R
@@ -135,18 +137,37 @@ const capDrop = 1e-10
 // took and how many of them are ten-values.
 type res struct{ cls, m, n, t uint8 }
 
-// mom is the probability of a result and its first moment of the
-// non-ten cards: c[v−1] = Σ p·(cards of value v), v = 1 … 9.
+// mom is the probability of a result and its first and second moments of
+// the non-ten cards: c[v−1] = Σ p·n_v, C[sym(u, v)] = Σ p·n_u·n_v for the
+// counts n_v of value v = 1 … 9.
 type mom struct {
 	p float64
-	c [9]float64
+	c [nonTen]float64
+	C [nSym]float64
 }
 
-// add adds f·x, the cards of cv more on every path.
-func (m *mom) add(f float64, x mom, cv *[9]float64) {
+// nSym is the number of entries of a symmetric 9 × 9 matrix.
+const nSym = nonTen * (nonTen + 1) / 2
+
+// sym is the index of (u, v) in a symmetric matrix, 0-based values.
+func sym(u, v int) int {
+	if u > v {
+		u, v = v, u
+	}
+	return u*nonTen - u*(u-1)/2 + v - u
+}
+
+// add adds f·x, the cards of cv more on every path: n → n + cv.
+func (m *mom) add(f float64, x mom, cv *[nonTen]float64) {
 	m.p += f * x.p
-	for v := range m.c {
+	for v := range nonTen {
 		m.c[v] += f * (x.c[v] + x.p*cv[v])
+	}
+	for u := range nonTen {
+		for v := u; v < nonTen; v++ {
+			i := sym(u, v)
+			m.C[i] += f * (x.C[i] + x.c[u]*cv[v] + cv[u]*x.c[v] + x.p*cv[u]*cv[v])
+		}
 	}
 }
 
@@ -154,8 +175,8 @@ func (m *mom) add(f float64, x mom, cv *[9]float64) {
 type hdist map[res]mom
 
 // cardVec is the non-ten count vector of values vs.
-func cardVec(vs ...int) *[9]float64 {
-	var c [9]float64
+func cardVec(vs ...int) *[nonTen]float64 {
+	var c [nonTen]float64
 	for _, v := range vs {
 		if v < 10 {
 			c[v-1]++
@@ -275,17 +296,17 @@ type entry struct {
 }
 
 // The convolution's state, per (S, n, t): the weight w and, weighted by it,
-// the first moments of the non-ten counts m_v drawn so far (W), upper
-// bounds of their second moments (WM2), the first moment of the collisions
-// X (exact, WX), upper bounds of E[X·m_v] (WXm) and of E[X²] (WX2).
+// the first and second moments of the non-ten counts m_v drawn so far (W,
+// MM), of the collisions X (WX, WX2) and E[X·m_v] (WXm): all exact under Q,
+// whose blocks are independent.
 const (
 	stW    = 0
 	stWv   = 1
-	stWM2  = 10
-	stWX   = 19
-	stWXm  = 20
-	stWX2  = 29
-	capSt  = 30
+	stMM   = stWv + nonTen
+	stWX   = stMM + nSym
+	stWXm  = stWX + 1
+	stWX2  = stWXm + nonTen
+	capSt  = stWX2 + 1
 	nonTen = 9
 )
 
@@ -349,6 +370,9 @@ func (b *bj) capLawUp(ctxt context.Context, u *upEval, maxSpots int) ([][]float6
 				for v := range es[i].m.c {
 					es[i].m.c[v] *= f
 				}
+				for v := range es[i].m.C {
+					es[i].m.C[v] *= f
+				}
 			}
 		}
 		scale(de)
@@ -356,22 +380,45 @@ func (b *bj) capLawUp(ctxt context.Context, u *upEval, maxSpots int) ([][]float6
 		dim := (nmax + 1) * (nmax + 1)
 		at := func(S, n, t int) int { return ((S*(nmax+1)+n)*(nmax+1) + t) * capSt }
 		cur := make([]float64, width*dim*capSt)
-		var invR, invR2 [nonTen]float64
+		var invR [nonTen]float64
 		for v := range nonTen {
 			invR[v] = 1 / float64(R[v+1])
-			invR2[v] = invR[v] * invR[v]
 		}
 		for _, e := range de {
 			i := at(maxSpots*capHalf, e.n, e.t)
-			se := float64(e.n - e.t)
 			cur[i+stW] += e.m.p
 			for v, c := range e.m.c {
 				cur[i+stWv+v] += c
-				cur[i+stWM2+v] += se * c // m_v² ≤ s·m_v
+			}
+			for v, c := range e.m.C {
+				cur[i+stMM+v] += c
 			}
 		}
+		// Per entry, C_uv/R_u R_v and c_u/R_u, for the collisions.
+		type pre struct {
+			cr  [nonTen]float64 // c_u / R_u
+			Cr  [nonTen][nonTen]float64
+			Crr [nSym]float64 // C_uv / (R_u R_v), ×2 off the diagonal
+		}
+		pres := make([]pre, len(sp))
+		for i, e := range sp {
+			for u := range nonTen {
+				pres[i].cr[u] = e.m.c[u] * invR[u]
+				for v := range nonTen {
+					pres[i].Cr[u][v] = e.m.C[sym(u, v)] * invR[u]
+				}
+				for v := u; v < nonTen; v++ {
+					x := e.m.C[sym(u, v)] * invR[u] * invR[v]
+					if u != v {
+						x *= 2
+					}
+					pres[i].Crr[sym(u, v)] = x
+				}
+			}
+		}
+		next := make([]float64, len(cur))
 		for k := 1; k <= maxSpots; k++ {
-			next := make([]float64, len(cur))
+			clear(next)
 			for i := 0; i < len(cur); i += capSt {
 				w := cur[i+stW]
 				if w == 0 {
@@ -380,40 +427,47 @@ func (b *bj) capLawUp(ctxt context.Context, u *upEval, maxSpots int) ([][]float6
 				st := cur[i : i+capSt]
 				j := i / capSt
 				S, n, t := j/dim, (j%dim)/(nmax+1), j%(nmax+1)
-				for _, e := range sp {
+				var mm [nonTen][nonTen]float64
+				for u := range nonTen {
+					for v := u; v < nonTen; v++ {
+						mm[u][v] = st[stMM+sym(u, v)]
+						mm[v][u] = mm[u][v]
+					}
+				}
+				for ei, e := range sp {
+					pr := &pres[ei]
 					o := at(S+e.s, n+e.n, t+e.t)
 					nx := next[o : o+capSt]
 					q, c := e.m.p, &e.m.c
-					se := float64(e.n - e.t)
-					// Y = ⟨m, n_e⟩_R, the collisions the block adds.
-					var ey, ey2, sumWs float64
-					for v := range nonTen {
-						ey += st[stWv+v] * c[v] * invR[v]    // E[w q Y]
-						ey2 += st[stWM2+v] * c[v] * invR2[v] // ≤ E[w q Y²]/s_e
-						sumWs += st[stWv+v] * invR[v]        // Σ_u E[m_u]/R_u
+					// Y = Σ_u m_u n_u / R_u, the collisions the block adds.
+					var ey, exy, ey2 float64
+					for u := range nonTen {
+						ey += st[stWv+u] * pr.cr[u]
+						exy += st[stWXm+u] * pr.cr[u]
+						for v := u; v < nonTen; v++ {
+							ey2 += mm[u][v] * pr.Crr[sym(u, v)]
+						}
 					}
 					nx[stW] += w * q
 					nx[stWX] += st[stWX]*q + ey
-					xy := 0.0 // E[w q X·Y]
-					for v := range nonTen {
-						xy += st[stWXm+v] * c[v] * invR[v]
-					}
-					nx[stWX2] += st[stWX2]*q + 2*xy + se*ey2
+					nx[stWX2] += st[stWX2]*q + 2*exy + ey2
 					for v := range nonTen {
 						nx[stWv+v] += st[stWv+v]*q + w*c[v]
-						// (m_v + n_v)² with n_v² ≤ s_e·n_v.
-						nx[stWM2+v] += st[stWM2+v]*q + 2*st[stWv+v]*c[v] + w*se*c[v]
-						// (X + Y)(m_v + n_v): X·m_v, X·n_v exact; Y·m_v with
-						// m_u·m_v ≤ (m_u² + m_v²)/2; Y·n_v with n_u·n_v ≤ s_e·n_v.
-						var ym float64
+						// E[Y·m_v] = Σ_u E[m_u m_v] c_u/R_u; E[Y·n_v] = Σ_u E[m_u] C_uv/R_u.
+						var ym, yn float64
 						for u := range nonTen {
-							ym += 0.5 * (st[stWM2+u] + st[stWM2+v]) * c[u] * invR[u]
+							ym += mm[u][v] * pr.cr[u]
+							yn += st[stWv+u] * pr.Cr[u][v]
 						}
-						nx[stWXm+v] += st[stWXm+v]*q + st[stWX]*c[v] + ym + se*sumWs*c[v]
+						nx[stWXm+v] += st[stWXm+v]*q + st[stWX]*c[v] + ym + yn
+						for u := 0; u <= v; u++ {
+							si := sym(u, v)
+							nx[stMM+si] += st[stMM+si]*q + st[stWv+u]*c[v] + c[u]*st[stWv+v] + w*e.m.C[si]
+						}
 					}
 				}
 			}
-			cur = next
+			cur, next = next, cur
 			for i := 0; i < len(cur); i += capSt {
 				w := cur[i+stW]
 				if w == 0 {
@@ -423,7 +477,8 @@ func (b *bj) capLawUp(ctxt context.Context, u *upEval, maxSpots int) ([][]float6
 				S, n, t := j/dim-maxSpots*capHalf, (j%dim)/(nmax+1), j%(nmax+1)
 				// e^{−X} ≤ 1 − X·(1 − e^{−M})/M on [0, M], M = s(s−1)/(2·R_min)
 				// bounding X for s non-ten cards in all; and e^{−X} ≤ 1 − X +
-				// X²/2 for X ≥ 0. Either bounds the state's E[w·e^{−X}].
+				// X²/2 for X ≥ 0. Either bounds the state's E[w·e^{−X}]; the
+				// second is nearly exact where X is small.
 				slope := 1.0
 				if nt := n - t; nt > 1 {
 					M := float64(nt*(nt-1)) / (2 * float64(rmin))
@@ -711,10 +766,16 @@ func (b *bj) splitLaw(u *upEval, p int, pr float64, out *[len(dealerClasses)]hdi
 			}
 			// P(h₁, h₂ | pair) ≤ B·A₁₀ · q(h₁)·q(h₂), as between blocks.
 			lam := g[k1.n] * g[k2.n] / g[n] * h[t] / (h[k1.t] * h[k2.t])
-			// The two hands together: p₁p₂, moment c₁p₂ + p₁c₂.
+			// The two hands together (independent under the bound): n₁ + n₂.
 			both := mom{p: x1.p * x2.p}
 			for v := range both.c {
 				both.c[v] = x1.c[v]*x2.p + x1.p*x2.c[v]
+			}
+			for u := range nonTen {
+				for v := u; v < nonTen; v++ {
+					i := sym(u, v)
+					both.C[i] = x1.C[i]*x2.p + x1.p*x2.C[i] + x1.c[u]*x2.c[v] + x2.c[u]*x1.c[v]
+				}
 			}
 			for oi, o := range dealerClasses {
 				s := netHalf(&b.r, int(k1.cls), int(k1.m)+1, o) + netHalf(&b.r, int(k2.cls), int(k2.m)+1, o)
