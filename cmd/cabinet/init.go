@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,10 +14,10 @@ import (
 )
 
 // cmdInit is the explicit, logged act that makes a new cabinet: it creates
-// the store and its newest-store proof (or gives a healthy store made before
-// the proof existed its proof file). It never initialises over a cabinet that
-// has run: a missing or damaged store with a proof is a memory error, and
-// only the technician's memory clear (audit + reset keys) starts over.
+// the store and its newest-store proof (or finishes a creation cut before its
+// proof was made). It refuses any store that has history, whatever its proof
+// (recovery.Init): only the technician's memory clear (audit + reset keys)
+// starts over on a cabinet that has run, keeping the old store as evidence.
 func cmdInit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -40,35 +39,18 @@ func cmdInit(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	path, mirror := storePaths(cfg, *storeF, *mirrorF)
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	// A cabinet that has run is never initialised over, so look first.
-	if st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror}); err == nil {
-		ferr := st.Err()
-		_ = st.Close()
-		if ferr == nil {
-			fmt.Fprintf(stdout, "init: %s is already initialised (proof %s): nothing done\n", path, mirror)
-			return nil
-		}
-		if !errors.Is(ferr, recovery.ErrMirror) || errors.Is(ferr, recovery.ErrStoreMissing) {
-			return fmt.Errorf("init: %s: %w\n(a cabinet has run here: only the technician's memory clear starts over)", path, ferr)
-		}
-		if _, statErr := os.Stat(mirror); statErr == nil {
-			return fmt.Errorf("init: %s: %w\n(the proof file exists but does not match: memory clear)", path, ferr)
-		}
-	} else if !errors.Is(err, recovery.ErrNotInitialised) {
-		return fmt.Errorf("init: %w", err)
-	}
 	for _, dir := range []string{filepath.Dir(path), filepath.Dir(mirror)} {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
 	}
-	st, err := recovery.Open(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror, Init: true})
+	created, err := recovery.Init(path, recovery.Options{RecallDepth: cfg.RecallDepth(), EventDepth: cfg.EventDepth(), Mirror: mirror})
 	if err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
-	defer st.Close()
-	if err := st.Err(); err != nil {
-		return fmt.Errorf("init: %s: %w", path, err)
+	if !created {
+		fmt.Fprintf(stdout, "init: %s is already initialised (proof %s) and has no history: nothing done\n", path, mirror)
+		return nil
 	}
 	log.Info("cabinet initialised (logged in the store's event log)", "store", path, "proof", mirror)
 	fmt.Fprintf(stdout, "init: %s initialised, proof %s\n", path, mirror)

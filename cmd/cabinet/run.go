@@ -80,12 +80,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	defer be.Close()
 	var panel touchInput = simBE
+	closeHW := be.Close
 	if simBE == nil { // real hardware: the touch screen presses buttons too
 		tp := withTouch(be)
-		be, panel = tp, tp
+		be, panel, closeHW = tp, tp, tp.Close
 	}
+	defer func() {
+		// The touch merge's Close names any hardware input (a stacked
+		// bill above all) the controller never read.
+		if err := closeHW(); err != nil {
+			log.Error("hardware close", "err", err)
+		}
+	}()
 
 	link := newSASLink(cfg, *sasF)
 	opt := controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Overrides: overridesFunc(cfg, ret),

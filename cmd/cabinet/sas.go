@@ -20,6 +20,11 @@ type sasLink struct {
 	host chan controller.HostRequest
 }
 
+// hostQueue is how many host requests (commands, acknowledgements) wait for
+// the controller: the SAS link never blocks on it (a command finding it
+// full is answered busy; an acknowledgement waits in the machine).
+const hostQueue = 64
+
 // newSASLink reads the [sas] section and the --sas flag. With --sas and
 // address 0 in the file, the cabinet answers as address 1 (decided: the
 // flag exists to exercise SAS headless, with the shipped file's SAS off;
@@ -36,7 +41,7 @@ func newSASLink(cfg *config.Config, portFlag string) *sasLink {
 		return nil
 	}
 	return &sasLink{cfg: sasmachine.Config(s.Address, s.Denom, s.Serial, s.Asset, cfg.Cabinet.Currency), port: s.Port,
-		host: make(chan controller.HostRequest)}
+		host: make(chan controller.HostRequest, hostQueue)}
 }
 
 // options sets the controller's SAS options (nil link: none).
@@ -44,7 +49,7 @@ func (l *sasLink) options(o *controller.Options) {
 	if l == nil {
 		return
 	}
-	o.SAS, o.Host = true, l.host
+	o.Exceptions, o.Host = sasmachine.Exceptions, l.host
 }
 
 // start opens the port and serves the host until ctx ends; the returned
@@ -61,6 +66,11 @@ func (l *sasLink) start(ctx context.Context, st *recovery.Store, c *controller.C
 		return nil, fmt.Errorf("sas: %w", err)
 	}
 	m := &sasmachine.Machine{Store: st, Cab: c, Host: l.host}
+	// The link reads the last proven commit from memory; read it once
+	// now, before anything plays, so no reply waits for that first read.
+	if _, err := st.Proven(); err != nil {
+		log.Warn("SAS: the store could not be read before serving", "err", err)
+	}
 	e := &sas.Engine{Cfg: l.cfg, M: m, Q: m}
 	log.Info("SAS served", "port", l.port, "address", l.cfg.Address, "accounting_denomination", l.cfg.Denom.String())
 	go func() {

@@ -148,7 +148,7 @@ func snapshotFromStore(path, cfgPath, screen string) (*view.Snapshot, error) {
 		return nil, err
 	}
 	for _, in := range inputs {
-		_ = c.Handle(in) // a refused input still leaves a screen to show
+		_ = c.Handle(controller.HW(in)) // a refused input still leaves a screen to show
 	}
 	return c.Snapshot(), nil
 }

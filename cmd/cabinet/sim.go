@@ -169,6 +169,20 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	choose := chooser(set)
+	// serveHost hands the SAS host's waiting requests to the controller's
+	// one entry point, on this loop's goroutine (the sim has no Run).
+	serveHost := func() {
+		for link != nil {
+			select {
+			case r := <-link.host:
+				if err := c.Handle(controller.Input{Host: &r}); err != nil {
+					fmt.Fprintf(stderr, "sim: host request: %v\n", err)
+				}
+			default:
+				return
+			}
+		}
+	}
 	start := time.Now()
 	var steps int64
 	lastProgress := start
@@ -176,9 +190,9 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		c.ServeHost()
+		serveHost()
 		id := games[int(c.Completed()%int64(len(games)))]
-		if err := c.AutoStep(id, choose); errors.Is(err, controller.ErrHostLocked) {
+		if err := c.Handle(controller.Input{Auto: &controller.AutoStep{Game: id, Choose: choose}}); errors.Is(err, controller.ErrHostLocked) {
 			// The host locked play out or disabled this game: wait for it.
 			time.Sleep(2 * time.Millisecond)
 			continue
@@ -187,7 +201,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		steps++
 		for end := time.Now().Add(*paceF); time.Now().Before(end); {
-			c.ServeHost() // the host is answered during the pause too
+			serveHost() // the host is answered during the pause too
 			time.Sleep(min(2*time.Millisecond, time.Until(end)))
 		}
 		if !*quiet && time.Since(lastProgress) > 5*time.Second {
@@ -199,7 +213,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if link != nil {
 		fmt.Fprintf(stderr, "sim: %d rounds done; answering the SAS host on %s until interrupted\n", c.Completed(), link.port)
 		for ctx.Err() == nil {
-			c.ServeHost()
+			serveHost()
 			select {
 			case err := <-sasDone:
 				return fmt.Errorf("sim: SAS link: %w", err)

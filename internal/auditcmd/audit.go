@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -37,7 +36,7 @@ The store is opened read-only; it works while the cabinet is off.`
 
 type options struct {
 	store     string
-	mirror    string // newest-store proof ("": <store>.mirror when it exists)
+	mirror    string // newest-store proof ("": recovery.ProofFor)
 	json, csv bool
 	cmd       string
 	n         int
@@ -51,7 +50,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, usage) }
 	fs.StringVar(&o.store, "store", DefaultStore, "store file")
-	fs.StringVar(&o.mirror, "mirror", "", "newest-store proof to compare with the store (default: <store>.mirror when it exists; docs/recovery.md)")
+	fs.StringVar(&o.mirror, "mirror", "", "newest-store proof to compare with the store (default: <store>.mirror when it exists, else the proof file the store names; docs/recovery.md)")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	fs.BoolVar(&o.csv, "csv", false, "print CSV")
 	rest := args
@@ -107,9 +106,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	o.stdout, o.stderr = stdout, stderr
 	if o.mirror == "" {
-		if _, err := os.Stat(o.store + ".mirror"); err == nil {
-			o.mirror = o.store + ".mirror"
-		}
+		// <store>.mirror, else the proof the store names (missing or not:
+		// a missing proof is the same memory error as for run and sim).
+		o.mirror = recovery.ProofFor(o.store)
 	}
 	st, err := recovery.Open(o.store, recovery.Options{ReadOnly: true, Mirror: o.mirror})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -208,5 +209,43 @@ func TestUsage(t *testing.T) {
 	}
 	if _, err := run(t, "--store", filepath.Join(t.TempDir(), "none.db"), "meters"); err == nil {
 		t.Errorf("meters of a missing file succeeded")
+	}
+}
+
+// TestCheckFindsTheProof (issue 27): a store whose proof is kept elsewhere
+// (on the Pi, another partition) is checked against it without --mirror
+// (the store names it), and once the proof is deleted `audit check` reports
+// the memory error — before, finding no <store>.mirror, it checked without
+// proof and said OK. A store never proven is checked as before.
+func TestCheckFindsTheProof(t *testing.T) {
+	dir := t.TempDir()
+	store, mirror := filepath.Join(dir, "cab.db"), filepath.Join(t.TempDir(), "elsewhere.mirror")
+	s, err := recovery.Open(store, recovery.Options{Init: true, Mirror: mirror})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(func(tx *recovery.Tx) error { return tx.Log(meters.KindDoor, "main door opened") }); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Close()
+	check := func() (string, error) {
+		var out, errb bytes.Buffer
+		err := Run(context.Background(), []string{"--store", store, "check"}, &out, &errb)
+		return out.String(), err
+	}
+	if out, err := check(); err != nil || !strings.HasPrefix(out, "OK") {
+		t.Fatalf("check with the proof elsewhere = %v\n%s", err, out)
+	}
+	if err := os.Remove(mirror); err != nil {
+		t.Fatal(err)
+	}
+	out, err := check()
+	if !errors.Is(err, ErrCheckFailed) || !strings.Contains(out, "no proof file "+mirror) {
+		t.Errorf("check with the proof deleted = %v, want FAILED naming it\n%s", err, out)
+	}
+	plain := makeStore(t)
+	var o, e bytes.Buffer
+	if err := Run(context.Background(), []string{"--store", plain, "check"}, &o, &e); err != nil {
+		t.Errorf("check of a store never proven = %v\n%s", err, o.String())
 	}
 }

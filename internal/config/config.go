@@ -38,6 +38,9 @@ type Config struct {
 	enabled   []game.ID
 	rules     map[game.ID]blackjack.Rules
 	voidAfter map[game.ID]time.Duration
+	// described lists the games whose sections the file states: the
+	// operator menu may switch on only those (required.go).
+	described map[game.ID]bool
 
 	raw file // the document as decoded, for With
 }
@@ -85,9 +88,12 @@ func Load(path string) (*Config, error) {
 	return c, nil
 }
 
-// Parse decodes and validates a configuration document. Keys left out take
-// their defaults; a key the program does not know is an error; a document
-// with no key at all (empty, whitespace, comments) is ErrEmpty.
+// Parse decodes and validates a configuration document. A document with no
+// key at all (empty, whitespace, comments) is ErrEmpty; a key the program
+// does not know is an error; one that leaves out what it must state (the
+// currency, the games enabled, their sections: required.go) is a
+// *MissingError. Keys left out inside a section the file has take their
+// defaults.
 func Parse(data []byte) (*Config, error) {
 	f := defaults()
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
@@ -118,7 +124,15 @@ func Parse(data []byte) (*Config, error) {
 		}
 		return nil, &KeyError{Key: keys[0], Value: "(unknown key)", Allowed: "only the keys of configs/cabinet.toml; unknown keys: " + strings.Join(keys, ", ")}
 	}
-	return build(f)
+	c, err := build(f)
+	if err != nil {
+		return nil, err
+	}
+	if err := required(md, c); err != nil {
+		return nil, err
+	}
+	c.described = described(md, c)
+	return c, nil
 }
 
 // rawValue is the value written at key (a dotted path) as TOML shows it,

@@ -78,27 +78,41 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	}
 }
 
-// An almost empty file takes every default, equal to the shipped file.
-func TestEmptyFileTakesDefaults(t *testing.T) {
-	c, err := Parse([]byte("[cabinet]\n"))
+// minimalHead is the least a file must state (required.go): the currency,
+// the games enabled and the section of each (here classic, written empty).
+const minimalHead = "[cabinet]\ncurrency = \"EUR\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\n"
+
+// A file that states only what it must takes every other default, equal to
+// the shipped file inside the sections it has. "[cabinet]" alone, which ran
+// on defaults for everything before (issue 27), is refused.
+func TestMinimalFileTakesDefaults(t *testing.T) {
+	if c, err := Parse([]byte("[cabinet]\n")); !errors.Is(err, ErrMissing) {
+		t.Fatalf("Parse([cabinet]) = %v, %v; want ErrMissing", c, err)
+	}
+	c, err := Parse([]byte(minimalHead))
 	if err != nil {
-		t.Fatalf("Parse(empty) = %v", err)
+		t.Fatalf("Parse(minimal) = %v", err)
 	}
 	s := loadShipped(t)
-	if d := cmp.Diff(s.Settings(), c.Settings()); d != "" {
-		t.Errorf("settings of an empty file differ from the shipped file:\n%s", d)
+	if d := cmp.Diff(s.Cabinet, c.Cabinet); d != "" {
+		t.Errorf("[cabinet] of a minimal file differs from the shipped file:\n%s", d)
 	}
-	for _, id := range []game.ID{game.Classic, game.Royal, game.FreeBet, game.Zappit} {
-		a, _ := s.Rules(id)
-		b, _ := c.Rules(id)
-		if d := cmp.Diff(a, b); d != "" {
-			t.Errorf("Rules(%s) of an empty file (-shipped +empty):\n%s", id, d)
-		}
+	if got := c.Enabled(); !cmp.Equal(got, []game.ID{game.Classic}) {
+		t.Errorf("Enabled() = %v, want [classic]", got)
+	}
+	a, _ := s.Rules(game.Classic)
+	b, _ := c.Rules(game.Classic)
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("Rules(classic) of a minimal file (-shipped +minimal):\n%s", d)
 	}
 }
 
 func TestOperatorFields(t *testing.T) {
 	c, err := Parse([]byte(`
+[cabinet]
+currency = "EUR"
+[games]
+enabled = ["royal", "freebet", "zappit", "classic"]
 [games.classic]
 dealing = "european"
 surrender = false
@@ -300,7 +314,7 @@ func TestEmptyFileRefused(t *testing.T) {
 }
 
 func TestSASSection(t *testing.T) {
-	c, err := Parse([]byte("[sas]\naddress = 1\nport = \"/dev/ttyAMA0\"\ndenomination = \"0.05\"\nserial = \"CAB-0042\"\nasset = 4242\n"))
+	c, err := Parse([]byte(minimalHead + "[sas]\naddress = 1\nport = \"/dev/ttyAMA0\"\ndenomination = \"0.05\"\nserial = \"CAB-0042\"\nasset = 4242\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

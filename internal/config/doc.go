@@ -13,8 +13,11 @@
 // rate is a percent string with at most five decimals ("20.30843"), held as
 // RateE7, parts per 10^7 of the stake (2030843).
 //
-// Keys left out of the file take the rule book's defaults (the presets of
-// package blackjack), so an older file keeps working after an upgrade.
+// The file must say what the cabinet runs (required.go): its currency, the
+// games it enables and each enabled game's section; leaving one out is a
+// *MissingError (ErrMissing). Inside a section the file has, keys left out
+// take the rule book's defaults (the presets of package blackjack), so an
+// older file keeps working after an upgrade that adds keys.
 //
 // The operator menu edits a subset of the settings (platform.md §6). Its keys
 // are the same dotted paths as the file's keys, plus "games.<id>.enabled" and

@@ -7,7 +7,8 @@ import (
 
 // ErrInvalid is wrapped by every error about a value of the configuration or
 // of an operator override: the file was read but a key or value is not
-// acceptable. Such an error is a *KeyError.
+// acceptable, or one it must state is missing. Such an error is a *KeyError
+// or a *MissingError.
 var ErrInvalid = errors.New("invalid configuration")
 
 // ErrEmpty is returned for a configuration document with no key at all
@@ -43,3 +44,26 @@ func bad(key string, v any, allowed string, args ...any) error {
 	}
 	return &KeyError{Key: key, Value: val, Allowed: fmt.Sprintf(allowed, args...)}
 }
+
+// ErrMissing is wrapped by every *MissingError: the file leaves out a key or
+// a section that it must state (required.go). Defaults never stand in for
+// what a cabinet runs: its games, their rules, its currency.
+var ErrMissing = errors.New("missing from the configuration")
+
+// MissingError names a key or a section the file must state and does not,
+// and what would be accepted there.
+type MissingError struct {
+	Key     string // dotted path: "cabinet.currency", or a section: "games.classic"
+	Section bool   // Key is a section ([games.classic]), not a key
+	Allowed string // what the file must say, in words
+}
+
+func (e *MissingError) Error() string {
+	if e.Section {
+		return fmt.Sprintf("config: [%s] = (missing section): want %s", e.Key, e.Allowed)
+	}
+	return fmt.Sprintf("config: %s = (missing): want %s", e.Key, e.Allowed)
+}
+
+// Unwrap makes errors.Is true for both ErrMissing and ErrInvalid.
+func (e *MissingError) Unwrap() []error { return []error{ErrMissing, ErrInvalid} }

@@ -140,8 +140,8 @@ const (
 	ZappitVoidAfter    = 30 * 24 * time.Hour
 )
 
-// defaults is the document with every default filled in: what a file that
-// only says "[cabinet]" decodes to.
+// defaults is the document with every default filled in, decoded over:
+// what fills the keys a file leaves out (required.go says what it may not).
 func defaults() file {
 	c, r, f, z := blackjack.Classic(), blackjack.Royal(), blackjack.FreeBet(), blackjack.Zappit()
 	ids := make([]string, len(game.IDs))

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -26,14 +27,14 @@ func TestMinRTP(t *testing.T) {
 }
 
 func TestMinRTPFromFile(t *testing.T) {
-	c, err := Parse([]byte("[cabinet]\n"))
+	c, err := Parse([]byte(minimalHead))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.MinRTP() != 7500 {
 		t.Errorf("default MinRTP() = %d, want 7500", c.MinRTP())
 	}
-	c, err = Parse([]byte("[cabinet]\nmin_rtp = \"85.50\"\n"))
+	c, err = Parse([]byte(strings.Replace(minimalHead, "[cabinet]\n", "[cabinet]\nmin_rtp = \"85.50\"\n", 1)))
 	if err != nil || c.MinRTP() != 8550 {
 		t.Fatalf("Parse(min_rtp = 85.50) = %v, %v; want 8550", c, err)
 	}

@@ -186,7 +186,9 @@ func (c *Config) operatorSettings() []opSetting {
 		s = append(s, billKey(b))
 	}
 	for _, id := range game.IDs {
-		s = append(s, enabledKey(id))
+		if c.described[id] { // a game the file does not describe cannot be switched on
+			s = append(s, enabledKey(id))
+		}
 	}
 	s = append(s,
 		moneyKey("jackpot.reset", "an amount of 0 or more", true,
@@ -369,6 +371,7 @@ func (c *Config) With(overrides map[string]string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config: operator overrides %s: %w", strings.Join(keys, ", "), err)
 	}
+	n.described = c.described
 	return n, nil
 }
 

@@ -16,16 +16,8 @@ import (
 // eventPageSize is how many events an event-log page shows.
 const eventPageSize = 20
 
-// eventPages is how many pages the whole event log fills (at least one).
-func (c *Controller) eventPages() int {
-	n := 0
-	_ = c.st.View(func(tx *recovery.Tx) error {
-		evs, err := tx.Events(0)
-		n = len(evs)
-		return err
-	})
-	return max(1, (n+eventPageSize-1)/eventPageSize)
-}
+// eventPages is how many pages n events fill (at least one).
+func eventPages(n int) int { return max(1, (n+eventPageSize-1)/eventPageSize) }
 
 // Audit pages, in the order SPOT cycles them.
 var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
@@ -33,49 +25,44 @@ var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
 // memoryClear is the full memory clear: the store keeps the old file aside,
 // resets, logs it; then the cabinet boots again on the empty store.
 func (c *Controller) memoryClear() error {
-	if err := c.st.Clear("CLEAR"); err != nil {
-		return fmt.Errorf("cabinet: memory clear: %w", err)
-	}
-	c.memErr = nil // boot commits the state of the empty store
-	if err := c.boot(); err != nil {
-		c.memErr = err
+	if err := c.clear(); err != nil {
 		return err
 	}
-	c.ui.mode = view.Attract
+	if err := c.boot(); err != nil {
+		return c.fail(err)
+	}
+	c.scr.mode = view.Attract
 	return nil
 }
 
-// auditView reads the technician's pages from the store (committed state).
-func (c *Controller) auditView(cs state) *view.AuditView {
-	a := &view.AuditView{Page: auditPages[c.ui.auditPage%len(auditPages)], Digest: c.opt.Digest, Version: c.opt.Version}
+// auditView is the technician's pages: the committed state cs, the
+// screen's page and cursors, and the page's data pg as the controller read
+// it from the store.
+func (pr presenter) auditView(cs state, u *screen, pg pages) *view.AuditView {
+	a := &view.AuditView{Page: auditPages[u.auditPage%len(auditPages)], Digest: pr.digest, Version: pr.version}
 	// Every configured bill denomination has its line, at zero too.
 	shown := cs.m
-	shown.Meters.Bills = make(map[string]int64, len(c.set.Bills))
-	for _, b := range c.set.Bills {
+	shown.Meters.Bills = make(map[string]int64, len(pr.set.Bills))
+	for _, b := range pr.set.Bills {
 		shown.Meters.Bills[strconv.FormatInt(int64(b), 10)] = 0
 	}
 	for d, n := range cs.m.Meters.Bills {
 		shown.Meters.Bills[d] = n
 	}
 	a.Meters = MeterLines(shown)
-	if c.memErr != nil {
-		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: c.memErr.Error()})
+	if cs.memErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "memory_error", Value: cs.memErr.Error()})
 	}
-	if c.digestErr != nil {
-		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: c.digestErr.Error()})
+	if cs.digestErr != nil {
+		a.Checks = append(a.Checks, view.KV{Key: "digest", Value: cs.digestErr.Error()})
 	}
 	switch a.Page {
 	case "selftest":
-		a.Checks = append(a.Checks, c.ui.checks...)
+		a.Checks = append(a.Checks, u.checks...)
 	case "events":
-		var evs []meters.Event
-		_ = c.st.View(func(tx *recovery.Tx) error {
-			var err error
-			evs, err = tx.Events(0) // the whole ring, newest first
-			return err
-		})
-		a.EventPages = max(1, (len(evs)+eventPageSize-1)/eventPageSize)
-		a.EventPage = min(c.ui.eventPage, a.EventPages-1)
+		evs := pg.events
+		a.EventPages = eventPages(len(evs))
+		a.EventPage = min(u.eventPage, a.EventPages-1)
 		evs = evs[min(len(evs), a.EventPage*eventPageSize):min(len(evs), (a.EventPage+1)*eventPageSize)]
 		for _, e := range evs {
 			l := view.EventLine{Seq: e.Seq, Time: e.At.Format(time.DateTime), Kind: e.Kind, Text: e.Text, Detail: e.Detail}
@@ -85,15 +72,9 @@ func (c *Controller) auditView(cs state) *view.AuditView {
 			a.Events = append(a.Events, l)
 		}
 	case "recall":
-		var recs []meters.Recall
-		_ = c.st.View(func(tx *recovery.Tx) error {
-			var err error
-			recs, err = tx.Recall(0)
-			return err
-		})
-		if len(recs) > 0 {
-			i := c.ui.recallIdx % len(recs)
-			rv, err := RecallPicture(recs[i], c.ui.recallStep)
+		if recs := pg.recall; len(recs) > 0 {
+			i := u.recallIdx % len(recs)
+			rv, err := RecallPicture(recs[i], u.recallStep)
 			if err != nil {
 				a.Checks = append(a.Checks, view.KV{Key: "recall", Value: err.Error()})
 			} else {

@@ -17,12 +17,6 @@ const (
 	HandpayJackpot = "jackpot"
 )
 
-// logOnly commits an event-log entry (no money) with its typed details
-// (logDetail). With a memory error nothing is written: the store is evidence.
-func (c *Controller) logOnly(kind, text, detail string, args ...meters.Arg) error {
-	return c.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return c.logDetail(tx, kind, text, detail, args...) })
-}
-
 // billReasons are why a bill came back, keyed by the notice the screen shows
 // for it (notice.go decides both): the event's reason ("bill_reason."+key,
 // translated) and its English record.
@@ -38,7 +32,7 @@ var billReasons = map[string]struct{ key, text string }{
 // log what the player read on the screen. The acceptor's own words stay in
 // the English record.
 func (c *Controller) billRefused(in hw.Input) error {
-	r := billReasons[c.refusal(in, nil)]
+	r := billReasons[refusal(c.cur, &c.scr, &c.set, in, nil)]
 	reason := argKey("bill_reason." + r.key)
 	text, detail, args := fmt.Sprintf("bill %v refused: %s", in.Value, r.text), "bill_refused", []meters.Arg{argMoney(in.Value), reason}
 	if in.Value <= 0 { // the acceptor did not say which bill
@@ -65,7 +59,7 @@ func (c *Controller) billStacked(v money.Cents) error {
 		return c.logOnly(meters.KindBillError, fmt.Sprintf("stacked bill with value %v ignored", v), "bill_error",
 			meters.Arg{Type: meters.ArgText, Value: fmt.Sprintf("stacked bill with value %v", v)})
 	}
-	if c.memErr != nil {
+	if c.cur.memErr != nil {
 		c.log.Error("bill stacked during memory error: not credited, store untouched", "value", v)
 		return fmt.Errorf("%w: bill %v stacked during memory error", ErrMemory, v)
 	}
@@ -100,8 +94,8 @@ func (c *Controller) billStacked(v money.Cents) error {
 	if err != nil {
 		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)
 	}
-	if c.ui.mode == view.Attract {
-		c.ui.mode = view.Menu
+	if c.scr.mode == view.Attract {
+		c.scr.mode = view.Menu
 	}
 	return nil
 }
@@ -126,7 +120,7 @@ func (c *Controller) cashOut() error {
 	if err != nil {
 		return fmt.Errorf("cabinet: cash out: %w", err)
 	}
-	c.ui.clearBets()
+	c.scr.clearBets()
 	return nil
 }
 
@@ -157,7 +151,7 @@ func (c *Controller) clearHandpay() error {
 		return fmt.Errorf("cabinet: clear handpay: %w", err)
 	}
 	if c.cur.m.Credits == 0 && c.cur.open == nil {
-		c.ui.mode = view.Attract
+		c.scr.mode = view.Attract
 	}
 	return nil
 }
@@ -210,10 +204,10 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			return err
 		}
 		door := sw == hw.MainDoor || sw == hw.CashDoor
-		if t := c.tiltsOf(*s); door && on && len(t) > 0 {
+		if t := s.tilts(); door && on && len(t) > 0 {
 			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", argTilts(t)...)
 		}
-		if door && !on && len(c.tiltsOf(*s)) == 0 {
+		if door && !on && len(s.tilts()) == 0 {
 			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared", "tilt_cleared")
 		}
 		return nil
@@ -227,48 +221,24 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			c.playedAtDoor = c.cur.m.Meters.Played
 		}
 	case hw.ResetKey:
-		if on && c.cur.m.Handpay > 0 && c.memErr == nil && !c.cur.switches[hw.AuditKey] {
+		if on && c.cur.m.Handpay > 0 && c.cur.memErr == nil && !c.cur.switches[hw.AuditKey] {
 			return c.clearHandpay()
 		}
 	case hw.OperatorKey:
 		if on && c.cur.open == nil && c.canPlay() == nil {
-			c.ui.enterOperator()
-		} else if !on && c.ui.mode == view.Operator {
-			c.ui.leaveOperator()
+			c.scr.enterOperator()
+		} else if !on && c.scr.mode == view.Operator {
+			c.scr.leaveOperator(c.cur)
 		}
 	case hw.AuditKey:
 		if on {
-			c.ui.auditPage, c.ui.recallIdx, c.ui.recallStep = 0, 0, -1
+			c.scr.auditPage, c.scr.recallIdx, c.scr.recallStep = 0, 0, -1
 		}
 	}
 	return nil
 }
 
-// tilts lists the reasons play is suspended (message keys), in a fixed order.
-func (c *Controller) tilts() []string { return c.tiltsOf(c.cur) }
-
-// tiltsOf lists the tilt reasons with the hardware facts of s.
-func (c *Controller) tiltsOf(s state) []string {
-	var t []string
-	if c.memErr != nil {
-		t = append(t, "memory_error")
-	}
-	if c.digestErr != nil {
-		t = append(t, "program_digest")
-	}
-	if s.switches[hw.MainDoor] {
-		t = append(t, "main_door")
-	}
-	if s.switches[hw.CashDoor] {
-		t = append(t, "cash_door")
-	}
-	if s.jam {
-		t = append(t, "bill_jam")
-	}
-	return t
-}
-
-// TiltReasons are every reason tilts() can give (the screen translates
+// TiltReasons are every reason state.tilts can give (the screen translates
 // "tilt."+reason).
 var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_door", "bill_jam"}
 
@@ -281,10 +251,10 @@ func (c *Controller) billJam(on bool, why string) error {
 	}
 	return c.commit("log bill jam", func(tx *recovery.Tx, s *state) error {
 		s.jam = on
-		t := c.tiltsOf(*s)
+		t := s.tilts()
 		switch {
 		case on:
-			if err := c.raise(tx, exBillJam); err != nil {
+			if err := c.emit(tx, HostEvent{Kind: HostBillJam}); err != nil {
 				return err
 			}
 			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)
@@ -306,7 +276,7 @@ func (c *Controller) outputs(cs state) {
 	}
 	tower := hw.TowerOff
 	switch {
-	case len(c.tiltsOf(cs)) > 0:
+	case len(cs.tilts()) > 0:
 		tower = hw.TowerTilt
 	case cs.m.Handpay > 0:
 		tower = hw.TowerAttendant
@@ -314,7 +284,7 @@ func (c *Controller) outputs(cs state) {
 	if err := c.hw.SetTower(tower); err != nil {
 		c.log.Error("set tower", "err", err)
 	}
-	if err := c.hw.SetAcceptance(c.acceptance(cs)); err != nil {
+	if err := c.hw.SetAcceptance(acceptance(cs, &c.set, c.scr.mode)); err != nil {
 		c.log.Error("set acceptance", "err", err)
 	}
 }
@@ -322,13 +292,13 @@ func (c *Controller) outputs(cs state) {
 // acceptance is the largest bill the acceptor may take now; 0 inhibits it
 // (tilt, handpay, audit, operator, credit limit reached). The hardware
 // self-test is another command (cabinet hwtest), never a controller mode.
-func (c *Controller) acceptance(cs state) money.Cents {
-	if len(c.tiltsOf(cs)) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.ui.mode == view.Operator || cs.host.BillsOff {
+func acceptance(cs state, set *InForce, mode view.Mode) money.Cents {
+	if len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || mode == view.Operator || cs.host.BillsOff {
 		return 0
 	}
-	room := c.set.CreditLimit - cs.m.Credits
+	room := set.CreditLimit - cs.m.Credits
 	var best money.Cents
-	for _, b := range c.set.Bills {
+	for _, b := range set.Bills {
 		if b <= room && b > best && billAllowed(cs.host, b) {
 			best = b
 		}

@@ -85,7 +85,7 @@ func TestFailedCommitChangesNothingSeen(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fs, be, c, _ := newFailingRig(t)
 			for _, in := range tc.setup {
-				if err := c.Handle(in); err != nil {
+				if err := c.Handle(HW(in)); err != nil {
 					t.Fatalf("setup %v: %v", in, err)
 				}
 			}
@@ -93,7 +93,7 @@ func TestFailedCommitChangesNothingSeen(t *testing.T) {
 			m := c.Machine()
 			var stored recovery.Machine
 			fs.fail = true
-			err := c.Handle(tc.input)
+			err := c.Handle(HW(tc.input))
 			if !errors.Is(err, ErrMemory) || !errors.Is(err, errInjected) {
 				t.Fatalf("failed commit returned %v, want a memory error naming the failure", err)
 			}
@@ -125,10 +125,10 @@ func TestFailedCommitChangesNothingSeen(t *testing.T) {
 			// Play stays refused, and nothing more is written.
 			fs.fail = false
 			n := fs.commits
-			if err := c.Handle(inPress(hw.Deal)); err == nil {
+			if err := c.Handle(HW(inPress(hw.Deal))); err == nil {
 				t.Error("DEAL accepted after a memory error")
 			}
-			_ = c.Handle(inBill(500))
+			_ = c.Handle(HW(inBill(500)))
 			if fs.commits != n {
 				t.Errorf("%d commits after the memory error, want none (the store is evidence)", fs.commits-n)
 			}
@@ -191,20 +191,20 @@ func TestDamagedStoreTilts(t *testing.T) {
 	if s.Mode != view.Tilt || !slices.Contains(s.Tilts, "memory_error") || s.Lamps != 0 {
 		t.Fatalf("boot on a damaged store: mode %s tilts %v lamps %v", s.Mode, s.Tilts, s.Lamps)
 	}
-	if err := c.Handle(inBill(2000)); !errors.Is(err, ErrMemory) {
+	if err := c.Handle(HW(inBill(2000))); !errors.Is(err, ErrMemory) {
 		t.Errorf("bill on a damaged store: %v", err)
 	}
 	if c.Credits() != 0 || be.Acceptance() != 0 {
 		t.Errorf("credits %v acceptance %v, want 0 and inhibited", c.Credits(), be.Acceptance())
 	}
-	if err := c.Handle(inSwitch(hw.AuditKey, true)); err != nil {
+	if err := c.Handle(HW(inSwitch(hw.AuditKey, true))); err != nil {
 		t.Fatalf("audit key: %v", err)
 	}
 	s = c.Snapshot()
 	if s.Mode != view.Audit || s.Audit == nil || len(s.Audit.Checks) == 0 || s.Audit.Checks[0].Key != "memory_error" {
 		t.Fatalf("audit on a damaged store: mode %s audit %+v", s.Mode, s.Audit)
 	}
-	if err := c.Handle(inPress(hw.Spot)); err != nil {
+	if err := c.Handle(HW(inPress(hw.Spot))); err != nil {
 		t.Errorf("audit navigation on a damaged store: %v", err)
 	}
 	if b, _ := os.ReadFile(path); len(b) < 8192 || b[0] != 0xA5 {
@@ -217,7 +217,7 @@ func TestDamagedStoreTilts(t *testing.T) {
 func TestDoorTiltShownAfterItsLog(t *testing.T) {
 	fs, _, c, _ := newFailingRig(t)
 	n := fs.commits
-	if err := c.Handle(inSwitch(hw.MainDoor, true)); err != nil {
+	if err := c.Handle(HW(inSwitch(hw.MainDoor, true))); err != nil {
 		t.Fatal(err)
 	}
 	if fs.commits != n+1 {

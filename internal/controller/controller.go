@@ -1,9 +1,7 @@
 package controller
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync/atomic"
@@ -57,18 +55,27 @@ type Options struct {
 	// recorded (the simulator's per-bet figures). It runs after the commit
 	// and must not call back into the controller.
 	OnCommit func(id game.ID, round uint64, evs []game.Event)
-	// SAS turns on the SAS exception queue (host.go): every event the host
-	// must hear of is queued in the transaction that commits it.
-	SAS bool
-	// Host carries the host's commands to the controller's goroutine (Run
-	// serves it; a loop of its own calls ServeHost). nil: none.
+	// Exceptions turns SAS on: it is the SAS side's table from the events
+	// the controller emits to the exception codes to queue
+	// (sasmachine.Exceptions); each is queued in the transaction that
+	// commits its event (host.go). nil: SAS off (no queue, no host
+	// information, nothing logged for the host's sake).
+	Exceptions func(HostEvent) []byte
+	// Host carries the host's commands and acknowledgements to the
+	// controller's goroutine (Run hands each to Handle; a loop of its own,
+	// as cabinet sim's, does the same); the ledger commits them. nil: none.
 	Host <-chan HostRequest
 }
 
-// Controller is the cabinet. Handle and Run are not safe for concurrent use;
-// Snapshot is (the display calls it from its own goroutine).
+// Controller is the cabinet. Handle (its single entry point) and Run (a
+// loop that calls it) are not safe for concurrent use; Snapshot and
+// HostInfo are (the display and the SAS link call them from their own
+// goroutines).
 type Controller struct {
-	st   Store
+	// ledger owns the store and the committed state (ledger.go): c.cur is
+	// read here, assigned only by the ledger.
+	ledger
+
 	hw   hw.Backend
 	rng  RNG
 	now  func() time.Time
@@ -77,15 +84,7 @@ type Controller struct {
 	set  InForce
 	base InForce
 
-	// cur is the committed state: only commit (commit.go) assigns it, and
-	// publish builds the snapshot from it alone.
-	cur state
-
-	memErr    error // integrity or store failure: play disabled
-	digestErr error
-	message   string // why the last input was refused (notice.go), "" if accepted
-
-	ui  ui
+	scr screen
 	seq uint64
 
 	snap     atomic.Pointer[view.Snapshot]
@@ -120,15 +119,15 @@ func New(opt Options) (*Controller, error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	c := &Controller{st: opt.Store, hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
-		set: opt.InForce, base: opt.InForce}
-	c.ui.init(c)
+	var digestErr error
 	if opt.WantDigest != "" && opt.WantDigest != opt.Digest {
-		c.digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
+		digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
 	}
+	c := &Controller{ledger: newLedger(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
+		set: opt.InForce, base: opt.InForce}
+	c.scr.init(c)
 	if err := c.boot(); err != nil {
-		c.memErr = err
-		c.log.Error("memory error at boot", "err", err)
+		c.fail(err)
 	}
 	c.publish(c.cur)
 	return c, nil
@@ -136,26 +135,17 @@ func New(opt Options) (*Controller, error) {
 
 // Err reports the boot failure that keeps play disabled, if any.
 func (c *Controller) Err() error {
-	if c.memErr != nil {
-		return c.memErr
+	if c.cur.memErr != nil {
+		return c.cur.memErr
 	}
-	return c.digestErr
+	return c.cur.digestErr
 }
 
 func (c *Controller) boot() error {
 	if err := c.st.Check(); err != nil {
 		// Play stays disabled; the audit screens show what can still be
-		// read (the machine record, if its own checksum holds). Nothing is
-		// written: the store is evidence.
-		var m recovery.Machine
-		if rerr := c.st.View(func(tx *recovery.Tx) error {
-			var err error
-			m, err = tx.Machine()
-			return err
-		}); rerr == nil {
-			c.cur.m = m
-		}
-		return fmt.Errorf("%w: %w", ErrMemory, err)
+		// read. Nothing is written: the store is evidence.
+		return c.evidence(err)
 	}
 	err := c.commit("boot", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
@@ -174,6 +164,19 @@ func (c *Controller) boot() error {
 			return err
 		}
 		s.host = h
+		if s.overrides, err = tx.Overrides(); err != nil {
+			return fmt.Errorf("read overrides: %w", err)
+		}
+		s.carry = map[game.ID][]byte{}
+		for _, id := range []game.ID{game.FreeBet, game.Duel} {
+			b, err := tx.Carry(id)
+			if err != nil {
+				return fmt.Errorf("read %s carry: %w", id, err)
+			}
+			if b != nil {
+				s.carry[id] = b
+			}
+		}
 		m.Meters.PowerUps++
 		if err := c.logDetail(tx, meters.KindPowerUp, "power up", "power_up"); err != nil {
 			return err
@@ -189,7 +192,7 @@ func (c *Controller) boot() error {
 				return err
 			}
 			if c.now().Sub(open.Start) > c.set.voidAfter(open.Game) {
-				if err := c.void(tx, m, open); err != nil {
+				if err := c.void(tx, m, open, c.now()); err != nil {
 					return err
 				}
 				open = nil
@@ -198,7 +201,7 @@ func (c *Controller) boot() error {
 				if err := tx.PutOpenRound(open); err != nil {
 					return err
 				}
-				r, err := c.restore(open)
+				r, err := restore(open)
 				if err != nil {
 					return fmt.Errorf("%w: resume round %d: %w", ErrMemory, open.Round, err)
 				}
@@ -209,17 +212,13 @@ func (c *Controller) boot() error {
 		return nil
 	})
 	if err != nil {
-		if c.memErr != nil {
-			return c.memErr
+		if c.cur.memErr != nil {
+			return c.cur.memErr
 		}
 		return fmt.Errorf("%w: boot: %w", ErrMemory, err)
 	}
 	if c.opt.Overrides != nil {
-		o, err := c.readOverrides()
-		if err != nil {
-			return fmt.Errorf("cabinet: boot: %w", err)
-		}
-		if len(o) > 0 {
+		if o := c.cur.overrides; len(o) > 0 {
 			s, err := c.opt.Overrides(c.base, o)
 			if err != nil {
 				c.log.Error("stored operator overrides rejected; using configuration", "err", err)
@@ -231,10 +230,10 @@ func (c *Controller) boot() error {
 	}
 	c.playedAtBoot, c.playedAtDoor = c.cur.m.Meters.Played, c.cur.m.Meters.Played
 	if c.cur.open != nil {
-		c.ui.game = c.cur.open.Game
-		c.ui.mode = view.Table
+		c.scr.game = c.cur.open.Game
+		c.scr.mode = view.Table
 	} else if c.cur.m.Credits > 0 {
-		c.ui.mode = view.Menu
+		c.scr.mode = view.Menu
 	}
 	return nil
 }
@@ -243,7 +242,7 @@ func (c *Controller) boot() error {
 // player gets back what the round took and did not pay (stakes − payouts
 // so far), the round goes to the recall marked voided. Decided: "every
 // stake refunded" read as "credits restored to before the round".
-func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenRound) error {
+func (l *ledger) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenRound, now time.Time) error {
 	var staked, paid money.Cents
 	for _, s := range open.Steps {
 		st, pd := game.Money(s.Events)
@@ -251,7 +250,7 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 		paid += pd
 	}
 	refund := staked - paid
-	step := meters.Step{N: len(open.Steps), At: c.now(), Action: game.Action{Kind: game.Void}}
+	step := meters.Step{N: len(open.Steps), At: now, Action: game.Action{Kind: game.Void}}
 	if refund > 0 {
 		ev := game.Event{Kind: game.Payout, Bet: game.Main, Amount: refund, Text: "void refund"}
 		step.Events = []game.Event{ev}
@@ -260,59 +259,17 @@ func (c *Controller) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.O
 	}
 	m.Meters.Voided++
 	open.Steps = append(open.Steps, step)
-	rec := meters.Recall{Round: open.Round, Game: open.Game, Start: open.Start, End: c.now(), Rules: open.Rules,
+	rec := meters.Recall{Round: open.Round, Game: open.Game, Start: open.Start, End: now, Rules: open.Rules,
 		Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Voided: true, Recovered: true}
 	if err := tx.CloseRound(rec); err != nil {
 		return err
 	}
-	if err := c.raise(tx, exGameEnded); err != nil {
+	if err := l.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
 		return err
 	}
 	text := fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
-		c.now().Sub(open.Start).Round(time.Second), refund)
-	return c.logDetail(tx, meters.KindVoid, text, "round_voided", argCount(open.Round), argKey("game."+string(open.Game)), argMoney(refund))
-}
-
-// Handle processes one hardware input: the single entry point of the cabinet.
-func (c *Controller) Handle(in hw.Input) (err error) {
-	defer func() { c.publish(c.cur) }()
-	defer func() { c.notice(in, err) }() // a refusal says why (notice.go)
-	switch in.Kind {
-	case hw.SwitchChanged:
-		return c.switchChanged(in.Switch, in.On)
-	case hw.BillStacked:
-		return c.billStacked(in.Value)
-	case hw.BillJam:
-		return c.billJam(in.On, in.Err)
-	case hw.BillRefused:
-		return c.billRefused(in)
-	case hw.BillError:
-		return c.billError(in)
-	case hw.ButtonPressed:
-		return c.button(in.Button)
-	}
-	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
-}
-
-// Run handles hardware inputs until ctx is done or the input channel closes.
-func (c *Controller) Run(ctx context.Context) error {
-	c.outputs(c.cur)
-	in := c.hw.Inputs()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case r := <-c.opt.Host:
-			r.Done <- c.Host(r.Cmd)
-		case ev, ok := <-in:
-			if !ok {
-				return nil
-			}
-			if err := c.Handle(ev); err != nil && !errors.Is(err, ErrNotNow) && !errors.Is(err, game.ErrIllegal) {
-				c.log.Error("input", "input", ev.String(), "err", err)
-			}
-		}
-	}
+		now.Sub(open.Start).Round(time.Second), refund)
+	return l.logDetail(tx, meters.KindVoid, text, "round_voided", argCount(open.Round), argKey("game."+string(open.Game)), argMoney(refund))
 }
 
 // Snapshot returns the last published snapshot (committed state only).

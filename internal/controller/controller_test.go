@@ -73,8 +73,12 @@ func (r *rig) boot() {
 	}
 	r.st = st
 	r.be = sim.New()
-	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
-		OnCommit: r.onCommit, SAS: r.sas})
+	var hear func(HostEvent) []byte
+	if r.sas {
+		hear = hostKinds
+	}
+	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now }, Exceptions: hear,
+		OnCommit: r.onCommit})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -85,7 +89,7 @@ func (r *rig) boot() {
 }
 
 func (r *rig) press(b hw.Button) error {
-	return r.c.Handle(hw.Input{Kind: hw.ButtonPressed, Button: b})
+	return r.c.Handle(HW(hw.Input{Kind: hw.ButtonPressed, Button: b}))
 }
 
 func (r *rig) mustPress(b hw.Button) {
@@ -97,14 +101,14 @@ func (r *rig) mustPress(b hw.Button) {
 
 func (r *rig) set(s hw.Switch, on bool) {
 	r.t.Helper()
-	if err := r.c.Handle(hw.Input{Kind: hw.SwitchChanged, Switch: s, On: on}); err != nil {
+	if err := r.c.Handle(HW(hw.Input{Kind: hw.SwitchChanged, Switch: s, On: on})); err != nil {
 		r.t.Fatalf("switch %s=%v: %v", s, on, err)
 	}
 }
 
 func (r *rig) bill(v money.Cents) {
 	r.t.Helper()
-	if err := r.c.Handle(hw.Input{Kind: hw.BillStacked, Value: v}); err != nil {
+	if err := r.c.Handle(HW(hw.Input{Kind: hw.BillStacked, Value: v})); err != nil {
 		r.t.Fatalf("bill %v: %v", v, err)
 	}
 }
@@ -194,7 +198,7 @@ func TestResumeEveryStep(t *testing.T) {
 		var pictures []string
 		for r.c.Completed() < rounds {
 			id := r.c.set.Games[int(r.c.Completed())%len(r.c.set.Games)]
-			if err := r.c.AutoStep(id, nil); err != nil {
+			if err := r.c.Handle(Input{Auto: &AutoStep{Game: id}}); err != nil {
 				t.Fatalf("AutoStep: %v", err)
 			}
 			if r.c.Round() != nil {
@@ -242,7 +246,7 @@ func TestDoorTilt(t *testing.T) {
 	r := newRig(t, 3)
 	r.bill(5000)
 	for r.c.Round() == nil || len(r.c.Round().Legal(r.c.Credits())) == 0 {
-		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -275,7 +279,7 @@ func TestVoid(t *testing.T) {
 	r := newRig(t, 5)
 	r.bill(5000)
 	for r.c.Round() == nil || r.c.OpenGame() != game.Classic {
-		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
 			t.Fatal(err)
 		}
 		if r.c.Round() != nil && r.c.Round().Done() {
@@ -321,7 +325,7 @@ func TestJackpotResolution(t *testing.T) {
 	r := newRig(t, 1)
 	c := r.c
 	m := recovery.Machine{Credits: 1000, PoolUnits: 200000*PoolUnitsPerCent + 123}
-	evs, err := c.money(&m, game.Royal, []game.Event{
+	evs, err := c.set.money(&m, game.Royal, []game.Event{
 		{Kind: game.Stake, Bet: game.RoyalSide, Amount: 100},
 		{Kind: game.JackpotWin, Percent: 10},
 	})
@@ -338,11 +342,42 @@ func TestJackpotResolution(t *testing.T) {
 		t.Fatalf("pool %d credits %v after a 10%% win", m.PoolUnits, m.Credits)
 	}
 	m2 := recovery.Machine{Credits: 1000, PoolUnits: 3000000 * PoolUnitsPerCent}
-	evs, err = c.money(&m2, game.Royal, []game.Event{{Kind: game.JackpotWin, Percent: 100}})
+	evs, err = c.set.money(&m2, game.Royal, []game.Event{{Kind: game.JackpotWin, Percent: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !evs[1].Handpay || m2.Handpay != 3000000 || m2.Credits != 1000 || m2.PoolUnits != 2000000*PoolUnitsPerCent {
 		t.Fatalf("royal: events %+v handpay %v credits %v pool %d", evs, m2.Handpay, m2.Credits, m2.PoolUnits)
 	}
+}
+
+// host hands a host command to the controller's entry point.
+func (r *rig) host(cmd HostCommand) error { return r.c.Handle(Input{Host: &HostRequest{Cmd: cmd}}) }
+
+// play applies a game action directly (the step, not a button): a test's
+// way to bet what no button sequence reaches in a few presses.
+func (r *rig) play(a game.Action) error {
+	defer func() { r.c.publish(r.c.cur) }()
+	return r.c.play(a)
+}
+
+// storedOverrides reads the operator overrides in the store itself.
+func (r *rig) storedOverrides() map[string]string {
+	r.t.Helper()
+	var o map[string]string
+	if err := r.c.st.View(func(tx *recovery.Tx) error { var err error; o, err = tx.Overrides(); return err }); err != nil {
+		r.t.Fatal(err)
+	}
+	return o
+}
+
+// hostKinds is the SAS rig's table from host events to queued codes: each
+// event queues its kind, a logged event its kind and the first byte of its
+// detail (the SAS codes themselves are internal/sasmachine's table, tested
+// there with a real controller).
+func hostKinds(e HostEvent) []byte {
+	if e.Kind == HostLogged && e.Log.Detail != "" {
+		return []byte{byte(e.Kind), e.Log.Detail[0]}
+	}
+	return []byte{byte(e.Kind)}
 }

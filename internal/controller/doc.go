@@ -1,26 +1,44 @@
 // Package controller is the controller that ties the cabinet together:
 //
-//	input (hw) → is it legal? → engine step → ONE store transaction → publish snapshot
+//	Input → Handle → the screen's table entry → engine step → ledger.commit → publish snapshot
 //
-// It is single-threaded: Run reads hardware inputs and handles them one at a
-// time; the display reads the last published view.Snapshot, built only from
-// committed state, so nothing reaches the screen, a lamp or the credit meter
-// before its transaction has committed (platform.md §4, write-ahead rule).
+// It has three owners (docs/architecture.md):
+//   - the ledger (ledger.go) owns the store and the committed state, and
+//     commit(op, change) is the only way to change it: one fsync'd
+//     transaction, after which the committed state is replaced; a store
+//     failure there is a memory-error tilt, never an exit;
+//   - the screen (screen.go, panel.go) owns what is not money (mode,
+//     selection, bets not dealt, pages, drafts) and one button table per
+//     mode whose entries carry what a lit button does and why an unlit one
+//     is refused, so the lamp, the acceptance and the refusal notice come
+//     from one entry;
+//   - the presenter (presenter.go) draws the snapshot as a pure function of
+//     the committed state, the screen and the audit page's data.
+//
+// It is single-threaded: every input (hardware, touch, the SAS host's
+// commands and acknowledgements, autoplay) reaches it through Handle, its
+// one entry point, one at a time (Run is the loop that calls it). The
+// display reads the last published view.Snapshot, built only from
+// committed state, so nothing reaches the screen, a lamp or the credit
+// meter before its transaction has committed (platform.md §4, write-ahead
+// rule).
 //
 // Where things are:
-//   - controller.go: Options, New, boot, void, Handle (the one entry point), Run.
-//   - commit.go: the committed state and commit, the only path that changes
-//     it (money, meters, the open round, doors, keys, jams); a store failure
-//     there is a memory-error tilt, never an exit.
-//   - snapshot.go: publish, the snapshot built from a committed state value;
-//     help screens.
-//   - panel.go: one button table per screen: the lamps and what each press
-//     does, from the same table.
-//   - cash.go: bills, cash out, handpays, doors and keys, tilts, outputs.
-//   - ui.go: the screens' non-durable state, betting positions and chips.
-//   - step.go: a game step (Play), its money and the progressive pool.
+//   - controller.go: Options, New, boot, void.
+//   - input.go: Input, Handle (the one entry point), Run.
+//   - ledger.go: the ledger, the committed state, commit, the event log and
+//     the host events emitted in a commit.
+//   - screen.go, panel.go: the screen state, betting positions and chips;
+//     the button tables.
+//   - presenter.go: publish, the audit pages read once, the snapshot; help.
+//   - notice.go: the notices, and the refusal of a bill or a key turn.
+//   - cash.go: bills, cash out, handpays, doors and keys, outputs.
+//   - step.go: a game step, its money and the progressive pool.
 //   - duel.go: Poker Duel's table; rounds.go: engines, replay, restore.
-//   - audit.go: the technician's screens and the memory clear;
+//   - autoplay.go: autoplay, pressing lit buttons only.
+//   - host.go: the SAS host's commands, host events, HostInfo (the SAS
+//     exception codes are internal/sasmachine's table).
+//   - audit.go, selfcheck.go: the technician's pages and the memory clear;
 //     operator.go: the operator menu (groups, pages, drafts, live return).
 //
 // Bets placed before DEAL are UI state, not money: they are debited by the

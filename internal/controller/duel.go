@@ -17,14 +17,14 @@ type duelStart struct {
 	Session *duel.Session `json:"session"`
 }
 
-func (c *Controller) duelConfig() duel.Config {
-	if cfg, ok := c.set.Duel.Config.(duel.Config); ok {
+func (s *InForce) duelConfig() duel.Config {
+	if cfg, ok := s.Duel.Config.(duel.Config); ok {
 		return cfg
 	}
 	return duel.DefaultConfig()
 }
 
-func (c *Controller) newDuel(no uint64, carry []byte) (game.Round, []byte, error) {
+func (s *InForce) newDuel(no uint64, carry []byte) (game.Round, []byte, error) {
 	var sess *duel.Session
 	if carry != nil {
 		sess = new(duel.Session)
@@ -32,7 +32,7 @@ func (c *Controller) newDuel(no uint64, carry []byte) (game.Round, []byte, error
 			return nil, nil, fmt.Errorf("%w: decode duel session: %w", ErrMemory, err)
 		}
 	}
-	cfg := c.duelConfig()
+	cfg := s.duelConfig()
 	r, err := duel.New(cfg, sess, no)
 	if err != nil {
 		return nil, nil, err
@@ -72,10 +72,10 @@ func duelShoe(r game.Round) *card.Shoe {
 // during a deal BET+ sets the amount for YES (open/raise), SPOT moves the
 // card cursor and SPECIAL marks a card for the draw, DOUBLE confirms the
 // draw. The engine's legal actions light their buttons (ActionFor).
-func (c *Controller) duelPanel(cs state, p *panel) {
-	cfg := c.duelConfig()
-	u := &c.ui
-	p.set(hw.Help, c.openHelp)
+func (u *screen) duelPanel(cs state, p *panel) {
+	c := u.c
+	cfg := c.set.duelConfig()
+	p.set(hw.Help, u.openHelp)
 	var legal []game.ActionKind
 	if cs.round != nil {
 		legal = cs.round.Legal(cs.m.Credits)
@@ -89,10 +89,13 @@ func (c *Controller) duelPanel(cs state, p *panel) {
 		p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
 		p.set(hw.Special, func() error { u.duelMarks[u.duelCursor] = !u.duelMarks[u.duelCursor]; return nil })
 	} else {
-		if r, _, err := c.newDuel(cs.m.NextRound, mustCarry(c)); err == nil && c.startRefused(cs, game.Duel) == nil {
+		if n := hostNotice(cs, game.Duel); n != "" {
+			p.refuse(hw.Deal, n)
+			p.refuse(hw.Rebet, n)
+		} else if r, _, err := c.set.newDuel(cs.m.NextRound, cs.carry[game.Duel]); err == nil {
 			legal = r.Legal(cs.m.Credits)
 		}
-		p.set(hw.Game, c.toMenu)
+		p.set(hw.Game, u.toMenu(cs))
 		p.set(hw.Spot, func() error { u.duelDeck = (u.duelDeck + 1) % max(1, len(cfg.Decks)); return nil })
 		p.set(hw.Special, func() error { u.duelLevel = (u.duelLevel + 1) % max(1, len(cfg.Levels)); return nil })
 		if cs.m.Credits > 0 {
@@ -101,28 +104,29 @@ func (c *Controller) duelPanel(cs state, p *panel) {
 	}
 	for b := range hw.NumButtons {
 		if k, ok := ActionFor(b, legal); ok {
-			p.set(b, func() error { return c.duelAction(cs, k) })
+			p.set(b, func() error { return u.duelAction(cs, k) })
 		}
 	}
 }
 
 // duelAction plays a legal duel action with the player's choices.
-func (c *Controller) duelAction(cs state, k game.ActionKind) error {
-	cfg := c.duelConfig()
+func (u *screen) duelAction(cs state, k game.ActionKind) error {
+	c := u.c
+	cfg := c.set.duelConfig()
 	var p duel.Params
 	switch k {
 	case game.Buy:
-		p.Deck = cfg.Decks[c.ui.duelDeck%len(cfg.Decks)]
-		p.Level = cfg.Levels[c.ui.duelLevel%len(cfg.Levels)]
-		seed, err := c.duelSeed(cs.m.NextRound)
+		p.Deck = cfg.Decks[c.scr.duelDeck%len(cfg.Decks)]
+		p.Level = cfg.Levels[c.scr.duelLevel%len(cfg.Levels)]
+		seed, err := duelSeed(c.rng, cs.m.NextRound)
 		if err != nil {
 			return err
 		}
 		p.Seed = seed
 	case game.Open, game.Raise:
-		p.Amount = c.duelBet()
+		p.Amount = u.duelBet(cs, cfg.Ante)
 	case game.Draw:
-		for i, m := range c.ui.duelMarks {
+		for i, m := range c.scr.duelMarks {
 			if m {
 				p.Discard = append(p.Discard, i)
 			}
@@ -132,27 +136,19 @@ func (c *Controller) duelAction(cs state, k game.ActionKind) error {
 		return err
 	}
 	if k == game.Draw || c.cur.open == nil {
-		c.ui.duelMarks = [5]bool{}
-		c.ui.duelCursor = 0
+		c.scr.duelMarks = [5]bool{}
+		c.scr.duelCursor = 0
 	}
 	return nil
-}
-
-func mustCarry(c *Controller) []byte {
-	b, err := c.carry(game.Duel)
-	if err != nil {
-		c.log.Error("read duel session", "err", err)
-	}
-	return b
 }
 
 // duelBet is the amount an Open or Raise button offers: the player's choice
 // (BET+ steps it by the ante) clamped into what the deal allows now
 // (duel.Round.BetRange: the rule book's limits, what the player can pay and
 // what the computer can match), so a lit button is never refused.
-func (c *Controller) duelBet() int64 {
-	a := max(c.ui.duelAmount, c.duelConfig().Ante)
-	if r, ok := c.cur.round.(*duel.Round); ok {
+func (u *screen) duelBet(cs state, ante int64) int64 {
+	a := max(u.duelAmount, ante)
+	if r, ok := cs.round.(*duel.Round); ok {
 		if lo, hi := r.BetRange(); hi > 0 {
 			a = min(max(a, lo), hi)
 		}
@@ -162,9 +158,9 @@ func (c *Controller) duelBet() int64 {
 
 // duelSeed draws a session's bluff seed for round from the production RNG
 // (recorded with the Buy, so the session replays).
-func (c *Controller) duelSeed(round uint64) (uint64, error) {
+func duelSeed(rng RNG, round uint64) (uint64, error) {
 	var b [8]byte
-	if _, err := c.rng.Step(round, -1).Read(b[:]); err != nil {
+	if _, err := rng.Step(round, -1).Read(b[:]); err != nil {
 		return 0, fmt.Errorf("cabinet: duel seed: %w", err)
 	}
 	var seed uint64

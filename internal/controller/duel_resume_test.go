@@ -29,7 +29,7 @@ func TestDuelResumeAcrossPawn(t *testing.T) {
 		}
 		r.boot() // with the hook
 		for r.c.Completed() < deals {
-			if err := r.c.AutoStep(game.Duel, nil); err != nil {
+			if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Duel}}); err != nil {
 				t.Fatalf("AutoStep: %v", err)
 			}
 			if cut {

@@ -45,7 +45,7 @@ func TestDuelBetClamped(t *testing.T) {
 			for range tt.presses {
 				r.pressLit(hw.BetPlus)
 			}
-			if got := max(r.c.ui.duelAmount, cfg.Ante); got != tt.chosen {
+			if got := max(r.c.scr.duelAmount, cfg.Ante); got != tt.chosen {
 				t.Fatalf("BET+ chose %d, want %d", got, tt.chosen)
 			}
 			lo, hi := rd.BetRange()

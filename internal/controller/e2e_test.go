@@ -34,7 +34,7 @@ func (r *rig) deliver() error {
 		if !ok {
 			r.t.Fatal("sim backend closed")
 		}
-		return r.c.Handle(in)
+		return r.c.Handle(HW(in))
 	default:
 		r.t.Fatal("sim backend queued no input")
 	}

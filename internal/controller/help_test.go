@@ -23,8 +23,8 @@ func TestHelpVocabulary(t *testing.T) {
 	odds := regexp.MustCompile(`^[0-9]+:[0-9]+$`)
 	for _, id := range set.Games {
 		r := newRig(t, 1)
-		r.c.ui.game = id
-		h := r.c.helpView()
+		r.c.scr.game = id
+		h := presenter{set: &r.c.set, figures: r.c.ReturnFigures}.helpView(&r.c.scr)
 		if len(h.Rules) == 0 {
 			t.Errorf("%s: no rules on the help screen", id)
 		}
@@ -103,9 +103,9 @@ func TestTiltReasonsTranslated(t *testing.T) {
 	// Every condition at once: tilts() gives exactly TiltReasons, so a new
 	// reason cannot escape the list this test walks.
 	r := newRig(t, 1)
-	r.c.memErr, r.c.digestErr, r.c.cur.jam = ErrMemory, ErrDigest, true
+	r.c.cur.memErr, r.c.cur.digestErr, r.c.cur.jam = ErrMemory, ErrDigest, true
 	r.c.cur.switches[hw.MainDoor], r.c.cur.switches[hw.CashDoor] = true, true
-	if got := r.c.tilts(); !slices.Equal(got, TiltReasons) {
+	if got := r.c.cur.tilts(); !slices.Equal(got, TiltReasons) {
 		t.Fatalf("tilts() with every condition = %q, want TiltReasons %q", got, TiltReasons)
 	}
 	for _, r := range TiltReasons {

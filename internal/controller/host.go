@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"cabinet/internal/game"
-	"cabinet/internal/hw"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -17,16 +16,20 @@ import (
 // The casino's host system (SAS, docs/sas.md) reaches the cabinet in two
 // ways, both through the one commit path:
 //
-//   - Exceptions: with Options.SAS set, every event the host must hear of is
-//     queued (recovery.Tx.RaiseException) in the transaction that commits
-//     the event itself, so a power cut can neither lose nor invent one.
-//     sasCodes below is the one table from the cabinet's events to SAS
-//     exception codes; game started/ended are raised by the round's step.
+//   - Exceptions: with Options.Exceptions set (SAS on), every event the
+//     host may have to hear of is emitted as a HostEvent in the transaction
+//     that commits the event itself, and the exceptions the SAS side maps
+//     it to are queued there (recovery.Tx.RaiseException), so a power cut
+//     can neither lose nor invent one. The table from events to SAS codes
+//     is internal/sasmachine's (Exceptions).
 //   - Commands: lock out / enable play, the bill acceptor, its
 //     denominations, a game (HostCommand). They are committed with an event
 //     log entry and kept in the store (recovery.HostState): a host lock-out
 //     outlives a power cut (decided: the reading a lab expects of SAS LP 01,
 //     "disabled until LP 02").
+//   - Acknowledgements: the SAS machine hands the sequence numbers of the
+//     exceptions the host acknowledged (HostRequest.Acks); the ledger
+//     removes them from the queue. The SAS machine never writes the store.
 
 // ErrHostLocked is wrapped when a round may not start because the host
 // locked play out or disabled the game (LP 01 / LP 09). The round in
@@ -39,129 +42,26 @@ const (
 	NoticeHostGameOff = "host_game_off" // LP 09: this game disabled by the host
 )
 
-// SAS exception codes the controller raises (SAS 6.02 Appendix A). Handpay
-// pending (51) is a priority exception derived from the machine record by
-// the SAS link, not queued; memory error (34) likewise, since a store in
-// error is not written.
+// HostEventKind names a HostEvent.
+type HostEventKind int
+
+// Host events: what the casino's host system may have to hear of, emitted
+// by the controller in the transaction that commits it.
 const (
-	exSlotDoorOpen   = 0x11
-	exSlotDoorClosed = 0x12
-	exPowerUp        = 0x17
-	exPowerLost      = 0x18
-	exCashDoorOpen   = 0x19
-	exCashDoorClosed = 0x1A
-	exBillJam        = 0x28
-	exBillRejected   = 0x2B
-	exOptionsChanged = 0x3C
-	exBillAccepted   = 0x4F // a bill with no code of its own (billAccepted)
-	exHandpayReset   = 0x52
-	exCashout        = 0x66
-	exGameStarted    = 0x7E
-	exGameEnded      = 0x7F
-	exAttendantIn    = 0x82
-	exAttendantOut   = 0x83
-	exOperatorIn     = 0x84
-	exOperatorOut    = 0x85
-	exRecall         = 0x8A
-	exGameSelected   = 0x8C
+	HostLogged       HostEventKind = iota + 1 // an event-log entry (HostEvent.Log)
+	HostGameStarted                           // a round's first step
+	HostGameEnded                             // a round settled or voided
+	HostGameSelected                          // the player took a game from the menu to its table
+	HostBillJam                               // the bill acceptor jammed
 )
 
-// billAcceptedCodes are the bill accepted exceptions by the bill's value in
-// whole currency units (SAS 6.02 Appendix A, non-RTE: 47–4E and 50; Monaco's
-// SasBillException the same); any other bill is 4F. The cabinet reports in
-// non-RTE mode (it advertises no RTE in A0).
-var billAcceptedCodes = map[money.Cents]byte{
-	100: 0x47, 500: 0x48, 1000: 0x49, 2000: 0x4A, 5000: 0x4B, 10000: 0x4C, 200: 0x4D, 50000: 0x4E, 20000: 0x50,
-}
-
-// billAccepted is the exception of a bill accepted event: by its value
-// (the event's money argument), 4F where the value has no code.
-func billAccepted(e meters.Event) byte {
-	for _, a := range e.Args {
-		if a.Type != meters.ArgMoney {
-			continue
-		}
-		if v, err := money.Parse(a.Value); err == nil {
-			if code, ok := billAcceptedCodes[v]; ok {
-				return code
-			}
-		}
-	}
-	return exBillAccepted
-}
-
-// sasCodes maps a logged event to the exceptions it raises. Power up raises
-// 18 (AC power lost) then 17 (applied): the cabinet has no power-fail
-// detector, so the loss is reported at the next boot (decided; every boot
-// follows a power loss or a restart, both of which a host must hear of).
-// The audit key is the attendant's menu (82/83), the operator key the
-// operator's (84/85; a refused turn opens no menu).
-func sasCodes(e meters.Event) []byte {
-	sw := ""
-	if len(e.Args) > 0 {
-		sw = e.Args[0].Value
-	}
-	switch e.Kind {
-	case meters.KindPowerUp:
-		return []byte{exPowerLost, exPowerUp}
-	case meters.KindDoor:
-		switch {
-		case sw == hw.MainDoor.String() && e.Detail == "switch_opened":
-			return []byte{exSlotDoorOpen}
-		case sw == hw.MainDoor.String() && e.Detail == "switch_closed":
-			return []byte{exSlotDoorClosed}
-		case sw == hw.CashDoor.String() && e.Detail == "switch_opened":
-			return []byte{exCashDoorOpen}
-		case sw == hw.CashDoor.String() && e.Detail == "switch_closed":
-			return []byte{exCashDoorClosed}
-		}
-	case meters.KindKey:
-		switch {
-		case sw == hw.AuditKey.String() && e.Detail == "switch_on":
-			return []byte{exAttendantIn}
-		case sw == hw.AuditKey.String() && e.Detail == "switch_off":
-			return []byte{exAttendantOut}
-		case sw == hw.OperatorKey.String() && e.Detail == "switch_on":
-			return []byte{exOperatorIn}
-		case sw == hw.OperatorKey.String() && e.Detail == "switch_off":
-			return []byte{exOperatorOut}
-		}
-	case meters.KindBillAccepted:
-		return []byte{billAccepted(e)}
-	case meters.KindBillRefused:
-		return []byte{exBillRejected}
-	case meters.KindTilt:
-		if e.Detail == "bill_jam" {
-			return []byte{exBillJam}
-		}
-	case meters.KindHandpay:
-		if e.Detail == "cashout_handpay" {
-			return []byte{exCashout}
-		}
-	case meters.KindHandpayClear:
-		return []byte{exHandpayReset}
-	case meters.KindConfigChange:
-		if e.Detail != "pool_set" {
-			return []byte{exOptionsChanged}
-		}
-	case meters.KindRecall:
-		return []byte{exRecall}
-	}
-	return nil
-}
-
-// raise queues SAS exceptions in tx (with SAS on; tx nil under a memory
-// error: nothing is written, the store is evidence).
-func (c *Controller) raise(tx *recovery.Tx, codes ...byte) error {
-	if !c.opt.SAS || tx == nil {
-		return nil
-	}
-	for _, code := range codes {
-		if err := tx.RaiseException(code); err != nil {
-			return err
-		}
-	}
-	return nil
+// HostEvent is one event the host may have to hear of. Which SAS
+// exceptions it raises is the SAS side's table (sasmachine.Exceptions,
+// wired as Options.Exceptions): the controller says what happened, typed,
+// never a SAS code.
+type HostEvent struct {
+	Kind HostEventKind
+	Log  meters.Event // HostLogged: the entry as logged
 }
 
 // HostKind names a host command.
@@ -203,36 +103,55 @@ func billAllowed(h recovery.HostState, v money.Cents) bool {
 	return i >= 0 && h.DenomMask&(1<<i) != 0
 }
 
-// HostRequest carries a host command to the controller's goroutine
-// (Options.Host); Done receives the result.
+// HostRequest carries the host's input to the controller's goroutine
+// (Options.Host): a command (Cmd.Kind set) and/or the sequence numbers of
+// exceptions the host acknowledged (Acks). Nothing waits for it: the SAS
+// link validates a command and answers at once, and the ledger commits the
+// command's effect, or removes the acknowledged exceptions from the store's
+// queue, after the reply (docs/sas.md "Exceptions"). A power cut between
+// the reply and the commit therefore reports an acknowledged exception once
+// more after the restart, and loses a command the host was answered ACK for
+// (the state after the restart is the one committed before it, and the
+// host, told of the restart by exceptions 18 and 17, sends its commands
+// again).
 type HostRequest struct {
 	Cmd  HostCommand
-	Done chan<- error
+	Acks []uint64
 }
 
-// ServeHost carries out the host commands waiting on Options.Host without
-// blocking (the simulator's loop calls it between steps; Run serves the
-// channel itself).
-func (c *Controller) ServeHost() {
-	if c.opt.Host == nil {
-		return
-	}
-	for {
-		select {
-		case r := <-c.opt.Host:
-			r.Done <- c.Host(r.Cmd)
-		default:
-			return
+// Validate reports a command the controller would refuse, before it is
+// answered: an unknown kind, an unknown game.
+func (cmd HostCommand) Validate() error {
+	switch cmd.Kind {
+	case HostPlay, HostBills, HostBillDenoms, HostSound:
+		return nil
+	case HostGameOnOff:
+		if !cmd.Game.Valid() {
+			return fmt.Errorf("cabinet: host: unknown game %q", cmd.Game)
 		}
+		return nil
 	}
+	return fmt.Errorf("cabinet: host: unknown command %d", cmd.Kind)
 }
 
-// Host carries out a host command: the new host state and its event-log
+// hostRequest carries out one host request. The host was answered before
+// (a command was validated, an acknowledgement cannot be refused): an
+// error here is logged by the caller, the host does not hear of it.
+func (c *Controller) hostRequest(r HostRequest) error {
+	var errs []error
+	if len(r.Acks) > 0 {
+		errs = append(errs, c.ack(r.Acks))
+	}
+	if r.Cmd.Kind != 0 {
+		errs = append(errs, c.host(r.Cmd))
+	}
+	return errors.Join(errs...)
+}
+
+// host carries out a host command: the new host state and its event-log
 // entry commit together. A command that changes nothing is accepted and
-// writes nothing. Not safe for concurrent use (the controller's goroutine:
-// Run, or the simulator through ServeHost).
-func (c *Controller) Host(cmd HostCommand) (err error) {
-	defer func() { c.publish(c.cur) }()
+// writes nothing.
+func (c *Controller) host(cmd HostCommand) error {
 	h := c.cur.host
 	h.GamesOff = slices.Clone(h.GamesOff)
 	var text, detail string
@@ -267,8 +186,8 @@ func (c *Controller) Host(cmd HostCommand) (err error) {
 			text, detail = text+" (the acceptor goes off after each bill)", "host_bill_denoms_one"
 		}
 	case HostGameOnOff:
-		if !cmd.Game.Valid() {
-			return fmt.Errorf("cabinet: host: unknown game %q", cmd.Game)
+		if err := cmd.Validate(); err != nil {
+			return err
 		}
 		h.GamesOff = slices.DeleteFunc(h.GamesOff, func(g game.ID) bool { return g == cmd.Game })
 		text, detail = "host: game "+string(cmd.Game)+" enabled", "host_game_on"
@@ -312,7 +231,7 @@ func hostEqual(a, b recovery.HostState) bool {
 
 // startRefused is why no round of game id may start now because of the
 // host, or nil.
-func (c *Controller) startRefused(cs state, id game.ID) error {
+func startRefused(cs state, id game.ID) error {
 	switch {
 	case cs.host.PlayLocked:
 		return fmt.Errorf("%w: locked out", ErrHostLocked)
@@ -323,7 +242,7 @@ func (c *Controller) startRefused(cs state, id game.ID) error {
 }
 
 // hostNotice is the notice of a host refusal for game id, "" if none.
-func (c *Controller) hostNotice(cs state, id game.ID) string {
+func hostNotice(cs state, id game.ID) string {
 	switch {
 	case cs.host.PlayLocked:
 		return NoticeHostLocked
@@ -367,18 +286,18 @@ func (c *Controller) HostInfo() HostInfo {
 
 // publishHost builds the host information from committed state cs.
 func (c *Controller) publishHost(cs state) {
-	hi := &HostInfo{MemErr: c.memErr != nil, SincePowerUp: cs.m.Meters.Played - c.playedAtBoot,
+	hi := &HostInfo{MemErr: c.cur.memErr != nil, SincePowerUp: cs.m.Meters.Played - c.playedAtBoot,
 		SinceDoor: cs.m.Meters.Played - c.playedAtDoor}
 	switch {
 	case cs.open != nil:
 		hi.Selected = cs.open.Game
-	case c.ui.mode == view.Table:
-		hi.Selected = c.ui.game
+	case c.scr.mode == view.Table:
+		hi.Selected = c.scr.game
 	}
 	if c.hostRTP == nil {
 		c.hostRTP = map[game.ID]int64{}
 		for _, id := range game.IDs {
-			for _, l := range c.helpFigures(id) {
+			for _, l := range c.ReturnFigures(id) {
 				if l.Bet == game.Main {
 					c.hostRTP[id] = l.RTPBP
 				}
@@ -393,7 +312,7 @@ func (c *Controller) publishHost(cs state) {
 				g.MaxBet += sr.Max * money.Cents(max(1, r.MaxSpots))
 			}
 		} else if id == game.Duel {
-			g.MaxBet = c.duelConfig().Price
+			g.MaxBet = c.set.duelConfig().Price
 		}
 		g.RTPBP = c.hostRTP[id]
 		hi.Games = append(hi.Games, g)
@@ -405,30 +324,33 @@ func (c *Controller) publishHost(cs state) {
 // the menu to its table; LP 55 answers that game from then on. With SAS off,
 // or under a memory error, nothing is written.
 func (c *Controller) gameSelected() error {
-	if !c.opt.SAS || c.memErr != nil {
+	if !c.sasOn() || c.cur.memErr != nil {
 		return nil
 	}
-	return c.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.raise(tx, exGameSelected) })
+	return c.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.emit(tx, HostEvent{Kind: HostGameSelected}) })
 }
 
 // recallShown logs the round the audit's recall page now shows, which
 // raises SAS exception 8A (game recall entry displayed). Only with SAS on
 // and a sound store: without SAS, viewing the recall writes nothing.
 func (c *Controller) recallShown() error {
-	if !c.opt.SAS || c.memErr != nil || auditPages[c.ui.auditPage%len(auditPages)] != "recall" {
+	if !c.sasOn() || c.cur.memErr != nil || auditPages[c.scr.auditPage%len(auditPages)] != "recall" {
 		return nil
 	}
-	var round uint64
-	if err := c.st.View(func(tx *recovery.Tx) error {
-		rs, err := tx.Recall(c.ui.recallIdx + 1)
-		if err == nil && len(rs) == c.ui.recallIdx+1 {
-			round = rs[c.ui.recallIdx].Round
+	idx := c.scr.recallIdx
+	err := c.commit("log recall shown", func(tx *recovery.Tx, s *state) error {
+		rs, err := tx.Recall(idx + 1)
+		if err != nil {
+			return err
 		}
-		return err
-	}); err != nil || round == 0 {
-		return err
-	}
-	return c.commit("log recall shown", func(tx *recovery.Tx, s *state) error {
+		if len(rs) != idx+1 {
+			return errNothing // no such round: nothing to log
+		}
+		round := rs[idx].Round
 		return c.logDetail(tx, meters.KindRecall, fmt.Sprintf("round %d shown on the recall page", round), "recall_shown", argCount(round))
 	})
+	if errors.Is(err, errNothing) {
+		return nil
+	}
+	return err
 }

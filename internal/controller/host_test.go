@@ -1,8 +1,10 @@
 package controller
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,8 +12,6 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
-	"cabinet/internal/meters"
-	"cabinet/internal/money"
 	"cabinet/internal/player"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
@@ -81,52 +81,35 @@ func (r *rig) toTable(id game.ID) {
 
 func newSASRig(t *testing.T) *rig { return newRigSAS(t, 3, true) }
 
-// Every event the host must hear of is queued with the commit of the event
-// itself, in order.
-func TestSASExceptionsFollowEvents(t *testing.T) {
+// Every event the host may have to hear of is emitted in the commit of the
+// event itself, in order; a refused input emits nothing.
+func TestHostEventsFollowEvents(t *testing.T) {
 	r := newSASRig(t)
-	if got, want := r.queued(), []byte{exPowerLost, exPowerUp}; !cmp.Equal(got, want) {
+	logged := func(detail string) []byte { return []byte{byte(HostLogged), detail[0]} }
+	cat := func(bs ...[]byte) []byte { return slices.Concat(bs...) }
+	if got, want := r.queued(), cat(logged("pool_set"), logged("power_up")); !cmp.Equal(got, want) {
 		t.Fatalf("at boot queued % X, want % X", got, want)
 	}
 	r.set(hw.MainDoor, true)
 	r.set(hw.MainDoor, false)
-	r.set(hw.CashDoor, true)
-	r.set(hw.CashDoor, false)
 	r.bill(2000)
 	r.toTable(game.Classic)
 	r.playRound()
-	r.set(hw.AuditKey, true)
-	r.set(hw.AuditKey, false)
-	r.mustPress(hw.Game)
-	r.mustPress(hw.CashOut)
-	r.set(hw.ResetKey, true)
-	r.set(hw.ResetKey, false)
-	want := []byte{exSlotDoorOpen, exSlotDoorClosed, exCashDoorOpen, exCashDoorClosed, 0x4A, // a 20.00 bill
-		exGameSelected, exGameStarted, exGameEnded, exAttendantIn, exAttendantOut, exCashout, exHandpayReset}
-	if got := r.queued(); !cmp.Equal(got, want) {
-		t.Errorf("queued % X\nwant   % X", got, want)
+	want := cat(logged("switch_opened"), logged("tilt"), logged("switch_closed"), logged("tilt_cleared"), logged("bill"),
+		[]byte{byte(HostGameSelected)}, []byte{byte(HostGameStarted)})
+	got := r.queued()
+	if len(got) < len(want) || !cmp.Equal(got[:len(want)], want) {
+		t.Errorf("queued % X\nwant   % X…", got, want)
+	}
+	if !bytes.Contains(got, []byte{byte(HostGameEnded)}) {
+		t.Errorf("queued % X: no game ended", got)
 	}
 	// A refused input commits nothing and queues nothing.
-	if err := r.press(hw.Deal); err == nil {
-		t.Fatal("deal without credits accepted")
+	if err := r.press(hw.Split); err == nil {
+		t.Fatal("SPLIT accepted between rounds")
 	}
 	if got := r.queued(); len(got) != 0 {
 		t.Errorf("a refused input queued % X", got)
-	}
-}
-
-// TestBillAcceptedCodes: a bill accepted is reported by its value where
-// SAS has a code for it (non-RTE), 4F otherwise.
-func TestBillAcceptedCodes(t *testing.T) {
-	for _, tc := range []struct {
-		bill money.Cents
-		code byte
-	}{{100, 0x47}, {200, 0x4D}, {500, 0x48}, {1000, 0x49}, {2000, 0x4A}, {5000, 0x4B}, {10000, 0x4C},
-		{20000, 0x50}, {50000, 0x4E}, {2500, 0x4F}, {7, 0x4F}} {
-		e := meters.Event{Kind: meters.KindBillAccepted, Detail: "bill", Args: []meters.Arg{argMoney(tc.bill)}}
-		if got := sasCodes(e); !cmp.Equal(got, []byte{tc.code}) {
-			t.Errorf("bill %v: exceptions % X, want %02X", tc.bill, got, tc.code)
-		}
 	}
 }
 
@@ -136,7 +119,7 @@ func TestBillAcceptedCodes(t *testing.T) {
 // meanwhile is returned and says why. Action 01 keeps it on.
 func TestBillAcceptorOneShot(t *testing.T) {
 	r := newSASRig(t)
-	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF}); err != nil {
 		t.Fatal(err)
 	}
 	if r.be.Acceptance() == 0 {
@@ -156,16 +139,16 @@ func TestBillAcceptorOneShot(t *testing.T) {
 	if got := r.c.Snapshot().Message; got != NoticeBillInhibited {
 		t.Errorf("bill offered while off: message %q, want %q", got, NoticeBillInhibited)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil { // LP 06
+	if err := r.host(HostCommand{Kind: HostBills, On: true}); err != nil { // LP 06
 		t.Fatal(err)
 	}
 	mustOK(r, r.insert(2000))
 	wantCredits(t, r, 4000)
 	// Action 01: the acceptor stays on.
-	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF, KeepOn: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBillDenoms, Mask: 0xFFF, KeepOn: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBills, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	mustOK(r, r.insert(2000))
@@ -253,7 +236,7 @@ func TestHostLockOut(t *testing.T) {
 	if r.c.Round() == nil {
 		t.Skip("seed settled the round at the deal")
 	}
-	if err := r.c.Host(HostCommand{Kind: HostPlay, On: false}); err != nil {
+	if err := r.host(HostCommand{Kind: HostPlay, On: false}); err != nil {
 		t.Fatal(err)
 	}
 	r.finishRound()
@@ -271,14 +254,14 @@ func TestHostLockOut(t *testing.T) {
 	if got := r.c.Snapshot().Message; got != NoticeHostLocked {
 		t.Errorf("message = %q, want %q", got, NoticeHostLocked)
 	}
-	if err := r.c.Play(game.Action{Kind: game.Deal, Bets: r.c.AutoBets(game.Classic)}); !errors.Is(err, ErrHostLocked) {
+	if err := r.play(game.Action{Kind: game.Deal, Bets: r.c.set.autoBets(game.Classic)}); !errors.Is(err, ErrHostLocked) {
 		t.Errorf("Play while locked out = %v, want ErrHostLocked", err)
 	}
 	r.mustPress(hw.Game)
 	r.mustPress(hw.CashOut) // cash out stays available
 	r.set(hw.ResetKey, true)
 	r.set(hw.ResetKey, false)
-	if err := r.c.Host(HostCommand{Kind: HostPlay, On: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostPlay, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	r.bill(2000)
@@ -289,7 +272,7 @@ func TestHostLockOut(t *testing.T) {
 func TestHostGameAndBills(t *testing.T) {
 	r := newSASRig(t)
 	r.bill(5000)
-	if err := r.c.Host(HostCommand{Kind: HostGameOnOff, Game: game.Classic, On: false}); err != nil {
+	if err := r.host(HostCommand{Kind: HostGameOnOff, Game: game.Classic, On: false}); err != nil {
 		t.Fatal(err)
 	}
 	hi := r.c.HostInfo()
@@ -304,23 +287,23 @@ func TestHostGameAndBills(t *testing.T) {
 	if got := r.c.Snapshot().Message; got != NoticeHostGameOff {
 		t.Errorf("message = %q, want %q", got, NoticeHostGameOff)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostGameOnOff, Game: "nope"}); err == nil {
+	if err := r.host(HostCommand{Kind: HostGameOnOff, Game: "nope"}); err == nil {
 		t.Error("unknown game accepted")
 	}
 	r.mustPress(hw.Game)
-	if got := r.c.acceptance(r.c.cur); got == 0 {
+	if got := acceptance(r.c.cur, &r.c.set, r.c.scr.mode); got == 0 {
 		t.Fatal("acceptor off before the host command")
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: false}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBills, On: false}); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.be.Acceptance(); got != 0 {
 		t.Errorf("acceptance after LP 07 = %v, want 0", got)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBills, On: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.c.Host(HostCommand{Kind: HostBillDenoms, Mask: 1<<2 | 1<<3}); err != nil { // $5, $10
+	if err := r.host(HostCommand{Kind: HostBillDenoms, Mask: 1<<2 | 1<<3}); err != nil { // $5, $10
 		t.Fatal(err)
 	}
 	if got := r.be.Acceptance(); got != 1000 {

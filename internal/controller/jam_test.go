@@ -29,7 +29,7 @@ func TestBillJamTilt(t *testing.T) {
 	if !r.be.SetJam(true) {
 		t.Fatal("SetJam(true) not queued")
 	}
-	if err := r.c.Handle(<-r.be.Inputs()); err != nil {
+	if err := r.c.Handle(HW(<-r.be.Inputs())); err != nil {
 		t.Fatal(err)
 	}
 	s := r.c.Snapshot()
@@ -50,7 +50,7 @@ func TestBillJamTilt(t *testing.T) {
 	}
 
 	r.be.SetJam(false)
-	if err := r.c.Handle(<-r.be.Inputs()); err != nil {
+	if err := r.c.Handle(HW(<-r.be.Inputs())); err != nil {
 		t.Fatal(err)
 	}
 	s = r.c.Snapshot()

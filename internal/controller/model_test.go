@@ -173,7 +173,7 @@ func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, re
 			continue // the acceptor would not take it
 		}
 		trail = append(trail, in.String())
-		err := c.Handle(in)
+		err := c.Handle(HW(in))
 		switch in.Kind {
 		case hw.ButtonPressed:
 			if err == nil {

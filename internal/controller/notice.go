@@ -1,11 +1,7 @@
 package controller
 
 import (
-	"errors"
-
-	"cabinet/internal/game"
 	"cabinet/internal/hw"
-	"cabinet/internal/money"
 	"cabinet/internal/view"
 )
 
@@ -31,23 +27,20 @@ const (
 	NoticeNotNow         = "not_now"            // any other refused button
 )
 
-// notice sets the message the next snapshot shows for input in, handled
-// with result err: the reason of a refusal, or none once an input is
-// accepted. Called by Handle before it publishes.
-func (c *Controller) notice(in hw.Input, err error) {
-	c.message = c.refusal(in, err)
-}
-
-func (c *Controller) refusal(in hw.Input, err error) string {
+// refusal is the message the next snapshot shows for input in, handled
+// with result err, with committed state cs, screen u and settings set: the reason of a refusal, or none once an input is
+// accepted. Set by Handle before it publishes. A button's reason is its
+// table entry's (panel.go): decided once, with the lamp.
+func refusal(cs state, u *screen, set *InForce, in hw.Input, err error) string {
 	switch in.Kind {
 	case hw.BillRefused:
 		// As acceptance() decides, most specific first.
 		switch {
-		case c.cur.jam:
+		case cs.jam:
 			return NoticeBillJammed
-		case len(c.tilts()) > 0 || c.cur.m.Handpay > 0 || c.cur.switches[hw.AuditKey] || c.ui.mode == view.Operator || c.cur.host.BillsOff:
+		case len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || u.mode == view.Operator || cs.host.BillsOff:
 			return NoticeBillInhibited
-		case c.cur.m.Credits+in.Value > c.set.CreditLimit:
+		case cs.m.Credits+in.Value > set.CreditLimit:
 			return NoticeCreditLimit
 		}
 		return NoticeBillRefused
@@ -59,95 +52,18 @@ func (c *Controller) refusal(in hw.Input, err error) string {
 		}
 		return ""
 	case hw.SwitchChanged:
-		if in.Switch == hw.OperatorKey && in.On && c.ui.mode != view.Operator {
+		if in.Switch == hw.OperatorKey && in.On && u.mode != view.Operator {
 			return NoticeOperatorRound
 		}
-		if in.Switch == hw.ResetKey && in.On && c.cur.m.Handpay > 0 && c.memErr == nil && c.cur.switches[hw.AuditKey] {
+		if in.Switch == hw.ResetKey && in.On && cs.m.Handpay > 0 && cs.memErr == nil && cs.switches[hw.AuditKey] {
 			return NoticeResetInAudit // the handpay is not paid from the audit screens (switchChanged)
 		}
-		if in.Switch == hw.ResetKey && !in.On && c.message == NoticeResetInAudit {
-			return c.message // the key springs back: the reason stays until the next input
+		if in.Switch == hw.ResetKey && !in.On && u.message == NoticeResetInAudit {
+			return u.message // the key springs back: the reason stays until the next input
 		}
 		return ""
 	case hw.ButtonPressed:
-		if err == nil || !errors.Is(err, ErrNotNow) && !errors.Is(err, game.ErrBet) && !errors.Is(err, game.ErrFunds) && !errors.Is(err, game.ErrIllegal) {
-			return ""
-		}
-		if n := c.hostNotice(c.cur, c.ui.game); n != "" && c.ui.mode == view.Table && c.cur.open == nil && (in.Button == hw.Deal || in.Button == hw.Rebet) {
-			return n
-		}
-		if c.ui.mode == view.Table && c.cur.open == nil && c.ui.game != game.Duel {
-			switch in.Button {
-			case hw.BetPlus, hw.Yes:
-				return c.chipRefusal()
-			case hw.No, hw.Clear:
-				return NoticeNoBet
-			case hw.Deal, hw.Rebet:
-				return c.dealRefusal()
-			}
-		}
-		return NoticeNotNow
+		return buttonNotice(err) // the pressed entry's own reason (panel.go)
 	}
 	return ""
-}
-
-// chipRefusal is why BET+ added nothing: the position is at its maximum, or
-// the chip would take the bets over the credits.
-func (c *Controller) chipRefusal() string {
-	_, limit, cur, ok := c.selected()
-	if !ok {
-		return NoticeNotNow
-	}
-	if cur >= limit {
-		return NoticeMaxBet
-	}
-	return NoticeFunds
-}
-
-// dealRefusal is why DEAL (or REBET) did not deal the pending bets, checked
-// in the engine's order: a bet outside its limits, a side bet without its
-// main bet, the Royal Poker bet without both spots, then the credits.
-func (c *Controller) dealRefusal() string {
-	bets := c.ui.bets
-	if len(bets) == 0 {
-		bets = c.ui.lastBets[c.ui.game]
-	}
-	if len(bets) == 0 {
-		return NoticeNoBet
-	}
-	rules := c.set.Rules[c.ui.game]
-	main := map[int]bool{}
-	for _, b := range bets {
-		if b.Kind == game.Main {
-			main[b.Spot] = true
-		}
-	}
-	var total money.Cents
-	for _, b := range bets {
-		total += b.Amount
-		switch {
-		case b.Kind == game.Main && b.Amount < rules.MinBet:
-			return NoticeMinBet
-		case b.Kind == game.Main && b.Amount > rules.MaxBet:
-			return NoticeMaxBet
-		case b.Kind == game.Main:
-		case b.Kind == game.RoyalSide && (!main[0] || !main[1]):
-			return NoticeRoyalNeedsBoth
-		case !main[b.Spot]:
-			return NoticeSideNeedsMain
-		default:
-			if sr, ok := rules.SideRule(b.Kind); ok && b.Kind != game.RoyalSide {
-				if b.Amount < sr.Min {
-					return NoticeMinBet
-				}
-				if b.Amount > sr.Max {
-					return NoticeMaxBet
-				}
-			}
-		}
-	}
-	if total > c.cur.m.Credits {
-		return NoticeFunds
-	}
-	return NoticeNotNow
 }

@@ -3,6 +3,7 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,49 +30,27 @@ type OperatorMenu interface {
 	Describe(key string) (view.Setting, bool)
 }
 
-func (u *ui) enterOperator() {
+func (u *screen) enterOperator() {
 	u.opPrev, u.mode, u.opCursor, u.opError = u.mode, view.Operator, 0, nil
 	u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, nil, nil
 }
 
-func (u *ui) leaveOperator() {
+func (u *screen) leaveOperator(cs state) {
 	u.mode = u.opPrev
 	if u.mode == "" || u.mode == view.Operator {
-		u.mode = u.c.idleMode()
+		u.mode = idleMode(cs)
 	}
-}
-
-// readOverrides reads the stored operator overrides.
-func (c *Controller) readOverrides() (map[string]string, error) {
-	var o map[string]string
-	err := c.st.View(func(tx *recovery.Tx) error {
-		var err error
-		o, err = tx.Overrides()
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read overrides: %w", err)
-	}
-	return o, nil
 }
 
 // withOverride is the settings in force with key set to value on top of
-// the stored overrides (nothing is stored).
+// the committed overrides (nothing is stored).
 func (c *Controller) withOverride(key, value string) (InForce, error) {
-	o := map[string]string{}
-	for k, v := range c.overrides() {
-		o[k] = v
+	o := maps.Clone(c.cur.overrides)
+	if o == nil {
+		o = map[string]string{}
 	}
 	o[key] = value
 	return c.opt.Overrides(c.base, o)
-}
-
-func (c *Controller) overrides() map[string]string {
-	o, err := c.readOverrides()
-	if err != nil {
-		c.log.Error("read overrides", "err", err)
-	}
-	return o
 }
 
 // operatorPageSize is how many settings an operator page shows.
@@ -106,11 +85,11 @@ func (c *Controller) operatorButton(b hw.Button) error {
 	if c.opt.Operator == nil {
 		return fmt.Errorf("%w: no operator menu configured", ErrNotNow)
 	}
-	items := c.operatorItems()
+	items := operatorItems(c.opt.Operator, c.cur.overrides, &c.scr)
 	if len(items) == 0 {
 		return nil
 	}
-	u := &c.ui
+	u := &c.scr
 	cur := u.opCursor % len(items)
 	it := items[cur]
 	move := func(to int) {
@@ -145,7 +124,7 @@ func (c *Controller) operatorButton(b hw.Button) error {
 			return nil
 		}
 		old := ""
-		for _, x := range c.opt.Operator.Items(c.overrides()) {
+		for _, x := range c.opt.Operator.Items(c.cur.overrides) {
 			if x.Key == it.Key {
 				old = x.Value
 			}
@@ -208,10 +187,10 @@ func (c *Controller) draftRTP(it view.Setting, value string) *view.OperatorRTP {
 	return r
 }
 
-// operatorItems are every setting (grouped), with the draft on the selected
-// one marked as a draft.
-func (c *Controller) operatorItems() []view.Setting {
-	items := c.opt.Operator.Items(c.overrides())
+// operatorItems are every setting of menu with the committed overrides
+// (grouped), with the screen's draft on the selected one marked as a draft.
+func operatorItems(menu OperatorMenu, overrides map[string]string, u *screen) []view.Setting {
+	items := menu.Items(overrides)
 	// Stable by group, in the order the groups first appear.
 	order := map[string]int{}
 	for _, it := range items {
@@ -220,21 +199,20 @@ func (c *Controller) operatorItems() []view.Setting {
 		}
 	}
 	slices.SortStableFunc(items, func(a, b view.Setting) int { return order[a.Group] - order[b.Group] })
-	if c.ui.opDraft != "" && len(items) > 0 {
-		it := &items[c.ui.opCursor%len(items)]
-		it.Value, it.Draft = c.ui.opDraft, true
+	if u.opDraft != "" && len(items) > 0 {
+		it := &items[u.opCursor%len(items)]
+		it.Value, it.Draft = u.opDraft, true
 	}
 	return items
 }
 
 // operatorView is the page of the operator menu the cursor is on.
-func (c *Controller) operatorView() *view.OperatorView {
-	items := c.operatorItems()
-	v := &view.OperatorView{Error: c.ui.opError, Confirm: c.ui.opConfirm, Saved: c.ui.opSaved, RTP: c.ui.opRTP}
+func operatorView(items []view.Setting, u *screen) *view.OperatorView {
+	v := &view.OperatorView{Error: u.opError, Confirm: u.opConfirm, Saved: u.opSaved, RTP: u.opRTP}
 	if len(items) == 0 {
 		return v
 	}
-	cur := c.ui.opCursor % len(items)
+	cur := u.opCursor % len(items)
 	_, _, plo, phi, page, pages := operatorPage(items, cur)
 	v.Items, v.Cursor, v.Group, v.Page, v.Pages = items[plo:phi], cur-plo, items[cur].Group, page, pages
 	return v
@@ -245,13 +223,19 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	key := it.Key
 	s, err := c.withOverride(key, value)
 	if err != nil {
-		c.ui.opError = c.refusedChange(it, value, err)
+		c.scr.opError = c.scr.refusedChange(c.opt.Operator, it, value, err)
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
 	}
-	err = c.commit("store override "+key, func(tx *recovery.Tx, _ *state) error {
+	err = c.commit("store override "+key, func(tx *recovery.Tx, st *state) error {
 		if err := tx.PutOverride(key, value); err != nil {
 			return err
 		}
+		o := maps.Clone(st.overrides)
+		if o == nil {
+			o = map[string]string{}
+		}
+		o[key] = value
+		st.overrides = o
 		return c.logDetail(tx, meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value), "setting_changed",
 			settingArgs(it, old, value)...)
 	})
@@ -260,9 +244,9 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	}
 	c.hostRTP = nil
 	c.set = s // no round is open in the operator menu: effective from the next round
-	c.ui.opError = nil
-	if !containsGame(c.set.Games, c.ui.game) {
-		c.ui.game, c.ui.menu = c.set.Games[0], 0
+	c.scr.opError = nil
+	if !containsGame(c.set.Games, c.scr.game) {
+		c.scr.game, c.scr.menu = c.set.Games[0], 0
 	}
 	return nil
 }
@@ -280,14 +264,14 @@ func containsGame(gs []game.ID, id game.ID) bool {
 // configuration names (the one changed, or the one it now conflicts with,
 // e.g. max_bet below min_bet) with its value. A refused return is shown by
 // the live return (opRTP), the figure with it.
-func (c *Controller) refusedChange(it view.Setting, value string, err error) *view.OperatorError {
+func (u *screen) refusedChange(menu OperatorMenu, it view.Setting, value string, err error) *view.OperatorError {
 	var ref *rtp.RefusedError
 	if errors.As(err, &ref) {
-		c.ui.opRTP = &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
+		u.opRTP = &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
 	}
 	var ke *config.KeyError
 	if errors.As(err, &ke) && ke.Key != it.Key {
-		if d, ok := c.opt.Operator.Describe(ke.Key); ok {
+		if d, ok := menu.Describe(ke.Key); ok {
 			v := ke.Value
 			if u, uerr := strconv.Unquote(v); uerr == nil {
 				v = u

@@ -132,7 +132,7 @@ func TestOperatorMenu(t *testing.T) {
 func TestOperatorKeyRefusedDuringRound(t *testing.T) {
 	r, _ := configRig(t)
 	for r.c.Round() == nil {
-		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -184,10 +184,10 @@ func TestMemoryError(t *testing.T) {
 		t.Fatalf("memory error: mode %s tilts %v acceptance %v", s.Mode, s.Tilts, r.be.Acceptance())
 	}
 	before, _ := os.ReadFile(r.path)
-	if err := c.Play(game.Action{Kind: game.Deal}); !errors.Is(err, ErrNotNow) {
-		t.Fatalf("Play during memory error = %v", err)
+	if err := c.Handle(HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Deal})); !errors.Is(err, ErrNotNow) {
+		t.Fatalf("DEAL during memory error = %v", err)
 	}
-	if err := c.Handle(hw.Input{Kind: hw.BillStacked, Value: 500}); err == nil {
+	if err := c.Handle(HW(hw.Input{Kind: hw.BillStacked, Value: 500})); err == nil {
 		t.Fatal("bill credited during memory error")
 	}
 	r.set(hw.MainDoor, true)
@@ -295,7 +295,7 @@ func TestOperatorRTPLive(t *testing.T) {
 // and refuses American dealing on screen (the player would have the
 // advantage): YES unlit and refused, nothing stored.
 func TestOperatorReturnsLive(t *testing.T) {
-	cfg, err := config.Parse([]byte("[cabinet]\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
+	cfg, err := config.Parse([]byte("[cabinet]\ncurrency = \"EUR\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +324,7 @@ func TestOperatorReturnsLive(t *testing.T) {
 	if cur().Value != "european" || op.RTP == nil || op.RTP.Refused || op.RTP.RTP >= 10000 || op.RTP.RTP < 9900 {
 		t.Fatalf("draft %q: return shown %+v, want an allowed figure in [99.00, 100.00)", cur().Value, op.RTP)
 	}
-	if o := r.c.overrides(); len(o) != 0 {
+	if o := r.storedOverrides(); len(o) != 0 {
 		t.Fatalf("overrides stored: %v", o)
 	}
 }

@@ -1,95 +1,143 @@
 package controller
 
 import (
-	"fmt"
+	"errors"
 
 	"cabinet/internal/game"
+	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
 	"cabinet/internal/view"
 )
 
-// panel is the button table of one screen: what each button does now, nil
-// for a button that does nothing. The lamps are the buttons with an entry and
-// a press runs its entry, so "lit" and "accepted" come from one table and
-// cannot disagree (platform.md §5: a lamp "lit exactly when its action is
-// legal"). One builder per mode below.
-type panel [hw.NumButtons]func() error
+// entry is one button of a screen's table: what it does when lit (do), and
+// why a press is refused when it is not (why, a notice; "" is
+// NoticeNotNow). The lamp, the acceptance of a press and the refusal notice
+// all come from the entry, so they cannot disagree (platform.md §5: a lamp
+// "lit exactly when its action is legal"; §7: nothing refused in silence).
+type entry struct {
+	do  func() error
+	why string
+}
 
-func (p *panel) set(b hw.Button, f func() error) { p[b] = f }
+// panel is the button table of one screen, built by one builder per mode
+// below from the committed state and the screen state.
+type panel [hw.NumButtons]entry
 
-// lit is the set of buttons with an entry.
+// set lights button b: a press runs f.
+func (p *panel) set(b hw.Button, f func() error) { p[b] = entry{do: f} }
+
+// refuse leaves button b unlit, a press refused with notice why.
+func (p *panel) refuse(b hw.Button, why string) { p[b] = entry{why: why} }
+
+// lit is the set of buttons with an action.
 func (p *panel) lit() hw.ButtonSet {
 	var s hw.ButtonSet
-	for b, f := range p {
-		if f != nil {
+	for b, e := range p {
+		if e.do != nil {
 			s = s.With(hw.Button(b))
 		}
 	}
 	return s
 }
 
-// shown is the screen the cabinet shows over the ui's own mode: the audit
-// screens while the audit key is on, else a tilt, else a pending handpay.
-func (c *Controller) shown(cs state) view.Mode {
+// notLit is the refusal of a press on an unlit button: it wraps ErrNotNow
+// and carries the entry's notice.
+type notLit struct {
+	button hw.Button
+	mode   view.Mode
+	notice string
+}
+
+func (e *notLit) Error() string {
+	return ErrNotNow.Error() + ": " + e.button.String() + " is not lit in " + string(e.mode)
+}
+
+func (e *notLit) Unwrap() error { return ErrNotNow }
+
+// buttonNotice is the notice of a button press handled with result err:
+// the refused entry's, none for an accepted press; a lit press the step
+// refused (which the table should have foreseen) says "not now".
+func buttonNotice(err error) string {
+	var nl *notLit
+	switch {
+	case errors.As(err, &nl):
+		if nl.notice == "" {
+			return NoticeNotNow
+		}
+		return nl.notice
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrNotNow), errors.Is(err, game.ErrBet), errors.Is(err, game.ErrFunds), errors.Is(err, game.ErrIllegal):
+		return NoticeNotNow
+	}
+	return ""
+}
+
+// shown is the screen the cabinet shows over the screen's own mode: the
+// audit screens while the audit key is on, else a tilt, else a pending
+// handpay.
+func (u *screen) shown(cs state) view.Mode {
 	switch {
 	case cs.switches[hw.AuditKey]:
 		return view.Audit
-	case len(c.tiltsOf(cs)) > 0:
+	case len(cs.tilts()) > 0:
 		return view.Tilt
 	case cs.m.Handpay > 0:
 		return view.Handpay
 	}
-	return c.ui.mode
+	return u.mode
 }
 
-// panelFor is the button table of the screen shown with committed state cs.
-func (c *Controller) panelFor(cs state) panel {
+// build is the button table of the screen shown with committed state cs
+// (and the audit page's data pg).
+func (u *screen) build(cs state, pg pages) panel {
 	var p panel
-	switch c.shown(cs) {
+	switch u.shown(cs) {
 	case view.Tilt, view.Handpay: // every lamp off: an attendant is needed
 	case view.Audit:
-		c.auditPanel(cs, &p)
+		u.auditPanel(cs, pg, &p)
 	case view.Operator:
-		c.operatorPanel(&p)
+		u.operatorPanel(&p)
 	case view.Attract:
-		p.set(hw.Help, c.openHelp)
+		p.set(hw.Help, u.openHelp)
 	case view.Help:
-		c.helpPanel(cs, &p)
+		u.helpPanel(cs, &p)
 	case view.Menu:
-		c.menuPanel(cs, &p)
+		u.menuPanel(cs, &p)
 	case view.Table:
 		switch {
-		case c.ui.game == game.Duel:
-			c.duelPanel(cs, &p)
+		case u.game == game.Duel:
+			u.duelPanel(cs, &p)
 		case cs.open != nil:
-			c.roundPanel(cs, &p)
+			u.roundPanel(cs, &p)
 		default:
-			c.bettingPanel(cs, &p)
+			u.bettingPanel(cs, &p)
 		}
 	}
 	return p
 }
 
-// button handles a debounced button press: the entry of the shown screen's
-// table, or ErrNotNow for an unlit button.
-func (c *Controller) button(b hw.Button) error {
-	f := c.panelFor(c.cur)[b]
-	if f == nil {
-		return fmt.Errorf("%w: %s is not lit in %s", ErrNotNow, b, c.shown(c.cur))
+// press handles a debounced button press: the entry of the table last
+// published (the one the lamps show; nothing changed since), or its
+// refusal.
+func (u *screen) press(cs state, b hw.Button) error {
+	e := u.panel[b]
+	if e.do == nil {
+		return &notLit{button: b, mode: u.shown(cs), notice: e.why}
 	}
-	return f()
+	return e.do()
 }
 
-func (c *Controller) openHelp() error {
-	c.ui.mode, c.ui.helpPage = view.Help, 0
+func (u *screen) openHelp() error {
+	u.mode, u.helpPage = view.Help, 0
 	return nil
 }
 
 // auditPanel: SPOT cycles the pages, HIT/STAND older/newer round, DOUBLE/SPLIT
 // step forward/back; YES is the memory clear with a memory error and the
 // reset key on.
-func (c *Controller) auditPanel(cs state, p *panel) {
-	u := &c.ui
+func (u *screen) auditPanel(cs state, pg pages, p *panel) {
+	c := u.c
 	p.set(hw.Spot, func() error {
 		u.auditPage = (u.auditPage + 1) % len(auditPages)
 		u.recallIdx, u.recallStep, u.eventPage = 0, -1, 0
@@ -100,7 +148,7 @@ func (c *Controller) auditPanel(cs state, p *panel) {
 	})
 	if auditPages[u.auditPage%len(auditPages)] == "events" {
 		// HIT older page, STAND newer: each lit only if there is one.
-		if u.eventPage+1 < c.eventPages() {
+		if u.eventPage+1 < eventPages(len(pg.events)) {
 			p.set(hw.Hit, func() error { u.eventPage++; return nil })
 		}
 		if u.eventPage > 0 {
@@ -123,22 +171,23 @@ func (c *Controller) auditPanel(cs state, p *panel) {
 		}
 		return nil
 	})
-	if c.memErr != nil && cs.switches[hw.ResetKey] {
+	if cs.memErr != nil && cs.switches[hw.ResetKey] {
 		p.set(hw.Yes, c.memoryClear)
 	}
 }
 
 // operatorPanel: HIT / STAND move the cursor, BET+ drafts the next allowed
 // value, YES saves the draft, NO drops it.
-func (c *Controller) operatorPanel(p *panel) {
+func (u *screen) operatorPanel(p *panel) {
+	c := u.c
 	if c.opt.Operator == nil {
 		return
 	}
 	for _, b := range []hw.Button{hw.Hit, hw.Stand, hw.Spot, hw.BetPlus} {
 		p.set(b, func() error { return c.operatorButton(b) })
 	}
-	if c.ui.opDraft != "" {
-		if c.ui.opRTP == nil || !c.ui.opRTP.Refused {
+	if u.opDraft != "" {
+		if u.opRTP == nil || !u.opRTP.Refused {
 			p.set(hw.Yes, func() error { return c.operatorButton(hw.Yes) })
 		}
 		p.set(hw.No, func() error { return c.operatorButton(hw.No) })
@@ -147,23 +196,24 @@ func (c *Controller) operatorPanel(p *panel) {
 
 // helpPanel: SPOT/BET+ next page; HELP and GAME back where help was opened
 // from; DEAL to the table (only with credits or a round open: platform.md §1).
-func (c *Controller) helpPanel(cs state, p *panel) {
-	next := func() error { c.ui.helpPage++; return nil }
-	back := func() error { c.ui.mode = c.idleMode(); return nil }
+func (u *screen) helpPanel(cs state, p *panel) {
+	next := func() error { u.helpPage++; return nil }
+	back := func() error { u.mode = idleMode(cs); return nil }
 	p.set(hw.Spot, next)
 	p.set(hw.BetPlus, next)
 	p.set(hw.Help, back)
 	p.set(hw.Game, back)
 	if cs.m.Credits > 0 || cs.open != nil {
-		p.set(hw.Deal, func() error { c.ui.mode = view.Table; return nil })
+		p.set(hw.Deal, func() error { u.mode = view.Table; return nil })
 	}
 }
 
 // menuPanel: SPOT/BET+ next game, DEAL to its table, HELP, CASH OUT.
-func (c *Controller) menuPanel(cs state, p *panel) {
+func (u *screen) menuPanel(cs state, p *panel) {
+	c := u.c
 	nextGame := func() error {
-		c.ui.menu = (c.ui.menu + 1) % len(c.set.Games)
-		c.ui.game = c.set.Games[c.ui.menu]
+		u.menu = (u.menu + 1) % len(c.set.Games)
+		u.game = c.set.Games[u.menu]
 		return nil
 	}
 	p.set(hw.Spot, nextGame)
@@ -172,55 +222,66 @@ func (c *Controller) menuPanel(cs state, p *panel) {
 		if err := c.gameSelected(); err != nil {
 			return err
 		}
-		c.ui.mode = view.Table
-		c.ui.pos, c.ui.duelAmount = 0, 0
-		c.ui.clearBets()
+		u.mode = view.Table
+		u.pos, u.duelAmount = 0, 0
+		u.clearBets()
 		return nil
 	})
-	p.set(hw.Help, c.openHelp)
+	p.set(hw.Help, u.openHelp)
 	if cs.m.Credits > 0 {
 		p.set(hw.CashOut, c.cashOut)
 	}
 }
 
 // toMenu leaves a table between rounds.
-func (c *Controller) toMenu() error {
-	c.ui.clearBets()
-	c.ui.mode = c.idleMode()
-	if c.ui.mode == view.Table {
-		c.ui.mode = view.Menu
+func (u *screen) toMenu(cs state) func() error {
+	return func() error {
+		u.clearBets()
+		u.mode = idleMode(cs)
+		if u.mode == view.Table {
+			u.mode = view.Menu
+		}
+		return nil
 	}
-	return nil
 }
 
-// bettingPanel: the table between rounds (a blackjack game).
-func (c *Controller) bettingPanel(cs state, p *panel) {
-	u := &c.ui
+// bettingPanel: the table between rounds (a blackjack game). Every unlit
+// betting button says why: the host's lock-out for DEAL and REBET, the
+// position's maximum or the credits for BET+ and YES, no bet for NO and
+// CLEAR, and the engine's own deal check (blackjack.CheckDeal, run once per
+// set of bets) for DEAL and REBET.
+func (u *screen) bettingPanel(cs state, p *panel) {
+	c := u.c
+	rules := c.set.Rules[u.game]
 	p.set(hw.Spot, func() error {
-		if n := len(c.positions(u.game)); n > 0 {
+		if n := len(positions(rules)); n > 0 {
 			u.pos = (u.pos + 1) % n
 		}
 		return nil
 	})
 	p.set(hw.Special, func() error { u.chip = (u.chip + 1) % len(c.set.Chips); return nil })
-	p.set(hw.Help, c.openHelp)
-	p.set(hw.Game, c.toMenu)
+	p.set(hw.Help, u.openHelp)
+	p.set(hw.Game, u.toMenu(cs))
 	if cs.m.Credits > 0 {
 		p.set(hw.CashOut, c.cashOut)
 	}
-	if chip, err := c.nextChip(cs); err == nil {
+	if chip, why := u.nextChip(cs); why == "" {
 		p.set(hw.BetPlus, func() error {
 			u.undo = append(u.undo, chip)
 			u.bets = mergeBets(u.undo)
 			return nil
 		})
+	} else {
+		p.refuse(hw.BetPlus, why)
 	}
-	if mx, err := c.maxChip(cs); err == nil {
+	if mx, why := u.maxChip(cs); why == "" {
 		p.set(hw.Yes, func() error { // max bet on the selected position
 			u.undo = append(u.undo, mx)
 			u.bets = mergeBets(u.undo)
 			return nil
 		})
+	} else {
+		p.refuse(hw.Yes, why)
 	}
 	if n := len(u.undo); n > 0 {
 		p.set(hw.Clear, func() error { // the last chip back
@@ -232,36 +293,87 @@ func (c *Controller) bettingPanel(cs state, p *panel) {
 			u.clearBets()
 			return nil
 		})
+	} else {
+		p.refuse(hw.Clear, NoticeNoBet)
+		p.refuse(hw.No, NoticeNoBet)
 	}
+
+	// The deal check, once per set of bets: the last bets (REBET, and DEAL
+	// with none placed) and the bets placed.
 	prev := u.lastBets[u.game]
-	prevOK := len(prev) > 0 && c.betsValid(cs, prev)
-	if prevOK {
+	prevWhy := NoticeNoBet
+	if len(prev) > 0 {
+		prevWhy = dealNotice(blackjack.CheckDeal(rules, prev, cs.m.Credits))
+	}
+	bets, why := u.bets, prevWhy
+	if len(bets) == 0 {
+		bets = prev
+	} else {
+		why = dealNotice(blackjack.CheckDeal(rules, bets, cs.m.Credits))
+	}
+	host := hostNotice(cs, u.game)
+	switch {
+	case prevWhy == "": // REBET only places the bets: lit under a lock-out too
 		p.set(hw.Rebet, func() error {
 			u.undo = append([]game.Bet(nil), prev...)
 			u.bets = mergeBets(u.undo)
 			return nil
 		})
+	case host != "":
+		p.refuse(hw.Rebet, host)
+	default:
+		p.refuse(hw.Rebet, why) // as DEAL says: why the bets on the table cannot be dealt
 	}
-	bets := u.bets
-	if len(bets) == 0 && prevOK {
-		bets = prev
+	switch {
+	case host != "":
+		p.refuse(hw.Deal, host)
+		return
+	case why != "":
+		p.refuse(hw.Deal, why)
+		return
 	}
-	if len(bets) > 0 && c.betsValid(cs, bets) && c.startRefused(cs, u.game) == nil {
-		p.set(hw.Deal, func() error {
-			if err := c.play(game.Action{Kind: game.Deal, Bets: bets}); err != nil {
-				return err
-			}
-			u.lastBets[u.game] = append([]game.Bet(nil), bets...)
-			u.clearBets()
-			return nil
-		})
+	p.set(hw.Deal, func() error {
+		if err := c.play(game.Action{Kind: game.Deal, Bets: bets}); err != nil {
+			return err
+		}
+		u.lastBets[u.game] = append([]game.Bet(nil), bets...)
+		u.clearBets()
+		return nil
+	})
+}
+
+// dealNotice is the notice of the engine's deal check's result ("" for
+// nil).
+func dealNotice(err error) string {
+	var de *blackjack.DealError
+	if err == nil {
+		return ""
 	}
+	if !errors.As(err, &de) {
+		return NoticeNotNow
+	}
+	switch de.Reason {
+	case blackjack.DealNoBet:
+		return NoticeNoBet
+	case blackjack.DealBelowMin:
+		return NoticeMinBet
+	case blackjack.DealAboveMax:
+		return NoticeMaxBet
+	case blackjack.DealSideNeedsMain:
+		return NoticeSideNeedsMain
+	case blackjack.DealRoyalNeedsBoth:
+		return NoticeRoyalNeedsBoth
+	case blackjack.DealFunds:
+		return NoticeFunds
+	}
+	return NoticeNotNow
 }
 
 // roundPanel: a blackjack round in progress: each lit button is a legal
 // action (ActionFor), and HELP.
-func (c *Controller) roundPanel(cs state, p *panel) {
-	p.set(hw.Help, c.openHelp)
+func (u *screen) roundPanel(cs state, p *panel) {
+	c := u.c
+	p.set(hw.Help, u.openHelp)
 	legal := cs.round.Legal(cs.m.Credits)
 	for b := range hw.NumButtons {
 		if k, ok := ActionFor(b, legal); ok {

@@ -58,7 +58,7 @@ func (r *periphRig) deliver() ([]hw.Input, []error) {
 	ins := r.hw.Inputs()
 	errs := make([]error, len(ins))
 	for i, in := range ins {
-		errs[i] = r.c.Handle(in)
+		errs[i] = r.c.Handle(HW(in))
 	}
 	return ins, errs
 }

@@ -41,7 +41,7 @@ func TestPoolConservation(t *testing.T) {
 				evs = append(evs, game.Event{Kind: game.JackpotWin, Percent: 100})
 				resets++
 			}
-			if _, err := c.money(&m, game.Royal, evs); err != nil {
+			if _, err := c.set.money(&m, game.Royal, evs); err != nil {
 				t.Fatalf("money(%v) = %v", evs, err)
 			}
 			if m.PoolUnits < 0 {

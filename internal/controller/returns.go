@@ -72,18 +72,6 @@ func (r *Returns) Guarded(ov func(InForce, map[string]string) (InForce, error)) 
 	}
 }
 
-// helpFigures are the help screen's figures for game id: the rules in
-// force when Returns is wired, else the static Figures.
-func (c *Controller) helpFigures(id game.ID) []view.RTPLine {
-	if c.opt.Returns != nil {
-		return c.opt.Returns.Lines(c.set, id)
-	}
-	if c.opt.Figures != nil {
-		return c.opt.Figures(id)
-	}
-	return nil
-}
-
 // PreviewReturns is the figures of game id if the operator set key to
 // value (nothing is stored): for the operator menu to show the return live
 // as a draft changes. A refused combination returns an error wrapping an
@@ -104,5 +92,14 @@ func (c *Controller) PreviewReturns(id game.ID, key, value string) ([]view.RTPLi
 }
 
 // ReturnFigures are the figures of game id under the settings in force, as
-// help shows them (cabinet sim's "computed" column).
-func (c *Controller) ReturnFigures(id game.ID) []view.RTPLine { return c.helpFigures(id) }
+// help shows them (cabinet sim's "computed" column): the rules in force
+// when Returns is wired, else the static Figures.
+func (c *Controller) ReturnFigures(id game.ID) []view.RTPLine {
+	if c.opt.Returns != nil {
+		return c.opt.Returns.Lines(c.set, id)
+	}
+	if c.opt.Figures != nil {
+		return c.opt.Figures(id)
+	}
+	return nil
+}

@@ -42,7 +42,7 @@ func returnsRig(t *testing.T, cfg *config.Config) (*rig, *Returns) {
 // helpMain opens help on game id from attract and returns its main figure.
 func helpMain(t *testing.T, r *rig, id game.ID) view.RTPLine {
 	t.Helper()
-	r.c.ui.game = id
+	r.c.scr.game = id
 	r.pressLit(hw.Help)
 	defer r.pressLit(hw.Help) // back to attract
 	s := r.c.Snapshot()
@@ -98,7 +98,7 @@ func TestHelpFollowsOverride(t *testing.T) {
 func TestOperatorChangeRefused(t *testing.T) {
 	// One deck, H17, European dealing with surrender: about 99.9 %; the
 	// same with American dealing gives the player the advantage.
-	cfg, err := config.Parse([]byte("[cabinet]\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
+	cfg, err := config.Parse([]byte("[cabinet]\ncurrency = \"EUR\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +119,10 @@ func TestOperatorChangeRefused(t *testing.T) {
 	if r.c.set.Rules[game.Classic].Peek == blackjack.PeekAceTen {
 		t.Errorf("American dealing in force although refused")
 	}
-	if o := r.c.overrides(); len(o) != 0 {
+	if o := r.storedOverrides(); len(o) != 0 {
 		t.Errorf("overrides stored after a refusal: %v", o)
 	}
-	if r.c.ui.opError == nil {
+	if r.c.scr.opError == nil {
 		t.Errorf("no refusal shown to the operator")
 	}
 }

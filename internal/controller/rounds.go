@@ -14,11 +14,11 @@ import (
 
 // newRound starts a round of id with the effective settings. carry is the
 // game's state kept between rounds (Poker Duel session), nil if none.
-func (c *Controller) newRound(id game.ID, no uint64, carry []byte) (game.Round, json.RawMessage, error) {
+func (s *InForce) newRound(id game.ID, no uint64, carry []byte) (game.Round, json.RawMessage, error) {
 	if id == game.Duel {
-		return c.newDuel(no, carry)
+		return s.newDuel(no, carry)
 	}
-	rules, ok := c.set.Rules[id]
+	rules, ok := s.Rules[id]
 	if !ok {
 		return nil, nil, fmt.Errorf("cabinet: no rules for %q", id)
 	}
@@ -62,7 +62,7 @@ func fresh(id game.ID, rules json.RawMessage, no uint64) (game.Round, error) {
 
 // restore decodes the open round and proves it: replaying the recorded steps
 // with their recorded cards must give exactly the stored state.
-func (c *Controller) restore(open *recovery.OpenRound) (game.Round, error) {
+func restore(open *recovery.OpenRound) (game.Round, error) {
 	r, err := decodeRound(open.Game, open.State)
 	if err != nil {
 		return nil, err
@@ -98,9 +98,9 @@ func replay(id game.ID, rules json.RawMessage, no uint64, steps []meters.Step) (
 // shoeFor prepares the card source of a new round (blackjack.NextShoe: a
 // lazily drawn fresh shoe, or Free Bet's persisted cut-card shoe, reshuffled
 // when the cut card has come out).
-func (c *Controller) shoeFor(id game.ID, r game.Round, carry *card.Shoe, step *stepRand) (*card.Shoe, bool, error) {
+func (s *InForce) shoeFor(id game.ID, r game.Round, carry *card.Shoe, step *stepRand) (*card.Shoe, bool, error) {
 	if id == game.Duel {
 		return duelShoe(r), false, nil
 	}
-	return blackjack.NextShoe(c.set.Rules[id], carry, step.reader)
+	return blackjack.NextShoe(s.Rules[id], carry, step.reader)
 }

@@ -33,15 +33,14 @@ func (c *Controller) selfChecks(cs state) []view.KV {
 	}
 	var out []view.KV
 	storeErr := c.st.Check()
-	if storeErr != nil && c.memErr == nil {
-		c.memErr = fmt.Errorf("%w: self-test: %w", ErrMemory, storeErr)
-		c.log.Error("self-test: store integrity check failed: memory-error tilt", "err", storeErr)
+	if storeErr != nil {
+		c.fail(fmt.Errorf("%w: self-test: %w", ErrMemory, storeErr))
 	}
 	out = append(out,
-		view.KV{Key: "store", Value: v(storeErr == nil && c.memErr == nil, checkFailed)},
+		view.KV{Key: "store", Value: v(storeErr == nil && c.cur.memErr == nil, checkFailed)},
 		view.KV{Key: "invariant", Value: v(cs.m.Meters.Check(cs.m.Credits) == nil, checkFailed)},
 		view.KV{Key: "pool", Value: v(cs.m.PoolUnits >= 0, checkFailed)},
-		view.KV{Key: "digest", Value: v(c.digestErr == nil, checkMismatch)},
+		view.KV{Key: "digest", Value: v(c.cur.digestErr == nil, checkMismatch)},
 		view.KV{Key: "rng", Value: v(rngHealthy(c.rng.Step(0, -1)) == nil, checkFailed)},
 		view.KV{Key: "config", Value: v(c.set.Validate() == nil, checkFailed)},
 		view.KV{Key: "main_door", Value: v(!cs.switches[hw.MainDoor], checkOpen)},

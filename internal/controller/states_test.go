@@ -94,7 +94,7 @@ func stBroke(t *testing.T) *rig {
 			t.Fatalf("credits %v after %d rounds: choose another seed", r.c.Credits(), i)
 		}
 		bet := min(r.c.Credits(), r.c.set.Rules[game.Classic].MaxBet)
-		if err := r.c.Play(game.Action{Kind: game.Deal, Bets: []game.Bet{{Kind: game.Main, Amount: bet}}}); err != nil {
+		if err := r.play(game.Action{Kind: game.Deal, Bets: []game.Bet{{Kind: game.Main, Amount: bet}}}); err != nil {
 			t.Fatal(err)
 		}
 		for r.c.Round() != nil { // stand, no insurance: lose all, or at least keep the bet
@@ -284,14 +284,14 @@ func press(b hw.Button) func(r *rig) error { return func(r *rig) error { return 
 
 func play(k game.ActionKind) func(r *rig) error {
 	return func(r *rig) error {
-		return r.c.Play(game.Action{Kind: k, Bets: []game.Bet{{Kind: game.Main, Amount: 100}}})
+		return r.play(game.Action{Kind: k, Bets: []game.Bet{{Kind: game.Main, Amount: 100}}})
 	}
 }
 
 func bill(v money.Cents) func(r *rig) error { return func(r *rig) error { return r.insert(v) } }
 
 func stacked(v money.Cents) func(r *rig) error {
-	return func(r *rig) error { return r.c.Handle(hw.Input{Kind: hw.BillStacked, Value: v}) }
+	return func(r *rig) error { return r.c.Handle(HW(hw.Input{Kind: hw.BillStacked, Value: v})) }
 }
 
 // TestRefusals: every "no bet while …" rule of platform.md §1 and every
@@ -501,7 +501,7 @@ func TestOverlays(t *testing.T) {
 				if after := look(r); after != before {
 					t.Fatalf("after %s off:\n got  %s\n want %s", sw, after, before)
 				}
-				if sw != hw.AuditKey && !memErr && len(r.c.tilts()) == 0 {
+				if sw != hw.AuditKey && !memErr && len(r.c.cur.tilts()) == 0 {
 					if evs := storeEvents(t, r.st); evs[len(evs)-1].Kind != meters.KindTiltClear {
 						t.Fatalf("tilt clearing not logged: %+v", evs[len(evs)-1])
 					}

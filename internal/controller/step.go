@@ -33,35 +33,29 @@ func (s *stepRand) reader() io.Reader {
 // canPlay reports why no game action is accepted now, or nil.
 func (c *Controller) canPlay() error {
 	switch {
-	case c.memErr != nil:
+	case c.cur.memErr != nil:
 		return fmt.Errorf("%w: memory error", ErrNotNow)
-	case c.digestErr != nil:
+	case c.cur.digestErr != nil:
 		return fmt.Errorf("%w: program digest mismatch", ErrNotNow)
-	case len(c.tilts()) > 0:
-		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.tilts())
+	case len(c.cur.tilts()) > 0:
+		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.cur.tilts())
 	case c.cur.m.Handpay > 0:
 		return fmt.Errorf("%w: handpay pending", ErrNotNow)
-	case c.cur.switches[hw.AuditKey] || c.ui.mode == view.Operator:
+	case c.cur.switches[hw.AuditKey] || c.scr.mode == view.Operator:
 		return fmt.Errorf("%w: audit or operator screens open", ErrNotNow)
 	}
 	return nil
 }
 
-// Play applies one game action to the open round, starting a round of the
+// play applies one game action to the open round, starting a round of the
 // selected game for Deal/Buy when none is open. The engine decides the step
 // (cards drawn), then ONE store transaction commits the round state, the step
 // record, the credit change, the meters and the pool; only then does the
 // controller's state (and the snapshot) move. On any error nothing changed.
-func (c *Controller) Play(a game.Action) error {
+func (c *Controller) play(a game.Action) error {
 	if err := c.canPlay(); err != nil {
 		return err
 	}
-	err := c.play(a)
-	c.publish(c.cur)
-	return err
-}
-
-func (c *Controller) play(a game.Action) error {
 	a.Funds = c.cur.m.Credits
 	starting := c.cur.open == nil
 	var (
@@ -77,16 +71,13 @@ func (c *Controller) play(a game.Action) error {
 		if a.Kind != game.Deal && a.Kind != game.Buy {
 			return game.Illegal(a.Kind, "no round in progress")
 		}
-		id, no = c.ui.game, c.cur.m.NextRound
-		if err := c.startRefused(c.cur, id); err != nil {
+		id, no = c.scr.game, c.cur.m.NextRound
+		if err := startRefused(c.cur, id); err != nil {
 			return fmt.Errorf("%w: %w", ErrNotNow, err)
 		}
-		carry, err := c.carry(id)
-		if err != nil {
-			return err
-		}
+		carry := c.cur.carry[id]
 		var rules json.RawMessage
-		r, rules, err = c.newRound(id, no, carry)
+		r, rules, err = c.set.newRound(id, no, carry)
 		if err != nil {
 			return err
 		}
@@ -100,14 +91,14 @@ func (c *Controller) play(a game.Action) error {
 			}
 		}
 		var reshuffled bool
-		shoe, reshuffled, err = c.shoeFor(id, r, prev, sr)
+		shoe, reshuffled, err = c.set.shoeFor(id, r, prev, sr)
 		if err != nil {
 			return err
 		}
 		if reshuffled {
 			notes = append(notes, game.Event{Kind: game.Note, Hand: game.Dealer, Text: "shuffle"})
 		}
-		if c.lazy(id) {
+		if c.set.lazy(id) {
 			shoe.Rand = sr.reader()
 		}
 	} else {
@@ -118,7 +109,7 @@ func (c *Controller) play(a game.Action) error {
 		open = *c.cur.open
 		open.Steps = append([]meters.Step(nil), c.cur.open.Steps...)
 		shoe = c.cur.open.Shoe.Clone()
-		if c.lazy(id) {
+		if c.set.lazy(id) {
 			shoe.Rand = (&stepRand{rng: c.rng, round: no, step: len(open.Steps)}).reader()
 		}
 	}
@@ -136,12 +127,12 @@ func (c *Controller) play(a game.Action) error {
 		if starting {
 			m.NextRound = no + 1
 			m.Meters.RoundStarted(id)
-			if err := c.raise(tx, exGameStarted); err != nil {
+			if err := c.emit(tx, HostEvent{Kind: HostGameStarted}); err != nil {
 				return err
 			}
 		}
 		var err error
-		if step.Events, err = c.money(m, id, step.Events); err != nil {
+		if step.Events, err = c.set.money(m, id, step.Events); err != nil {
 			return err
 		}
 		open.Steps = append(open.Steps, step)
@@ -151,7 +142,7 @@ func (c *Controller) play(a game.Action) error {
 		if r.Done() {
 			staked, paid := roundMoney(open.Steps)
 			m.Meters.RoundOver(id, staked, paid)
-			if err := c.raise(tx, exGameEnded); err != nil {
+			if err := c.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
 				return err
 			}
 			rec := meters.Recall{Round: no, Game: id, Start: open.Start, End: step.At, Rules: open.Rules,
@@ -159,10 +150,11 @@ func (c *Controller) play(a game.Action) error {
 			if err := tx.CloseRound(rec); err != nil {
 				return err
 			}
-			if carry := c.carryOut(id, r, shoe); carry != nil {
+			if carry := c.set.carryOut(id, r, shoe); carry != nil {
 				if err := tx.PutCarry(id, carry); err != nil {
 					return err
 				}
+				s.withCarry(id, carry)
 			}
 			s.open, s.round, s.last, s.recovered = nil, nil, &t, false
 		} else {
@@ -192,30 +184,14 @@ func (c *Controller) play(a game.Action) error {
 }
 
 // lazy reports whether the game's shoe is drawn lazily (fresh shuffle every round).
-func (c *Controller) lazy(id game.ID) bool {
+func (s *InForce) lazy(id game.ID) bool {
 	if id == game.Duel {
 		return true
 	}
-	return c.set.Rules[id].FreshShuffle
+	return s.Rules[id].FreshShuffle
 }
 
-func (c *Controller) carry(id game.ID) ([]byte, error) {
-	if id != game.FreeBet && id != game.Duel {
-		return nil, nil
-	}
-	var out []byte
-	err := c.st.View(func(tx *recovery.Tx) error {
-		b, err := tx.Carry(id)
-		out = b
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("cabinet: read %s carry: %w", id, err)
-	}
-	return out, nil
-}
-
-func (c *Controller) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte {
+func (s *InForce) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte {
 	switch id {
 	case game.FreeBet:
 		return mustJSON(shoe)
@@ -230,10 +206,10 @@ func (c *Controller) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte 
 // stakes feed the pool, jackpot wins are resolved from the pool as it stands
 // in this transaction (the win locks that amount). It returns the events as
 // recorded (jackpot amounts filled in, payouts added).
-func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([]game.Event, error) {
+func (s *InForce) money(m *recovery.Machine, id game.ID, evs []game.Event) ([]game.Event, error) {
 	out := make([]game.Event, 0, len(evs)+1)
 	pay := func(e game.Event) {
-		if c.set.HandpayLimit > 0 && e.Amount >= c.set.HandpayLimit {
+		if s.HandpayLimit > 0 && e.Amount >= s.HandpayLimit {
 			e.Handpay = true
 			m.Handpay += e.Amount
 			m.HandpayKind = HandpayJackpot
@@ -250,7 +226,7 @@ func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([
 			}
 			m.Credits -= e.Amount
 			if e.Bet == game.RoyalSide {
-				u := blackjack.PoolContribution(e.Amount, c.set.JackpotRateE7)
+				u := blackjack.PoolContribution(e.Amount, s.JackpotRateE7)
 				m.PoolUnits += u
 				m.Meters.ProgressiveContrib += u
 			}
@@ -262,7 +238,7 @@ func (c *Controller) money(m *recovery.Machine, id game.ID, evs []game.Event) ([
 			pay(e)
 		case game.JackpotWin:
 			var cents money.Cents
-			cents, m.PoolUnits = blackjack.PoolWin(m.PoolUnits, e.Percent, c.set.JackpotReset)
+			cents, m.PoolUnits = blackjack.PoolWin(m.PoolUnits, e.Percent, s.JackpotReset)
 			m.Meters.ProgressiveHits++
 			m.Meters.ProgressivePaid += cents
 			e.Amount = cents

@@ -22,7 +22,7 @@ func TestTechnicianScreens(t *testing.T) {
 	r.bill(5000)
 	// A round cut by a power loss, then finished.
 	for r.c.Round() == nil {
-		if err := r.c.AutoStep(game.Classic, nil); err != nil {
+		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -96,19 +96,19 @@ func TestEventDetailsTranslated(t *testing.T) {
 	r.bill(2000)
 	for _, in := range []hw.Input{{Kind: hw.BillRefused, Value: 500, Err: "not a bill it takes"}, {Kind: hw.BillRefused},
 		{Kind: hw.BillError, Err: "pulse: partial train"}} {
-		if err := r.c.Handle(in); err != nil {
+		if err := r.c.Handle(HW(in)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, hc := range []HostCommand{{Kind: HostPlay}, {Kind: HostPlay, On: true}, {Kind: HostBills}, {Kind: HostBills, On: true},
 		{Kind: HostBillDenoms, Mask: 0x1C, KeepOn: true}, {Kind: HostBillDenoms, Mask: 0x1C}, {Kind: HostGameOnOff, Game: game.Zappit}, {Kind: HostGameOnOff, Game: game.Zappit, On: true},
 		{Kind: HostSound}, {Kind: HostSound, On: true}} {
-		if err := r.c.Host(hc); err != nil {
+		if err := r.host(hc); err != nil {
 			t.Fatal(err)
 		}
 	}
 	r.bill(1000) // the acceptor goes off after it (LP 08's action)
-	if err := r.c.Host(HostCommand{Kind: HostBills, On: true}); err != nil {
+	if err := r.host(HostCommand{Kind: HostBills, On: true}); err != nil {
 		t.Fatal(err)
 	}
 	r.toTable(game.Classic)
@@ -121,10 +121,10 @@ func TestEventDetailsTranslated(t *testing.T) {
 	r.set(hw.MainDoor, false)
 	r.set(hw.OperatorKey, true)
 	r.set(hw.OperatorKey, false)
-	if err := r.c.Handle(hw.Input{Kind: hw.BillJam, On: true, Err: "jam"}); err != nil {
+	if err := r.c.Handle(HW(hw.Input{Kind: hw.BillJam, On: true, Err: "jam"})); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.c.Handle(hw.Input{Kind: hw.BillJam, On: false}); err != nil {
+	if err := r.c.Handle(HW(hw.Input{Kind: hw.BillJam, On: false})); err != nil {
 		t.Fatal(err)
 	}
 	r.mustPress(hw.CashOut)
@@ -224,7 +224,7 @@ func TestSelfTestPageLive(t *testing.T) {
 		}
 	}
 	r.set(hw.MainDoor, true)
-	if err := r.c.Handle(hw.Input{Kind: hw.BillJam, On: true, Err: "test"}); err != nil {
+	if err := r.c.Handle(HW(hw.Input{Kind: hw.BillJam, On: true, Err: "test"})); err != nil {
 		t.Fatal(err)
 	}
 	got = checks()

@@ -130,7 +130,7 @@ func TestTransitions(t *testing.T) {
 			}},
 		{"operator → menu: key off, the draft dropped", stOperator, func(r *rig) { r.turn(hw.OperatorKey, false) }, view.Menu,
 			func(t *testing.T, r *rig, b recoveryView) {
-				if o := r.c.overrides(); len(o) != 0 {
+				if o := r.storedOverrides(); len(o) != 0 {
 					t.Fatalf("overrides %v stored without YES", o)
 				}
 			}},
@@ -139,7 +139,7 @@ func TestTransitions(t *testing.T) {
 		{"operator key refused: audit", stAudit, func(r *rig) { r.turn(hw.OperatorKey, true); r.turn(hw.AuditKey, false) }, view.Menu, refusedKey},
 		{"operator key refused: memory error", stMemoryError, func(r *rig) { r.turn(hw.OperatorKey, true) }, view.Tilt,
 			func(t *testing.T, r *rig, b recoveryView) {
-				if r.c.ui.mode == view.Operator {
+				if r.c.scr.mode == view.Operator {
 					t.Fatal("operator menu opened on a memory error")
 				}
 			}},
@@ -204,7 +204,7 @@ func wantCredits(t *testing.T, r *rig, c money.Cents) {
 // logged as refused and the menu stays closed even once the cause is gone.
 func refusedKey(t *testing.T, r *rig, _ recoveryView) {
 	t.Helper()
-	if r.c.ui.mode == view.Operator {
+	if r.c.scr.mode == view.Operator {
 		t.Fatal("operator menu opened")
 	}
 	if evs := storeEvents(t, r.st); !hasEvent(evs, meters.KindKey, "operator_key on (refused") {
@@ -304,7 +304,7 @@ func TestCreditLimit(t *testing.T) {
 // pays the handpay that was locked, and the bill stays on the credit meter.
 func TestBillStackedDuringCashoutHandpay(t *testing.T) {
 	r := stHandpay(t)
-	mustOK(r, r.c.Handle(hw.Input{Kind: hw.BillStacked, Value: 1000}))
+	mustOK(r, r.c.Handle(HW(hw.Input{Kind: hw.BillStacked, Value: 1000})))
 	if m := r.c.Machine(); m.Credits != 6000 || m.Handpay != 5000 {
 		t.Fatalf("late bill: credits %v handpay %v, want 60.00 and the 50.00 handpay", m.Credits, m.Handpay)
 	}
@@ -375,7 +375,7 @@ func TestBillRefusalReasons(t *testing.T) {
 		r.bill(2000)
 		before := r.c.Machine()
 		in := hw.Input{Kind: hw.BillError, Err: "pulse: gap out of range inside a train: 3 pulses"}
-		if err := r.c.Handle(in); err != nil {
+		if err := r.c.Handle(HW(in)); err != nil {
 			t.Fatal(err)
 		}
 		if m := r.c.Machine(); m.Credits != before.Credits || m.Meters.BillsIn != before.Meters.BillsIn {

@@ -24,18 +24,23 @@ type Config struct {
 	// per sync (see PowerCutConfig).
 	PowerCut      int64
 	Subsets, Torn int
-	Dir           string   // work directory ("" = a temporary one, removed unless Keep)
-	Keep          bool     // keep the work directory
-	Env           []string // extra environment for the child
-	Out           io.Writer
+	// Flips is the proof-damage case of the power-cut harness: the syncs
+	// at which each proof byte is flipped (PowerCutConfig.FlipSyncs).
+	Flips int
+	Dir   string   // work directory ("" = a temporary one, removed unless Keep)
+	Keep  bool     // keep the work directory
+	Env   []string // extra environment for the child
+	Out   io.Writer
 }
 
-const usage = `usage: cabinet crashtest [--kills N] [--corrupt N] [--powercut R [--subsets N] [--torn N]] [--seed S] [--rounds R] [--game all] [--bin PATH] [--config FILE] [--dir DIR] [--keep]
+const usage = `usage: cabinet crashtest [--kills N] [--corrupt N] [--powercut R [--subsets N] [--torn N] [--flips N]] [--seed S] [--rounds R] [--game all] [--bin PATH] [--config FILE] [--dir DIR] [--keep]
 
   --kills N     SIGKILL the sim child N times at random moments, restart it, compare with an uninterrupted run
   --corrupt N   damage N copies of the finished store and boot each: refused, memory error, or identical
   --powercut R  play R rounds under strace, build every crash state a power cut may leave between two
-                syncs (unsynced-write subsets, torn 512-byte sectors) and boot each (needs strace)`
+                syncs (unsynced-write subsets, torn 512-byte sectors) and boot each (needs strace);
+                at --flips N of those syncs (-1: all) and after the run, flip each byte of each proof slot
+                and boot each: none may hold a commit older than the one shown`
 
 // Run implements `cabinet crashtest`.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -48,6 +53,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Int64Var(&c.PowerCut, "powercut", 0, "rounds played under strace for the power-cut harness")
 	fs.IntVar(&c.Subsets, "subsets", 256, "power cut: subsets of unsynced writes tried per sync (all up to 64)")
 	fs.IntVar(&c.Torn, "torn", 0, "power cut: torn variants per write (0: every 512-byte sector)")
+	fs.IntVar(&c.Flips, "flips", 4, "power cut: syncs at which each proof byte is flipped, besides after the run (-1: every sync; 0: no flips)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the sim, the kill moments and the damage")
 	fs.Int64Var(&c.Rounds, "rounds", 300, "rounds the sim plays")
 	fs.StringVar(&c.Game, "game", "all", "game of the sim")
@@ -63,6 +69,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if c.Kills < 0 || c.Corrupt < 0 || c.Rounds < 1 || c.PowerCut < 0 || c.Subsets < 0 || c.Torn < 0 {
 		return fmt.Errorf("%w: --kills, --corrupt, --powercut, --subsets, --torn must be >= 0 and --rounds >= 1", ErrUsage)
+	}
+	if c.Flips < -1 {
+		return fmt.Errorf("%w: --flips %d: want -1 (every sync), 0 (none) or a number of syncs", ErrUsage, c.Flips)
 	}
 	if c.Kills == 0 && c.Corrupt == 0 && c.PowerCut == 0 {
 		c.Kills = 20
@@ -123,7 +132,7 @@ func (c Config) Run(ctx context.Context) error {
 	}
 	if c.PowerCut > 0 {
 		s, err := PowerCut(ctx, PowerCutConfig{Bin: c.Bin, Config: c.Config, Game: c.Game, Rounds: c.PowerCut, Seed: c.Seed,
-			Dir: c.Dir, MaxSubsets: c.Subsets, TornPerWrite: c.Torn, Out: c.Out})
+			Dir: c.Dir, MaxSubsets: c.Subsets, TornPerWrite: c.Torn, FlipSyncs: c.Flips, Out: c.Out})
 		if err != nil {
 			return err
 		}
@@ -131,7 +140,7 @@ func (c Config) Run(ctx context.Context) error {
 		for _, f := range s.Failures {
 			fmt.Fprintln(c.Out, "  FAIL", f)
 		}
-		if s.Failed > 0 {
+		if s.Failed > 0 || s.Flips.Failed > 0 {
 			return fmt.Errorf("%w: %s", ErrMismatch, s)
 		}
 	}

@@ -99,7 +99,7 @@ func TestPowerCut(t *testing.T) {
 	}
 	var out bytes.Buffer
 	s, err := PowerCut(context.Background(), PowerCutConfig{Bin: bin, Game: "all", Rounds: *powerCutRounds, Seed: *seed,
-		Dir: t.TempDir(), MaxSubsets: 64, TornPerWrite: 4, Out: &out})
+		Dir: t.TempDir(), MaxSubsets: 64, TornPerWrite: 4, FlipSyncs: 1, Out: &out})
 	t.Logf("%s%s", out.String(), s)
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +114,13 @@ func TestPowerCut(t *testing.T) {
 	// about it.
 	if s.MemoryError > 0 {
 		t.Errorf("%d crash states booted as memory errors, want none (a missing sync?)", s.MemoryError)
+	}
+	// The proof-damage case (issue 27): each byte of each proof slot
+	// flipped at the last sync (the last commit's proof, written or not)
+	// and after the run. None may boot older than the commit shown (a
+	// failure above); with four copies per slot none needs a memory error.
+	if f := s.Flips; f.States < 2*1024 || f.MemoryError > 0 || f.Failed > 0 {
+		t.Errorf("proof damage: %+v, want at least 2048 states, every one exact", f)
 	}
 	if s.Commits < 10 || s.Clean == 0 {
 		t.Errorf("only %d commits traced, %d clean boots: the harness did not exercise the store", s.Commits, s.Clean)

@@ -58,19 +58,39 @@ type PowerCutConfig struct {
 	// (all of them when there are at most 2^6), TornPerWrite the torn
 	// variants per write (0: every sector boundary).
 	MaxSubsets, TornPerWrite int
-	Out                      io.Writer
+	// FlipSyncs is the proof-damage case (issue 27): at this many syncs,
+	// evenly spread (the last one included; negative: every sync), and
+	// after the run, each byte of each proof slot is flipped (XOR 0xFF) in
+	// two crash states — none of the unsynced writes, and all of them —
+	// and each is booted: none may hold an older commit than the last one
+	// shown. 0: no flips.
+	FlipSyncs int
+	Out       io.Writer
 }
 
 // PowerCutSummary counts the crash states booted by outcome.
 type PowerCutSummary struct {
 	States, Duplicates, Syncs, Commits int
 	Clean, MemoryError, Failed         int
-	Failures                           []string
+	// Flips counts the states of the proof-damage case (PowerCutConfig.FlipSyncs),
+	// booted and judged like the others but counted apart.
+	Flips    FlipSummary
+	Failures []string
+}
+
+// FlipSummary counts the proof-damage states by outcome.
+type FlipSummary struct {
+	Points, States, Duplicates, Clean, MemoryError, Failed int
 }
 
 func (s PowerCutSummary) String() string {
-	return fmt.Sprintf("power cut: %d syncs over %d commits traced; %d distinct crash states booted (%d duplicates skipped): %d exact (commit shown or the unshown next), %d memory error, %d FAILED",
+	out := fmt.Sprintf("power cut: %d syncs over %d commits traced; %d distinct crash states booted (%d duplicates skipped): %d exact (commit shown or the unshown next), %d memory error, %d FAILED",
 		s.Syncs, s.Commits, s.States, s.Duplicates, s.Clean, s.MemoryError, s.Failed)
+	if f := s.Flips; f.States > 0 {
+		out += fmt.Sprintf("\nproof damage: each byte of each proof slot flipped at %d points: %d states booted: %d exact, %d memory error, %d FAILED (older than the commit shown, or other records)",
+			f.Points, f.States, f.Clean, f.MemoryError, f.Failed)
+	}
+	return out
 }
 
 type fileOp struct {
@@ -185,19 +205,23 @@ func PowerCut(ctx context.Context, c PowerCutConfig) (PowerCutSummary, error) {
 	seen := map[[32]byte]bool{}
 	durable = [2][]byte{bytes.Clone(base[0]), bytes.Clone(base[1])}
 	pending, shown = nil, baseN
-	try := func(files [2][]byte, what string) error {
+	flipped := map[[32]byte]bool{}
+	bootOne := func(files [2][]byte, what string, seen map[[32]byte]bool, states, dups, clean, memErr, failed *int) error {
+		// A state is judged against the commit shown at its cut: the same
+		// files met again after a proof sync are judged again, stricter.
 		h := sha256.New()
 		h.Write(files[0])
 		h.Write([]byte{0})
 		h.Write(files[1])
+		h.Write([]byte(strconv.FormatUint(shown, 10)))
 		var k [32]byte
 		copy(k[:], h.Sum(nil))
 		if seen[k] {
-			sum.Duplicates++
+			*dups++
 			return nil
 		}
 		seen[k] = true
-		sum.States++
+		*states++
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -207,17 +231,34 @@ func PowerCut(ctx context.Context, c PowerCutConfig) (PowerCutSummary, error) {
 		o, detail := bootCut(bstore, bmirror, shown, expected)
 		switch o {
 		case Clean:
-			sum.Clean++
+			*clean++
 		case MemoryError:
-			sum.MemoryError++
+			*memErr++
 		default:
-			sum.Failed++
+			*failed++
 			if len(sum.Failures) < 20 {
 				sum.Failures = append(sum.Failures, fmt.Sprintf("%s (commit %d shown): %s", what, shown, detail))
 			}
 		}
 		return nil
 	}
+	try := func(files [2][]byte, what string) error {
+		return bootOne(files, what, seen, &sum.States, &sum.Duplicates, &sum.Clean, &sum.MemoryError, &sum.Failed)
+	}
+	// flips boots files with each byte of the proof flipped in turn.
+	flips := func(files [2][]byte, what string) error {
+		f := &sum.Flips
+		for i := range min(len(files[1]), 2*recovery.ProofSlotSize) {
+			proof := bytes.Clone(files[1])
+			proof[i] ^= 0xFF
+			if err := bootOne([2][]byte{files[0], proof}, fmt.Sprintf("%s, proof byte %d flipped", what, i),
+				flipped, &f.States, &f.Duplicates, &f.Clean, &f.MemoryError, &f.Failed); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	flipAt := flipPoints(ops, c.FlipSyncs)
 	cut := func(where string) error {
 		for _, sub := range subsets(len(pending), c.MaxSubsets, rng) {
 			if err := try(applyOps(durable, pending, sub, -1, 0), fmt.Sprintf("%s, unsynced writes %v of %d", where, sub, len(pending))); err != nil {
@@ -245,8 +286,22 @@ func PowerCut(ctx context.Context, c PowerCutConfig) (PowerCutSummary, error) {
 			pending = append(pending, op)
 			continue
 		}
-		if err := cut(fmt.Sprintf("cut before sync %d (%s)", i, []string{"store", "proof"}[op.file])); err != nil {
+		where := fmt.Sprintf("cut before sync %d (%s)", i, []string{"store", "proof"}[op.file])
+		if err := cut(where); err != nil {
 			return sum, err
+		}
+		if flipAt[i] {
+			sum.Flips.Points++
+			all := make([]int, len(pending))
+			for j := range all {
+				all[j] = j
+			}
+			if err := flips(applyOps(durable, pending, nil, -1, 0), where+", no unsynced write"); err != nil {
+				return sum, err
+			}
+			if err := flips(applyOps(durable, pending, all, -1, 0), where+", every unsynced write"); err != nil {
+				return sum, err
+			}
 		}
 		pending = syncFile(&durable, pending, op.file)
 		if op.file == 1 {
@@ -256,7 +311,38 @@ func PowerCut(ctx context.Context, c PowerCutConfig) (PowerCutSummary, error) {
 	if err := cut("cut after the run"); err != nil {
 		return sum, err
 	}
+	if c.FlipSyncs != 0 {
+		sum.Flips.Points++
+		if err := flips(applyOps(durable, pending, nil, -1, 0), "after the run"); err != nil {
+			return sum, err
+		}
+	}
 	return sum, nil
+}
+
+// flipPoints chooses the syncs (indexes into ops) of the proof-damage case:
+// n of them evenly spread with the last one included (every sync when n < 0
+// or n is at least their number; none when n is 0).
+func flipPoints(ops []fileOp, n int) map[int]bool {
+	var syncs []int
+	for i, op := range ops {
+		if op.kind == opSync {
+			syncs = append(syncs, i)
+		}
+	}
+	at := map[int]bool{}
+	switch {
+	case n == 0 || len(syncs) == 0:
+	case n < 0 || n >= len(syncs):
+		for _, i := range syncs {
+			at[i] = true
+		}
+	default:
+		for k := range n {
+			at[syncs[len(syncs)-1-k*len(syncs)/n]] = true
+		}
+	}
+	return at
 }
 
 func writePair(store, mirror string, files [2][]byte) error {

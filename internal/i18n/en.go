@@ -118,6 +118,17 @@ var en = map[string]string{
 	"hand.one pair":        "One pair",
 	"hand.nothing":         "High card",
 
+	// Hands, short: the result under a side-bet circle.
+	"sidehand.suited pair":  "Suited pair",
+	"sidehand.suited trips": "Suited trips",
+	"sidehand.suited 21":    "Suited 21",
+	"sidehand.3":            "Bust in 3",
+	"sidehand.4":            "Bust in 4",
+	"sidehand.5":            "Bust in 5",
+	"sidehand.6":            "Bust in 6",
+	"sidehand.7":            "Bust in 7",
+	"sidehand.8+":           "Bust in 8+",
+
 	// Prompts and notes of a hand.
 	"prompt.insurance":  "Insurance? The dealer shows an ace",
 	"prompt.evenmoney":  "Even money? Take 1:1 now",
@@ -247,6 +258,13 @@ var en = map[string]string{
 	"help.payout":             "Pays",
 	"help.method":             "Method",
 	"help.back":               "HELP or GAMES to return",
+	"help.next":               "SPOT or BET+: next page",
+	"help.rtp.none":           "Not available on this cabinet.",
+	"help.rtp.duel":           "An amusement game: chips are play money, never paid out as credits, and the session price is not given back. The return to player is 0%.",
+	"help.duel.pot":           "No credits are won: at the showdown the better hand takes the pot; identical hands leave it on the table for the next deal. With 32 cards the lowest straight is A-7-8-9-10.",
+	"help.duel.ranking":       "Hands, highest first",
+	"help.duel.deck":          "Deck",
+	"help.duel.level":         "The Baron's level",
 	"method.exact":            "exact calculation",
 	"method.simulation":       "simulation",
 	"method.computed":         "computed",

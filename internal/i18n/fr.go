@@ -118,6 +118,17 @@ var fr = map[string]string{
 	"hand.one pair":        "Une paire",
 	"hand.nothing":         "Carte haute",
 
+	// Mains, en bref : le résultat sous un cercle de mise annexe.
+	"sidehand.suited pair":  "Paire assortie",
+	"sidehand.suited trips": "Brelan assorti",
+	"sidehand.suited 21":    "21 assorti",
+	"sidehand.3":            "Saute à 3",
+	"sidehand.4":            "Saute à 4",
+	"sidehand.5":            "Saute à 5",
+	"sidehand.6":            "Saute à 6",
+	"sidehand.7":            "Saute à 7",
+	"sidehand.8+":           "Saute à 8+",
+
 	// Questions et notes.
 	"prompt.insurance":  "Assurance ? Le croupier montre un as",
 	"prompt.evenmoney":  "Paiement immédiat à 1:1 ?",
@@ -247,6 +258,13 @@ var fr = map[string]string{
 	"help.payout":             "Paie",
 	"help.method":             "Méthode",
 	"help.back":               "AIDE ou JEUX pour revenir",
+	"help.next":               "CASE ou MISE + : page suivante",
+	"help.rtp.none":           "Non disponible sur cette borne.",
+	"help.rtp.duel":           "Jeu d'agrément : les jetons sont de la monnaie de jeu, jamais payés en crédits, et le prix de la session n'est pas rendu. Le taux de redistribution est de 0 %.",
+	"help.duel.pot":           "Aucun gain en crédits : à l'abattage, la meilleure main prend le pot ; deux mains identiques le laissent sur la table pour la donne suivante. Avec 32 cartes, la plus petite suite est A-7-8-9-10.",
+	"help.duel.ranking":       "Mains, de la plus forte à la plus faible",
+	"help.duel.deck":          "Jeu de cartes",
+	"help.duel.level":         "Niveau du Baron",
 	"method.exact":            "calcul exact",
 	"method.simulation":       "simulation",
 	"method.computed":         "calculé",

@@ -37,6 +37,7 @@ func (s *Store) Clear(confirm string) error {
 	old, oldMirror := s.db, s.mirror
 	s.db, s.failed, s.mirror = db, nil, nil
 	s.mu.Unlock()
+	s.proven.Store(nil) // a new store: read again
 	if old != nil {
 		_ = old.Close()
 	}
@@ -121,13 +122,20 @@ func rebuild(path string, opt Options) (_ *bolt.DB, err error) {
 		}
 	}()
 	tmpStore := &Store{path: path, opt: opt}
+	proofPath := ""
+	if opt.Mirror != "" {
+		if proofPath, err = filepath.Abs(opt.Mirror); err != nil {
+			return nil, fmt.Errorf("recovery: clear %s: proof path: %w", path, err)
+		}
+	}
 	var p proof
 	err = db.Update(func(btx *bolt.Tx) error {
-		if err := createAll(btx, now); err != nil {
+		if err := createAll(btx, now, proofPath); err != nil {
 			return err
 		}
 		tx := &Tx{s: tmpStore, tx: btx}
-		if err := tx.put(bMeta, kStore, storeMeta{Format: storeFormat, Created: now, ClearedFrom: aside}); err != nil {
+		// A new identity: two cleared stores must not prove each other.
+		if err := tx.put(bMeta, kStore, storeMeta{Format: storeFormat, Created: now, ID: newStoreID(), ClearedFrom: aside, Proof: proofPath}); err != nil {
 			return err
 		}
 		text := "full memory clear"

@@ -47,8 +47,12 @@
 // its commit counter, bbolt's transaction id and a digest of the machine
 // record, written and synced after every commit and compared at boot
 // (mirror.go, docs/recovery.md): an older, other, missing or empty store is a
-// memory error; a commit written but never proven is discarded at boot. Open never creates
-// a store unless Options.Init (`cabinet init`).
+// memory error; a commit written but never proven is discarded at boot, and
+// only when the proof shows its proof write never completed a copy
+// (decideUnproven: a damaged proof slot never undoes a shown step). A store
+// with history whose proof is missing is a memory error for every command
+// (proofMissing). Open never creates a store unless Options.Init; Init (`cabinet
+// init`) refuses every store with history, whatever its proof.
 //
 // # Integrity
 //

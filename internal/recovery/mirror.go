@@ -11,6 +11,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	bolt "go.etcd.io/bbolt"
@@ -33,22 +34,35 @@ import (
 // Nothing of the discarded commit was shown.
 //
 // The proof file is 1024 bytes: two 512-byte slots, each one sector, written
-// in place (pwrite of the slot counter%2, then fdatasync). A write torn by a
-// power cut damages at most the slot being written; its checksum fails and
-// the other slot still proves the previous commit. The file is created (and
-// replaced by a memory clear, or rewritten in this format at boot) atomically:
-// temporary file, fsync, rename, fsync of the directory.
+// in place (pwrite of the slot counter%2, then fdatasync). A slot of the
+// current format holds its record four times, one copy in each 128-byte
+// quarter, each copy with its own checksum (slotCopies): damage after the
+// fact (a flipped byte, a bad bit of the medium) that leaves one copy whole
+// still reads, and a write torn inside the sector (a device that does not
+// write a sector atomically and writes it in order) leaves the copies before
+// the tear new and those after it old, so the slot reads as one of the two.
+// A slot with no whole copy at all is "damaged"; what the boot makes of it
+// (decideUnproven) never undoes a commit that may have been shown.
+//
+// The file is created (and replaced by a memory clear, or rewritten in this
+// format at boot) atomically: temporary file, fsync, rename, fsync of the
+// directory.
 const (
 	mirrorSlot = 512
 	// mirrorMagic1 slots (the first format) carry no transaction id: their
 	// store was synced by bbolt before the proof, and the boot repairs a
-	// proof one commit behind. A cabinet rewrites them in the second format
+	// proof one commit behind. mirrorMagic2 slots (the second format) hold
+	// one copy of the record. A cabinet rewrites both in the current format
 	// at its first boot (Store.finishOpen).
 	mirrorMagic1 = "CABMIRR1"
-	mirrorMagic  = "CABMIRR2"
-	// slot layout: magic 8 | id 16 | counter 8 | digest 32 | [txid 8] | crc32c 4
+	mirrorMagic2 = "CABMIRR2"
+	mirrorMagic  = "CABMIRR3"
+	// record layout: magic 8 | id 16 | counter 8 | digest 32 | [txid 8] | crc32c 4
 	slotUsed1 = 8 + 16 + 8 + 32
 	slotUsed  = slotUsed1 + 8
+	// slotCopies copies of the record, slotStride bytes apart.
+	slotCopies = 4
+	slotStride = mirrorSlot / slotCopies
 )
 
 // proof is one slot of the proof file and what the store says of itself.
@@ -60,11 +74,14 @@ type proof struct {
 	// slot of the first format.
 	TxID  uint64
 	HasTx bool
+	// Format is the slot's format (1, 2 or 3; 0: the store's own proof).
+	Format int
 }
 
-func (p proof) slot() []byte {
-	b := make([]byte, mirrorSlot)
-	copy(b, mirrorMagic)
+// record is p's record (one copy) under magic.
+func (p proof) record(magic string) []byte {
+	b := make([]byte, slotUsed+4)
+	copy(b, magic)
 	copy(b[8:], p.ID[:])
 	binary.BigEndian.PutUint64(b[24:], p.N)
 	copy(b[32:], p.Digest[:])
@@ -73,17 +90,67 @@ func (p proof) slot() []byte {
 	return b
 }
 
-func parseSlot(b []byte) (proof, bool) {
-	var p proof
-	if len(b) < mirrorSlot {
-		return p, false
+// slot is p as one slot of the current format: slotCopies copies.
+func (p proof) slot() []byte {
+	b := make([]byte, mirrorSlot)
+	r := p.record(mirrorMagic)
+	for i := range slotCopies {
+		copy(b[i*slotStride:], r)
 	}
+	return b
+}
+
+// slotRead is what one slot of the proof file holds.
+type slotRead struct {
+	p     proof
+	valid bool // a whole copy (or record, formats 1 and 2) was read
+	// bad counts the copies of a current-format slot that fail their
+	// checksum (the record itself for formats 1 and 2).
+	bad int
+}
+
+// parseSlot reads one slot: a record of the first or second format at its
+// start, else the copies of the current format, of which the newest whole
+// one counts (copies of two commits in one slot are a write torn inside the
+// sector: the newer one's write had started).
+func parseSlot(b []byte) slotRead {
+	var r slotRead
+	if len(b) < mirrorSlot {
+		r.bad = 1
+		return r
+	}
+	switch string(b[:8]) {
+	case mirrorMagic1, mirrorMagic2:
+		p, ok := parseRecord(b)
+		if !ok {
+			r.bad = 1
+			return r
+		}
+		return slotRead{p: p, valid: true}
+	}
+	for i := range slotCopies {
+		p, ok := parseRecord(b[i*slotStride : (i+1)*slotStride])
+		switch {
+		case !ok || p.Format != 3:
+			r.bad++
+		case !r.valid || p.N > r.p.N:
+			r.p, r.valid = p, true
+		}
+	}
+	return r
+}
+
+// parseRecord reads one record of any format at the start of b.
+func parseRecord(b []byte) (proof, bool) {
+	var p proof
 	used := slotUsed
 	switch string(b[:8]) {
 	case mirrorMagic:
-		p.HasTx = true
+		p.HasTx, p.Format = true, 3
+	case mirrorMagic2:
+		p.HasTx, p.Format = true, 2
 	case mirrorMagic1:
-		used = slotUsed1
+		used, p.Format = slotUsed1, 1
 	default:
 		return p, false
 	}
@@ -99,27 +166,62 @@ func parseSlot(b []byte) (proof, bool) {
 	return p, true
 }
 
+// proofFile is what the proof file holds: its two slots and the newest
+// proof among them.
+type proofFile struct {
+	slots  [2]slotRead
+	newest proof
+}
+
+// damaged describes the slots with unreadable copies ("" when none): the
+// boot logs it (a medium that damages a sector after the fact is worth
+// knowing of before it damages both).
+func (f proofFile) damaged() string {
+	var parts []string
+	for i, s := range f.slots {
+		switch {
+		case !s.valid:
+			parts = append(parts, fmt.Sprintf("slot %d unreadable", i))
+		case s.bad > 0:
+			parts = append(parts, fmt.Sprintf("slot %d: %d of %d copies unreadable (read from the others)", i, s.bad, slotCopies))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
 // readMirror returns the newest valid slot of the proof file. exists is false
 // when the file does not exist; a file with no valid slot is an error
 // wrapping ErrMirror.
 func readMirror(path string) (p proof, exists bool, err error) {
+	f, exists, err := readProofFile(path)
+	return f.newest, exists, err
+}
+
+// readProofFile reads both slots of the proof file (see readMirror).
+func readProofFile(path string) (f proofFile, exists bool, err error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return p, false, nil
+		return f, false, nil
 	}
 	if err != nil {
-		return p, false, fmt.Errorf("recovery: read proof %s: %w", path, err)
+		return f, false, fmt.Errorf("recovery: read proof %s: %w", path, err)
 	}
 	ok := false
-	for off := 0; off+mirrorSlot <= len(data) && off < 2*mirrorSlot; off += mirrorSlot {
-		if q, valid := parseSlot(data[off : off+mirrorSlot]); valid && (!ok || q.N > p.N) {
-			p, ok = q, true
+	for i := range f.slots {
+		off := i * mirrorSlot
+		if off+mirrorSlot > len(data) {
+			f.slots[i].bad = 1
+			continue
+		}
+		f.slots[i] = parseSlot(data[off : off+mirrorSlot])
+		if q := f.slots[i]; q.valid && (!ok || q.p.N > f.newest.N) {
+			f.newest, ok = q.p, true
 		}
 	}
 	if !ok {
-		return p, true, fmt.Errorf("%w: %s (%d bytes) has no valid slot", ErrMirror, path, len(data))
+		return f, true, fmt.Errorf("%w: %s (%d bytes) has no valid slot", ErrMirror, path, len(data))
 	}
-	return p, true, nil
+	return f, true, nil
 }
 
 // createMirror writes a new proof file atomically (both slots, the previous
@@ -293,3 +395,7 @@ func (s *Store) Commits() (uint64, error) {
 	})
 	return n, err
 }
+
+// ProofSlotSize is the size of one slot of the proof file (two slots): the
+// power-cut harness flips each byte of both.
+const ProofSlotSize = mirrorSlot

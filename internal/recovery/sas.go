@@ -110,6 +110,7 @@ func (tx *Tx) sasQueue(b *bolt.Bucket) (sasQueue, error) {
 // drops its oldest entries (never a queued 70) and queues one 70 before
 // the new exception unless one is waiting already.
 func (tx *Tx) RaiseException(code byte) error {
+	tx.queueChanged = true
 	b, err := tx.sasBucket()
 	if err != nil {
 		return err
@@ -191,6 +192,7 @@ func (tx *Tx) AckException(seq uint64) error {
 	if err := b.Delete(seqKey(seq)); err != nil {
 		return fmt.Errorf("recovery: ack exception %d: %w", seq, err)
 	}
+	tx.queueChanged = true
 	return nil
 }
 

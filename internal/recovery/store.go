@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,9 +48,10 @@ type Options struct {
 	Mirror string
 	// Init lets Open create and initialise a store where there is none and
 	// no proof shows a cabinet has run (`cabinet init`, tests, the sim on a
-	// scratch store), and give an existing healthy store without proof its
-	// proof file. Both are logged in the event log. Without Init a missing
-	// store is ErrNotInitialised, never silently created.
+	// scratch store; logged in the event log), and finish a creation cut
+	// before its proof was made (a store at commit 1 without proof file).
+	// It never gives a store with history a proof (proofMissing). Without
+	// Init a missing store is ErrNotInitialised, never silently created.
 	Init bool
 	// Now is the clock for event times (default time.Now).
 	Now func() time.Time
@@ -95,12 +98,18 @@ type Store struct {
 	sfile *os.File
 	// notes are recovery events found at boot, logged by the next commit.
 	notes []string
+	// proofPath, when set, is recorded as meta/store's Proof by the next
+	// commit (a boot verified the proof at a path the store did not name).
+	proofPath string
 	// mraw and mval are the machine record last committed by Update and its
 	// decoded value (under mu): Tx.Machine decodes only a record whose bytes
 	// differ from mraw (every step reads the record; its JSON decoding was
 	// a fifth of a step commit's time).
 	mraw []byte
 	mval Machine
+	// proven is the last proven commit as the SAS link reads it
+	// (proven.go); nil until first read.
+	proven atomic.Pointer[Proven]
 }
 
 // cachedMachine returns the decoded machine record if raw is the record
@@ -151,12 +160,12 @@ func (s *Store) open() error {
 	if statErr != nil && !errors.Is(statErr, os.ErrNotExist) {
 		return fmt.Errorf("recovery: open %s: %w", s.path, statErr)
 	}
-	var file proof
+	var pf proofFile
 	hasProof := false
 	var proofErr error
 	if s.opt.Mirror != "" {
 		var err error
-		file, hasProof, err = readMirror(s.opt.Mirror)
+		pf, hasProof, err = readProofFile(s.opt.Mirror)
 		if err != nil && !errors.Is(err, ErrMirror) {
 			return err
 		}
@@ -164,6 +173,7 @@ func (s *Store) open() error {
 			proofErr = &MirrorError{Store: s.path, Mirror: s.opt.Mirror, Kind: ErrMirror, Detail: err.Error()}
 		}
 	}
+	file := pf.newest
 	if !exists {
 		if hasProof {
 			if lerr := probeLock(s.path, !s.opt.ReadOnly); lerr != nil {
@@ -185,7 +195,10 @@ func (s *Store) open() error {
 	}
 	var warn []error
 	if exists && hasProof && proofErr == nil && file.HasTx {
-		if err := s.discardUnproven(file); err != nil {
+		if d := pf.damaged(); d != "" && !s.opt.ReadOnly {
+			s.notes = append(s.notes, fmt.Sprintf("newest-store proof %s: %s (a proof write cut by a power cut, or damage since); the newest commit it names is %d", s.opt.Mirror, d, file.N))
+		}
+		if err := s.discardUnproven(pf); err != nil {
 			return err
 		}
 	}
@@ -198,7 +211,7 @@ func (s *Store) open() error {
 			if lerr := probeLock(s.path, !s.opt.ReadOnly); lerr != nil {
 				return lerr
 			}
-			s.failed = &CheckError{Path: s.path, Problems: problems}
+			s.fail(&CheckError{Path: s.path, Problems: problems})
 			return nil
 		}
 		warn = problems
@@ -259,8 +272,8 @@ func (s *Store) empty() (bool, error) {
 }
 
 // verifyProof compares the store with the proof file at boot; it repairs a
-// proof one commit behind (logged), adopts a store without proof only under
-// opt.Init (logged), and marks the store failed otherwise.
+// proof one commit behind (logged), answers a missing proof (proofMissing),
+// and marks the store failed otherwise.
 func (s *Store) verifyProof(file proof, hasProof bool) error {
 	self, err := s.selfProof()
 	if err != nil {
@@ -271,20 +284,7 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 		return fmt.Errorf("recovery: open %s: %w", s.path, err)
 	}
 	if !hasProof {
-		if !s.opt.Init || s.opt.ReadOnly {
-			s.fail(&MirrorError{Store: s.path, Mirror: s.opt.Mirror, StoreN: self.N, Kind: ErrMirror,
-				Detail: "no proof file for an existing store (lost, or the store predates it; `cabinet init` adopts a healthy store)"})
-			return nil
-		}
-		if self.N == 1 && self.ID != ([16]byte{}) {
-			// Initialised (commit 1, logged) but cut before its proof was
-			// created: finish the same act.
-			if err := createMirror(s.opt.Mirror, self); err != nil {
-				return err
-			}
-			return s.openMirror()
-		}
-		return s.adopt()
+		return s.proofMissing(self)
 	}
 	repair, err := compareProof(s.path, s.opt.Mirror, self, file)
 	if err != nil {
@@ -295,6 +295,9 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 		return nil
 	}
 	if err := s.openMirror(); err != nil {
+		return err
+	}
+	if err := s.recordProofPath(); err != nil {
 		return err
 	}
 	if repair {
@@ -308,8 +311,8 @@ func (s *Store) verifyProof(file proof, hasProof bool) error {
 	return nil
 }
 
-// finishOpen ends a read-write open with a proof: a proof of the first
-// format (no transaction id) is rewritten in the current one from the store's
+// finishOpen ends a read-write open with a proof: a proof of an older
+// format (no transaction id, or one copy per slot) is rewritten in the current one from the store's
 // own state, and bbolt's own syncs are turned off — from here on the proof is
 // the commit point (Update, mirror.go).
 func (s *Store) finishOpen() error {
@@ -326,7 +329,7 @@ func (s *Store) finishOpen() error {
 	if err != nil {
 		return err
 	}
-	if !file.HasTx {
+	if file.Format < 3 {
 		self, err := s.selfProof()
 		if err != nil {
 			return fmt.Errorf("recovery: open %s: %w", s.path, err)
@@ -338,7 +341,7 @@ func (s *Store) finishOpen() error {
 		if err := s.openMirror(); err != nil {
 			return err
 		}
-		s.notes = append(s.notes, fmt.Sprintf("newest-store proof rewritten in its second format (with the store's transaction id) at commit %d", self.N))
+		s.notes = append(s.notes, fmt.Sprintf("newest-store proof rewritten in its current format (the store's transaction id, four copies per slot; it was of format %d) at commit %d", file.Format, self.N))
 	}
 	return s.oneSync()
 }
@@ -383,36 +386,60 @@ func (s *Store) openMirror() error {
 	return nil
 }
 
-// adopt gives an existing, healthy store without proof an identity and a
-// proof file (`cabinet init` on a store made before the proof existed).
-func (s *Store) adopt() error {
-	var p proof
-	err := s.db.Update(func(btx *bolt.Tx) error {
-		tx := &Tx{s: s, tx: btx}
-		var sm storeMeta
-		if _, err := tx.get(bMeta, kStore, &sm); err != nil {
+// proofMissing is the one answer to a store whose proof file is missing,
+// whichever command opens it (run, sim, init, audit: each opens the store
+// with the proof it expects; the audit finds it with ProofFor):
+//
+//   - a store with history (commit counter 2 or more: a cabinet has run on
+//     it; or 0: a store made before the counter, whose history cannot be
+//     told) is a memory error (ErrMirror): the proof was lost or deleted,
+//     or the store was put back without it. Nothing is written; only the
+//     technician's memory clear starts over, keeping the store as evidence.
+//     Never a new proof for it: that would prove whatever store is there.
+//   - a store without history (commit 1: its creation — `cabinet init`, the
+//     sim's scratch store, a memory clear — was cut before its proof was
+//     made): Options.Init finishes that act (the proof is created); any
+//     other open reports the memory error, saying `cabinet init` finishes it.
+func (s *Store) proofMissing(self proof) error {
+	if self.N == 1 && s.opt.Init && !s.opt.ReadOnly {
+		if err := createMirror(s.opt.Mirror, self); err != nil {
 			return err
 		}
-		if sm.ID == "" {
-			sm.ID = newStoreID()
-			if err := tx.put(bMeta, kStore, sm); err != nil {
-				return err
-			}
-		}
-		if err := tx.Log(meters.KindMemoryClear, "cabinet init: newest-store proof created for the existing store "+sm.ID); err != nil {
+		if err := s.openMirror(); err != nil {
 			return err
 		}
-		var err error
-		p, err = bumpCommit(btx)
-		return err
-	})
+		return s.recordProofPath()
+	}
+	var detail string
+	switch self.N {
+	case 1:
+		detail = fmt.Sprintf("no proof file %s; the store has no history (commit 1: its creation was cut before its proof was made): `cabinet init` finishes it", s.opt.Mirror)
+	case 0:
+		detail = fmt.Sprintf("no proof file %s, and the store has no commit counter (made before the proof existed), so its history cannot be told: only the technician's memory clear starts over (the store is kept as evidence)", s.opt.Mirror)
+	default:
+		detail = fmt.Sprintf("no proof file %s for a store with history (commit %d): the proof was lost or deleted, or the store was put back without it; only the technician's memory clear (audit key + reset key) starts over, keeping this store as evidence", s.opt.Mirror, self.N)
+	}
+	s.fail(&MirrorError{Store: s.path, Mirror: s.opt.Mirror, StoreN: self.N, Kind: ErrMirror, Detail: detail})
+	return nil
+}
+
+// recordProofPath has the next commit record the proof's path in
+// meta/store when the store names another (or none).
+func (s *Store) recordProofPath() error {
+	abs, err := filepath.Abs(s.opt.Mirror)
 	if err != nil {
-		return fmt.Errorf("recovery: init %s: %w", s.path, err)
+		return fmt.Errorf("recovery: open %s: proof path: %w", s.path, err)
 	}
-	if err := createMirror(s.opt.Mirror, p); err != nil {
-		return err
+	var sm storeMeta
+	if err := s.db.View(func(btx *bolt.Tx) error {
+		return decode(bMeta, kStore, btx.Bucket(bMeta).Get(kStore), &sm)
+	}); err != nil {
+		return fmt.Errorf("recovery: open %s: %w", s.path, err)
 	}
-	return s.openMirror()
+	if sm.Proof != abs {
+		s.proofPath = abs
+	}
+	return nil
 }
 
 // boltOptions are the bbolt options of every open. NoFreelistSync was tried
@@ -439,8 +466,15 @@ func lockedError(path string, readOnly bool) error {
 // in a store that has no bucket at all, and the proof file (opt.Init only).
 func (s *Store) initialise() error {
 	var p proof
+	proofPath := ""
+	if s.opt.Mirror != "" {
+		var err error
+		if proofPath, err = filepath.Abs(s.opt.Mirror); err != nil {
+			return fmt.Errorf("recovery: initialise %s: proof path: %w", s.path, err)
+		}
+	}
 	err := s.db.Update(func(btx *bolt.Tx) error {
-		if err := createAll(btx, s.opt.Now()); err != nil {
+		if err := createAll(btx, s.opt.Now(), proofPath); err != nil {
 			return err
 		}
 		tx := &Tx{s: s, tx: btx}
@@ -463,13 +497,15 @@ func (s *Store) initialise() error {
 	return s.openMirror()
 }
 
-func createAll(btx *bolt.Tx, now time.Time) error {
+// createAll creates every bucket, the meta record (a new identity, the
+// proof file's path) and a zero machine record.
+func createAll(btx *bolt.Tx, now time.Time, proofPath string) error {
 	for _, name := range allBuckets {
 		if _, err := btx.CreateBucket(name); err != nil {
 			return fmt.Errorf("recovery: create bucket %s: %w", name, err)
 		}
 	}
-	meta, err := encode(bMeta, kStore, storeMeta{Format: storeFormat, Created: now, ID: newStoreID()})
+	meta, err := encode(bMeta, kStore, storeMeta{Format: storeFormat, Created: now, ID: newStoreID(), Proof: proofPath})
 	if err != nil {
 		return err
 	}
@@ -566,6 +602,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	}
 	defer func() { _ = btx.Rollback() }() // after a commit: ErrTxClosed, nothing done
 	var p proof
+	var next *Proven // published once the commit is proven
 	tx := &Tx{s: s, tx: btx}
 	err = func() error {
 		if err := fn(tx); err != nil {
@@ -581,7 +618,15 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 				return err
 			}
 		}
+		if s.proofPath != "" {
+			if err := tx.recordProof(s.proofPath); err != nil {
+				return err
+			}
+		}
 		var err error
+		if next, err = tx.provenAfter(); err != nil {
+			return err
+		}
 		p, err = bumpCommit(btx)
 		return err
 	}()
@@ -599,7 +644,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 	if err := btx.Commit(); err != nil {
 		return fmt.Errorf("recovery: commit %s: %w", s.path, err)
 	}
-	s.notes = nil
+	s.notes, s.proofPath = nil, ""
 	if tx.machine != nil {
 		s.mu.Lock()
 		s.mraw, s.mval = tx.machineRaw, cloneMachine(*tx.machine)
@@ -624,6 +669,7 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 			return fmt.Errorf("recovery: commit %d: %w", p.N, me)
 		}
 	}
+	s.proven.Store(next) // nil (not read yet): the next Proven reads it
 	return nil
 }
 

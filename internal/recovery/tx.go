@@ -46,6 +46,13 @@ type storeMeta struct {
 	// ClearedFrom names the file kept aside by the memory clear that
 	// created this store, if any.
 	ClearedFrom string `json:"cleared_from,omitempty"`
+	// Proof is the absolute path of the newest-store proof file this store
+	// is proven by: recorded when the store is made with a proof, updated
+	// by the first commit after a boot that verified it elsewhere ("": a
+	// store without proof — tests, tools — or one not booted since this
+	// field existed). `cabinet audit` compares the store with it when told
+	// of no other (ProofFor).
+	Proof string `json:"proof,omitempty"`
 }
 
 // Machine is the critical record: everything money. The controller reads it,
@@ -99,6 +106,9 @@ type Tx struct {
 	machineRaw []byte // its record as put
 	// written counts the record bytes put in this transaction (benchmarks).
 	written int
+	// queueChanged: the transaction raised or acknowledged a host
+	// exception (Proven publishes the queue again).
+	queueChanged bool
 }
 
 func (tx *Tx) bucket(name []byte) (*bolt.Bucket, error) {
@@ -375,4 +385,21 @@ func (tx *Tx) ring(bucket []byte, n int, fn func(k, v []byte) error) error {
 		i++
 	}
 	return nil
+}
+
+// recordProof records path as the store's proof file (meta/store), logged.
+func (tx *Tx) recordProof(path string) error {
+	var sm storeMeta
+	if _, err := tx.get(bMeta, kStore, &sm); err != nil {
+		return err
+	}
+	text := "newest-store proof: the store now names its proof file " + path
+	if sm.Proof != "" {
+		text = fmt.Sprintf("newest-store proof: the store's proof file is now %s (was %s)", path, sm.Proof)
+	}
+	sm.Proof = path
+	if err := tx.put(bMeta, kStore, sm); err != nil {
+		return err
+	}
+	return tx.Log(meters.KindRecovery, text)
 }

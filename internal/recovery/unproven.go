@@ -49,18 +49,57 @@ func discardMark(data []byte, off uint64) []byte {
 	return append([]byte(discardMagic), body...)
 }
 
+// decideUnproven says whether the store transaction m, one ahead of the
+// newest proof pf names, may be discarded (nil) or the boot cannot decide (a
+// *MirrorError, ErrMirror: memory error, nothing written).
+//
+// Commit N+1's proof goes into slot (N+1)%2, and its write starts only after
+// the store's fdatasync of N+1 returned. So:
+//   - that slot still holds a whole copy of an older proof: no copy of N+1's
+//     was ever written whole — the write never started, or was torn before
+//     the end of its first copy — so its sync never returned and nothing of
+//     N+1 was shown: discard it (the store may be incomplete: one sync);
+//   - that slot holds no whole copy at all: either N+1's proof write was torn
+//     into garbage (N+1 complete, not shown), or N+1's proof was written and
+//     damaged afterwards (N+1 complete, maybe shown), or the cut came before
+//     the store's sync returned and the older proof in that slot was damaged
+//     afterwards (N+1 maybe incomplete, not shown). Discarding may undo a
+//     shown step; keeping may resume an incomplete store. Memory error.
+//
+// (A whole copy of N+1's proof in that slot makes N+1 the newest proof: the
+// store is not ahead of it and this is never asked.)
+func decideUnproven(store, mirror string, pf proofFile, m boltMeta) error {
+	n := pf.newest.N
+	if pf.slots[(n+1)%2].valid {
+		return nil
+	}
+	return &MirrorError{Store: store, Mirror: mirror, StoreN: n + 1, MirrorN: n, Kind: ErrMirror,
+		Detail: fmt.Sprintf("the store's newest transaction %d is one ahead of the proof's commit %d, and proof slot %d, where commit %d's proof goes, has no readable copy: "+
+			"it cannot be told whether commit %d was proven (and shown) and its proof damaged since, or never proven; neither file was changed",
+			m.txid, n, (n+1)%2, n+1, n+1)}
+}
+
 // discardUnproven finds an unproven newest meta page (see unproven) and
-// discards it: in the file itself, under the file's exclusive lock, synced,
+// discards it when decideUnproven allows it (else the store is failed and
+// nothing is written): in the file itself, under the file's exclusive lock, synced,
 // with a recovery event logged by the next commit; for a read-only open
 // (cabinet audit after a power cut, before the cabinet booted again) in a
 // private copy of the file, which is what bbolt then reads.
-func (s *Store) discardUnproven(file proof) error {
+func (s *Store) discardUnproven(pf proofFile) error {
+	file := pf.newest
 	data, err := os.ReadFile(s.path)
 	if err != nil {
 		return fmt.Errorf("recovery: open %s: %w", s.path, err)
 	}
 	off, m, ok := unproven(data, file.TxID)
 	if !ok {
+		return nil
+	}
+	if err := decideUnproven(s.path, s.opt.Mirror, pf, m); err != nil {
+		if lerr := probeLock(s.path, !s.opt.ReadOnly); lerr != nil {
+			return lerr
+		}
+		s.fail(err)
 		return nil
 	}
 	mark := discardMark(data, off)

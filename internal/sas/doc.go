@@ -16,5 +16,8 @@
 // exception queue lives in the store (recovery.Tx.RaiseException), raised
 // by the controller in the transaction of its cause. internal/sashost is an
 // independent host that drives the real program over a pty in the tests.
-// docs/sas.md lists every poll and exception.
+// Tickets (TITO: system and secure-enhanced validation, ticket redemption)
+// reach the engine through optional interfaces the cabinet may implement
+// (tito.go), with the protocol's rules as pure functions it calls in its
+// transactions. docs/sas.md lists every poll and exception.
 package sas

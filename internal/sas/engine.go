@@ -66,6 +66,8 @@ type Engine struct {
 	romSig     uint16
 	romPending bool // computed, not yet sent on a general poll
 
+	tito titoState // TITO exceptions reported (tito_polls.go)
+
 	// AckErr is the last error from the queue's Ack (the exception will be
 	// reported again: duplicated, never lost).
 	AckErr error
@@ -157,7 +159,11 @@ func (e *Engine) answer(now time.Time, msg []byte) ([]byte, func()) {
 	if n := pollLen(msg); n > 2 && !CheckCRC(msg) {
 		return []byte{a | 0x80}, nil
 	}
-	r, err := e.longPoll(now, msg)
+	r, onAck, handled, err := e.titoPoll(now, msg)
+	if !handled {
+		r, onAck = nil, nil
+		r, err = e.longPoll(now, msg)
+	}
 	switch {
 	case errors.Is(err, ErrBadData):
 		return []byte{a | 0x80}, nil
@@ -166,7 +172,7 @@ func (e *Engine) answer(now time.Time, msg []byte) ([]byte, func()) {
 	case err != nil:
 		return nil, nil
 	}
-	return r, nil
+	return r, onAck
 }
 
 func (e *Engine) generalPoll(now time.Time) ([]byte, func()) {
@@ -174,6 +180,9 @@ func (e *Engine) generalPoll(now time.Time) ([]byte, func()) {
 	if e.romPending {
 		r := AppendCRC([]byte{a, 0x21, byte(e.romSig), byte(e.romSig >> 8)})
 		return r, func() { e.romPending = false }
+	}
+	if r, onAck := e.titoException(now); r != nil {
+		return r, onAck
 	}
 	if s, err := e.M.Snapshot(); err == nil {
 		if s.Handpay.Pending && !e.hpPending {

@@ -17,3 +17,8 @@ var ErrBCD = errors.New("sas: not BCD")
 
 // ErrTermios is wrapped when the serial port cannot be set up.
 var ErrTermios = errors.New("sas: serial port setup")
+
+// ErrNoCashout is returned by SystemValidator.SetValidationNumber when the
+// cash-out is no longer waiting for a number (LP 58 answers "not in
+// cash-out").
+var ErrNoCashout = errors.New("sas: no cash-out waiting for validation")

@@ -26,6 +26,17 @@ func pollLen(m []byte) int {
 		return 6
 	case c == 0x7F:
 		return 11
+	case c == 0x4C: // machine ID (3), sequence number (3)
+		return 10
+	case c == 0x4D: // function code
+		return 5
+	case c == 0x58: // validation system ID (1 BCD), number (8 BCD)
+		return 13
+	case c == 0x71:
+		if len(m) < 3 {
+			return 0
+		}
+		return 3 + int(m[2]) + 2
 	case c == 0x2F:
 		if len(m) < 3 {
 			return 0
@@ -33,7 +44,7 @@ func pollLen(m []byte) int {
 		return 3 + int(m[2]) + 2
 	case c >= 0x0F && c <= 0x20 && c != 0x1D,
 		c >= 0x31 && c <= 0x4A && c != 0x3D,
-		c == 0x51, c == 0x54, c == 0x55, c == 0x56, c == 0x7E:
+		c == 0x51, c == 0x54, c == 0x55, c == 0x56, c == 0x57, c == 0x70, c == 0x7E:
 		return 2
 	}
 	return -1

@@ -68,6 +68,14 @@ type Snapshot struct {
 	Selected int    // game being played, 0 in the menu
 
 	Handpay Handpay
+
+	// Tickets (TITO): cashable tickets redeemed and printed, amounts in
+	// cents. The cabinet takes and prints cashable tickets only (no
+	// restricted or non-restricted promotional credits).
+	TicketsIn       money.Cents
+	TicketsInCount  int64
+	TicketsOut      money.Cents
+	TicketsOutCount int64
 }
 
 // Game is one game of the machine.
@@ -101,4 +109,14 @@ type Config struct {
 	// Country is LP 48's country code (BCD), 0 when the currency has none
 	// known here (USD = 37).
 	Country int
+
+	// Validation is how cash-out tickets are validated (LP A0's validation
+	// style; the polls of the other modes are not answered). TicketIn turns
+	// ticket redemption on (exception 67, LP 70, LP 71); TicketInLimit is
+	// the largest ticket taken (0: no limit; a larger one is refused with
+	// status 84). Each also needs the cabinet to implement its interface
+	// (tito.go).
+	Validation    ValidationMode
+	TicketIn      bool
+	TicketInLimit money.Cents
 }

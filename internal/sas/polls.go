@@ -238,13 +238,32 @@ func (e *Engine) longPoll(now time.Time, m []byte) ([]byte, error) {
 		if _, err := gameNumber(m, s); err != nil {
 			return nil, err
 		}
-		// no optional feature (no AFT, validation, RTE, multi-denom; polling
-		// rate 200 ms), reserved 00 00
-		r = append(r, m[2], m[3], 0, 0, 0, 0, 0, 0)
+		r = append(r, m[2], m[3], e.features1(), 0, 0, 0, 0, 0)
 	default:
 		return nil, errUnsupported
 	}
 	return AppendCRC(r), nil
+}
+
+// features1 is LP A0's first feature byte (Table 7.14c as Monaco reads
+// it): the validation style (bits 5–6: 01 system, 10 secure-enhanced, 00
+// standard or none) and ticket redemption (bit 7), each only when the
+// cabinet implements it. Validation extensions (bit 4: LP 7B/7C/7D) are
+// not offered, and no other feature is: no AFT, bonus, tournament, RTE,
+// multi-denomination, extended meters; polling at 200 ms; the reserved
+// bytes 00 00.
+func (e *Engine) features1() byte {
+	var f byte
+	if _, ok := e.systemValidator(); ok {
+		f |= 1 << 5
+	}
+	if _, ok := e.secureEnhanced(); ok {
+		f |= 1 << 6
+	}
+	if _, ok := e.redeemer(); ok {
+		f |= 1 << 7
+	}
+	return f
 }
 
 func (e *Engine) cmd(c Command) error {
@@ -360,6 +379,30 @@ func (e *Engine) meterValue(s Snapshot, g int, code byte) (int64, int, bool) {
 		return s.SincePowerUp, 4, true
 	case 0x26:
 		return s.SinceDoor, 4, true
+	}
+	return e.ticketMeter(s, code)
+}
+
+// ticketMeter returns the ticket meters of Table C-7 the cabinet keeps
+// (cashable tickets only: the restricted and non-restricted promotional
+// meters are not tracked, and are left out like any untracked code).
+// Amounts in cents are 5 BCD (Table C-7's size, as nCompass and Monaco
+// send them), in credits 4 BCD; counts 4 BCD.
+func (e *Engine) ticketMeter(s Snapshot, code byte) (int64, int, bool) {
+	cents := func(c money.Cents) int64 { return max(int64(c), 0) }
+	switch code {
+	case 0x0D, 0x80: // SAS cashable ticket in (cashable and non-restricted), regular cashable ticket in: cents
+		return cents(s.TicketsIn), 5, true
+	case 0x0E, 0x86: // SAS cashable ticket out, cashable ticket out: cents
+		return cents(s.TicketsOut), 5, true
+	case 0x11, 0x35, 0x81: // cashable ticket in count (SAS, regular, validated)
+		return s.TicketsInCount, 4, true
+	case 0x12, 0x38, 0x87: // cashable ticket out count (SAS, regular, validated)
+		return s.TicketsOutCount, 4, true
+	case 0x15, 0x28, 0x29: // total ticket in, total cashable ticket in, regular cashable ticket in: credits
+		return e.cr(s.TicketsIn), 4, true
+	case 0x16, 0x2C: // total ticket out, total cashable ticket out: credits
+		return e.cr(s.TicketsOut), 4, true
 	}
 	return 0, 0, false
 }

@@ -48,7 +48,7 @@ var binary = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-func root(t *testing.T) string {
+func root(t testing.TB) string {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -63,16 +63,36 @@ type sim struct {
 	stderr bytes.Buffer
 	lines  chan string
 	exited chan error
+	group  bool // signals go to the process group (startSimUnder)
 }
 
-func startSim(t *testing.T, h *Host, store string, args ...string) *sim {
+// signal sends sig to the sim, or to its process group when it runs under
+// a wrapper.
+func (s *sim) signal(sig syscall.Signal) error {
+	if s.group {
+		return syscall.Kill(-s.cmd.Process.Pid, sig)
+	}
+	return s.cmd.Process.Signal(sig)
+}
+
+func startSim(t testing.TB, h *Host, store string, args ...string) *sim {
+	t.Helper()
+	return startSimUnder(t, h, store, nil, args...)
+}
+
+// startSimUnder starts the sim as the last argument of wrap (a tracer such
+// as strace; nil: none). Under a wrapper the sim gets its own process
+// group, and stop and the cleanup signal the whole group: the wrapper does
+// not pass signals on.
+func startSimUnder(t testing.TB, h *Host, store string, wrap []string, args ...string) *sim {
 	t.Helper()
 	bin, err := binary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := append([]string{"sim", "--store", store, "--sas", h.Slave, "--quiet"}, args...)
-	s := &sim{cmd: exec.Command(bin, all...), lines: make(chan string, 1000), exited: make(chan error, 1)}
+	all := append(append(slices.Clone(wrap), bin, "sim", "--store", store, "--sas", h.Slave, "--quiet"), args...)
+	s := &sim{cmd: exec.Command(all[0], all[1:]...), lines: make(chan string, 1000), exited: make(chan error, 1), group: wrap != nil}
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: s.group}
 	s.cmd.Dir = root(t)
 	pr, err := s.cmd.StderrPipe()
 	if err != nil {
@@ -94,13 +114,13 @@ func startSim(t *testing.T, h *Host, store string, args ...string) *sim {
 		}
 		s.exited <- s.cmd.Wait()
 	}()
-	t.Cleanup(func() { _ = s.cmd.Process.Kill() })
+	t.Cleanup(func() { _ = s.signal(syscall.SIGKILL) })
 	s.await(t, "SAS served", 60*time.Second)
 	return s
 }
 
 // await waits for a line of the sim's stderr containing want.
-func (s *sim) await(t *testing.T, want string, d time.Duration) {
+func (s *sim) await(t testing.TB, want string, d time.Duration) {
 	t.Helper()
 	timeout := time.After(d)
 	for {
@@ -120,9 +140,9 @@ func (s *sim) await(t *testing.T, want string, d time.Duration) {
 func (s *sim) log() string { s.mu.Lock(); defer s.mu.Unlock(); return s.stderr.String() }
 
 // stop ends the sim with SIGTERM (a clean stop) or SIGKILL (a power cut).
-func (s *sim) stop(t *testing.T, sig syscall.Signal) {
+func (s *sim) stop(t testing.TB, sig syscall.Signal) {
 	t.Helper()
-	if err := s.cmd.Process.Signal(sig); err != nil {
+	if err := s.signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -134,7 +154,7 @@ func (s *sim) stop(t *testing.T, sig syscall.Signal) {
 
 // session is the host's view of the link: every reply's timing is kept.
 type session struct {
-	t    *testing.T
+	t    testing.TB
 	h    *Host
 	late []time.Duration // replies that started after 20 ms
 	n    int
@@ -444,7 +464,11 @@ func TestCabinetOverPTY(t *testing.T) {
 // The kill falls between exchanges (after the host's acknowledgement was
 // answered): a kill inside an exchange makes the machine report the
 // unacknowledged exception again at its next boot, which the reference
-// requires ("must not be discarded until ACKed").
+// requires ("must not be discarded until ACKed"). The acknowledgement
+// itself is committed after the reply (the SAS link never waits for a disk
+// sync, docs/sas.md), so the exception acknowledged just before a kill may
+// be heard once more after the restart: at most one extra per kill, that
+// one, and nothing else.
 func TestExceptionsAcrossSIGKILL(t *testing.T) {
 	h, err := Open()
 	if err != nil {
@@ -455,9 +479,11 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 	s := &session{t: t, h: h}
 	heard := map[byte]int{}
 	var order []byte
+	var last byte           // the last exception heard
+	extra := map[byte]int{} // the exceptions heard last before a kill: each may be heard once more
 	rng := rand.New(rand.NewPCG(1, 2))
-	// read reads one exception; its acknowledgement is an LP 1A, so the
-	// machine has committed it before it answers.
+	// read reads one exception; its acknowledgement is an LP 1A (anything
+	// other than the repeated poll), answered at once.
 	read := func() byte {
 		r := s.poll(gp, 1)
 		if len(r) != 1 {
@@ -466,6 +492,7 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 		s.long(8, addr, 0x1A)
 		if r[0] != 0 {
 			heard[r[0]]++
+			last = r[0]
 			if r[0] == 0x7E || r[0] == 0x7F {
 				order = append(order, r[0])
 			}
@@ -483,6 +510,13 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 				read()
 			}
 			sm.stop(t, syscall.SIGKILL)
+			if last != 0 {
+				extra[last]++
+				if last == 0x7E || last == 0x7F {
+					order = append(order, 0) // a restart: the same one again may follow
+				}
+			}
+			last = 0
 			continue
 		}
 		sm.await(t, "rounds done", 90*time.Second)
@@ -515,9 +549,15 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 	if len(billsBy) == 0 {
 		t.Error("the audit counts no bill: the bill exceptions are not checked")
 	}
+	// heardOK: an exception heard as often as the audit counts, or once
+	// more where it was the last heard before a kill.
+	heardOK := func(code byte, want int64) bool {
+		got := int64(heard[code])
+		return got >= want && got <= want+int64(extra[code])
+	}
 	for code, n := range billsBy {
-		if got := int64(heard[code]); got != n {
-			t.Errorf("exception %02X (bill accepted) heard %d times, the audit counts %d such bills", code, got, n)
+		if !heardOK(code, n) {
+			t.Errorf("exception %02X (bill accepted) heard %d times, the audit counts %d such bills (%d may repeat)", code, heard[code], n, extra[code])
 		}
 	}
 	for _, c := range []struct {
@@ -531,8 +571,20 @@ func TestExceptionsAcrossSIGKILL(t *testing.T) {
 		{0x18, "power lost", num(t, a, "meters", "power_ups")},
 		{0x70, "buffer overflow", 0},
 	} {
-		if got := int64(heard[c.code]); got != c.want {
-			t.Errorf("exception %02X (%s) heard %d times, the audit counts %d", c.code, c.what, got, c.want)
+		if !heardOK(c.code, c.want) {
+			t.Errorf("exception %02X (%s) heard %d times, the audit counts %d (%d may repeat)", c.code, c.what, heard[c.code], c.want, extra[c.code])
+		}
+	}
+	// A restart marker (0) lets the exception before it be heard again
+	// right after it.
+	for i := 0; i < len(order); i++ {
+		if order[i] == 0 {
+			if i > 0 && i+1 < len(order) && order[i+1] == order[i-1] {
+				order = slices.Delete(order, i, i+2)
+			} else {
+				order = slices.Delete(order, i, i+1)
+			}
+			i--
 		}
 	}
 	for i := 1; i < len(order); i++ {

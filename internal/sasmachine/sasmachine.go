@@ -1,21 +1,35 @@
 // Package sasmachine is the cabinet as the SAS engine sees it
 // (sas.Machine and sas.Queue): meters and state read from the last commit
 // of the store, the exception queue kept in the store, and the host's
-// commands carried to the controller's goroutine.
+// commands and acknowledgements carried to the controller's goroutine.
 //
 // Nothing here keeps money or meters of its own: every figure a host reads
 // is the store's committed record, converted by the engine to credits of
 // the accounting denomination ([sas] denomination), so a host's meters
 // equal `cabinet audit meters`.
+//
+// Nothing here writes the store either: the controller's ledger is its one
+// writer. A reply never waits for a disk sync. An acknowledgement is
+// applied in memory at once (Peek skips the acknowledged exception from
+// then on) and handed to the controller, whose ledger removes it from the
+// store's queue after the reply; a command is validated, answered, and
+// committed by the controller after the reply. A power cut between the
+// reply and that commit reports the acknowledged exception once more after
+// the restart (never discarded before its ACK, as the reference requires;
+// a host sees one duplicate at most per acknowledgement in flight), and
+// leaves a command the host was answered ACK for not applied: after the
+// restart the cabinet is in the host state committed before the command,
+// the host hears exceptions 18 and 17 and, as after any power cut, sends
+// its lock-out, acceptor and game commands again.
 package sasmachine
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"cabinet/internal/controller"
 	"cabinet/internal/game"
@@ -24,9 +38,9 @@ import (
 	"cabinet/internal/sas"
 )
 
-// ErrTimeout is wrapped when the controller did not carry out a host
-// command in time; the engine answers busy and the host polls again (every
-// host command is idempotent).
+// ErrTimeout is wrapped when the controller cannot take a host command now
+// (its queue is full, or there is no controller); the engine answers busy
+// and the host polls again (every host command is idempotent).
 var ErrTimeout = errors.New("sasmachine: the cabinet is busy")
 
 // Cabinet is what the machine reads of the controller (concurrent-safe).
@@ -38,17 +52,24 @@ type Cabinet interface {
 type Machine struct {
 	Store *recovery.Store
 	Cab   Cabinet
-	// Host carries commands to the controller (Options.Host of the
-	// controller). nil: commands are refused (busy).
+	// Host carries commands and acknowledgements to the controller
+	// (Options.Host of the controller); it should be buffered. The machine
+	// never blocks on it: a command finding it full is answered busy, an
+	// acknowledgement waits in memory for the next poll. nil: commands are
+	// refused (busy) and acknowledgements are kept in memory only.
 	Host chan<- controller.HostRequest
-	// Wait bounds the wait for a command's commit (default 12 ms: the
-	// engine must start its reply within 20 ms).
-	Wait time.Duration
 
 	mu       sync.Mutex
 	peeked   recovery.Exception // last exception Peek returned
 	peekedOK bool
 	memSent  bool // exception 34 reported this boot
+	// acked are the exceptions the host acknowledged that the store may
+	// still hold (the ledger's commit lands after the reply): Peek skips
+	// them, and forgets each once the store no longer holds it.
+	acked []recovery.Exception
+	// unsent are acknowledgements not yet handed to the controller (its
+	// queue was full); every Peek and Ack tries again.
+	unsent []uint64
 }
 
 var (
@@ -76,16 +97,14 @@ func GameNumber(id game.ID) int {
 	return 0
 }
 
-// Snapshot reads the last commit of the store.
+// Snapshot reads the last proven commit of the store, from memory: it
+// never waits for a commit in flight (recovery.Store.Proven).
 func (m *Machine) Snapshot() (sas.Snapshot, error) {
-	var rec recovery.Machine
-	if err := m.Store.View(func(tx *recovery.Tx) error {
-		var err error
-		rec, err = tx.Machine()
-		return err
-	}); err != nil {
+	pv, err := m.Store.Proven()
+	if err != nil {
 		return sas.Snapshot{}, fmt.Errorf("sasmachine: read the store: %w", err)
 	}
+	rec := pv.Machine
 	mt := rec.Meters
 	hi := m.Cab.HostInfo()
 	s := sas.Snapshot{
@@ -122,8 +141,10 @@ func (m *Machine) Snapshot() (sas.Snapshot, error) {
 	return s, nil
 }
 
-// Command carries a host command to the controller and waits for its
-// commit (at most Wait).
+// Command validates a host command and hands it to the controller without
+// waiting: the engine answers ACK at once and the controller commits the
+// command after the reply (the package comment says what a power cut in
+// between does).
 func (m *Machine) Command(c sas.Command) error {
 	var hc controller.HostCommand
 	switch c.Kind {
@@ -149,26 +170,17 @@ func (m *Machine) Command(c sas.Command) error {
 	default:
 		return fmt.Errorf("sasmachine: command %d: %w", c.Kind, sas.ErrBadData)
 	}
+	if err := hc.Validate(); err != nil {
+		return fmt.Errorf("sasmachine: %w: %w", err, sas.ErrBadData)
+	}
 	if m.Host == nil {
 		return fmt.Errorf("sasmachine: no controller to command: %w", ErrTimeout)
 	}
-	wait := m.Wait
-	if wait <= 0 {
-		wait = 12 * time.Millisecond
-	}
-	done := make(chan error, 1) // buffered: a late result never blocks the controller
-	t := time.NewTimer(wait)
-	defer t.Stop()
 	select {
-	case m.Host <- controller.HostRequest{Cmd: hc, Done: done}:
-	case <-t.C:
-		return ErrTimeout
-	}
-	select {
-	case err := <-done:
-		return err
-	case <-t.C:
-		return ErrTimeout
+	case m.Host <- controller.HostRequest{Cmd: hc}:
+		return nil
+	default:
+		return fmt.Errorf("sasmachine: the controller's queue is full: %w", ErrTimeout)
 	}
 }
 
@@ -195,20 +207,28 @@ func (m *Machine) Peek() (byte, bool, error) {
 	if m.memErr() {
 		return sas.ExMemoryError, !m.memSent, nil
 	}
-	var e recovery.Exception
-	var ok bool
-	if err := m.Store.View(func(tx *recovery.Tx) error {
-		var err error
-		e, ok, err = tx.PeekException()
-		return err
-	}); err != nil {
+	m.flush()
+	pv, err := m.Store.Proven()
+	if err != nil {
 		return 0, false, err
 	}
-	m.peeked, m.peekedOK = e, ok
-	return e.Code, ok, nil
+	q := pv.Exceptions
+	// Forget the acknowledgements the store has committed (the queue no
+	// longer holds them); skip the others.
+	m.acked = slices.DeleteFunc(m.acked, func(a recovery.Exception) bool { return !slices.ContainsFunc(q, same(a)) })
+	for _, e := range q {
+		if !slices.ContainsFunc(m.acked, same(e)) {
+			m.peeked, m.peekedOK = e, true
+			return e.Code, true, nil
+		}
+	}
+	m.peeked, m.peekedOK = recovery.Exception{}, false
+	return 0, false, nil
 }
 
-// Ack removes the exception Peek returned once the host acknowledged it.
+// Ack removes the exception Peek returned once the host acknowledged it:
+// at once in memory (Peek never offers it again), in the store when the
+// controller's ledger commits the acknowledgement, after the reply.
 func (m *Machine) Ack(code byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -219,9 +239,30 @@ func (m *Machine) Ack(code byte) error {
 	if !m.peekedOK || m.peeked.Code != code {
 		return fmt.Errorf("sasmachine: ack %02X: not the exception reported (%02X)", code, m.peeked.Code)
 	}
-	seq := m.peeked.Seq
+	m.acked = append(m.acked, m.peeked)
+	m.unsent = append(m.unsent, m.peeked.Seq)
 	m.peekedOK = false
-	return m.Store.Update(func(tx *recovery.Tx) error { return tx.AckException(seq) })
+	m.flush()
+	return nil
+}
+
+// same matches the exception e (a sequence number is never reused while
+// the store lives; code and time guard a memory clear in between).
+func same(e recovery.Exception) func(recovery.Exception) bool {
+	return func(x recovery.Exception) bool { return x.Seq == e.Seq && x.Code == e.Code && x.At.Equal(e.At) }
+}
+
+// flush hands the acknowledgements not yet sent to the controller, without
+// blocking (m.mu held).
+func (m *Machine) flush() {
+	if len(m.unsent) == 0 || m.Host == nil {
+		return
+	}
+	select {
+	case m.Host <- controller.HostRequest{Acks: m.unsent}:
+		m.unsent = nil
+	default:
+	}
 }
 
 // Config builds the engine's configuration from the [sas] section and the

@@ -8,6 +8,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,9 +56,9 @@ func boot(t *testing.T, path string) *cab {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host := make(chan controller.HostRequest)
+	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), SAS: true, Host: host,
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func boot(t *testing.T, path string) *cab {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = c.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done; be.Close(); st.Close() })
-	m := &Machine{Store: st, Cab: c, Host: host, Wait: time.Second}
+	m := &Machine{Store: st, Cab: c, Host: host}
 	k := &cab{st: st, be: be, c: c, m: m, now: time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)}
 	k.eng = &sas.Engine{Cfg: sas.Config{Address: 1, Denom: 1}, M: m, Q: m, Clock: func() time.Time { return k.now }}
 	k.poll(0x82) // sync: a poll to another address
@@ -154,11 +155,36 @@ func TestExceptionsAndMetersFromTheStore(t *testing.T) {
 // boots a new one on the same store.
 func reboot(t *testing.T, k *cab, path string) *cab {
 	t.Helper()
+	k.settle(t)
 	k.be.Close()
 	if err := k.st.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return boot(t, path)
+}
+
+// settle waits until the controller's ledger has committed every
+// acknowledgement the host gave (the store no longer holds the exception).
+func (k *cab) settle(t *testing.T) {
+	t.Helper()
+	waitFor(t, "the acknowledgements to be committed", func() bool {
+		if _, _, err := k.m.Peek(); err != nil {
+			t.Fatal(err)
+		}
+		k.m.mu.Lock()
+		defer k.m.mu.Unlock()
+		return len(k.m.acked) == 0 && len(k.m.unsent) == 0
+	})
+}
+
+// hostState reads the host state committed in k's store.
+func (k *cab) hostState(t *testing.T) recovery.HostState {
+	t.Helper()
+	var h recovery.HostState
+	if err := k.st.View(func(tx *recovery.Tx) error { var err error; h, err = tx.HostState(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 func TestHostCommands(t *testing.T) {
@@ -167,20 +193,13 @@ func TestHostCommands(t *testing.T) {
 	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x01})...); !cmp.Equal(r, ack) {
 		t.Fatalf("LP 01 = % X, want ACK", r)
 	}
-	var h recovery.HostState
-	if err := k.st.View(func(tx *recovery.Tx) error { var err error; h, err = tx.HostState(); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if !h.PlayLocked {
-		t.Fatal("LP 01 not in the store")
-	}
+	// The reply does not wait for the commit, which follows it.
+	waitFor(t, "LP 01 in the store", func() bool { return k.hostState(t).PlayLocked })
 	// LP 09 game 0004 (Classic) off.
 	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x09, 0x00, 0x04, 0x00})...); !cmp.Equal(r, ack) { // 00: disable
 		t.Fatalf("LP 09 = % X, want ACK", r)
 	}
-	if hi := k.c.HostInfo(); hi.Games[3].Enabled {
-		t.Error("Classic still enabled after LP 09")
-	}
+	waitFor(t, "Classic disabled", func() bool { return !k.c.HostInfo().Games[3].Enabled })
 	// LP 56 lists the enabled games: 1, 2, 3, 5.
 	if r := k.poll(0x01, 0x56); !cmp.Equal(r, sas.AppendCRC([]byte{0x01, 0x56, 0x09, 0x04, 0x00, 0x01, 0x00, 0x02, 0x00, 0x03, 0x00, 0x05})) {
 		t.Errorf("LP 56 = % X", r)
@@ -197,18 +216,14 @@ func TestHostCommands(t *testing.T) {
 	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x03})...); !cmp.Equal(r, ack) {
 		t.Fatalf("LP 03 = % X, want ACK", r)
 	}
+	waitFor(t, "LP 03 in the store", func() bool { return k.hostState(t).SoundOff })
 	if k.c.Snapshot().Sound {
 		t.Error("sound still on after LP 03")
-	}
-	if err := k.st.View(func(tx *recovery.Tx) error { var err error; h, err = tx.HostState(); return err }); err != nil || !h.SoundOff {
-		t.Errorf("LP 03 not in the store: %+v, %v", h, err)
 	}
 	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x04})...); !cmp.Equal(r, ack) {
 		t.Fatalf("LP 04 = % X, want ACK", r)
 	}
-	if !k.c.Snapshot().Sound {
-		t.Error("sound still off after LP 04")
-	}
+	waitFor(t, "the sound back after LP 04", func() bool { return k.c.Snapshot().Sound })
 	if r := k.poll(sas.AppendCRC([]byte{0x01, 0x07})...); !cmp.Equal(r, ack) {
 		t.Fatalf("LP 07 = % X", r)
 	}
@@ -229,7 +244,7 @@ func TestMemoryErrorReportedThenSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), SAS: true})
+	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions})
 	if err != nil || c.Err() != nil {
 		t.Fatal(err, c.Err())
 	}
@@ -242,7 +257,7 @@ func TestMemoryErrorReportedThenSilent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	c, err = controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), SAS: true})
+	c, err = controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions})
 	if err != nil || c.Err() == nil {
 		t.Fatalf("boot on a rolled-back store: %v, memory error %v", err, c.Err())
 	}
@@ -265,6 +280,128 @@ func TestMemoryErrorReportedThenSilent(t *testing.T) {
 	if !cmp.Equal(before, after) {
 		t.Error("the store in error was written")
 	}
+}
+
+// gatedStore is the real store whose commits wait, inside their bbolt
+// write transaction (holding the store's one writer lock, as a slow fsync
+// would), while the test holds gate.
+type gatedStore struct {
+	*recovery.Store
+	gate    sync.Mutex
+	entered chan struct{} // a commit reached the gate
+}
+
+func (g *gatedStore) Update(fn func(tx *recovery.Tx) error) error {
+	return g.Store.Update(func(tx *recovery.Tx) error {
+		select {
+		case g.entered <- struct{}{}:
+		default:
+		}
+		g.gate.Lock()
+		g.gate.Unlock() //nolint:staticcheck // a gate, not a critical section
+		return fn(tx)
+	})
+}
+
+// TestRepliesDoNotWaitForTheStore: with the controller's commit stuck in
+// the store (the write lock held), the host's acknowledgement and its
+// command are answered at once, the next general poll moves on to the next
+// exception, and the ledger commits both afterwards: a reopened store no
+// longer holds the acknowledged exception and holds the lock-out.
+func TestRepliesDoNotWaitForTheStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cabinet.db")
+	st, err := recovery.Open(path, recovery.Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := &gatedStore{Store: st, entered: make(chan struct{}, 1)}
+	host := make(chan controller.HostRequest, 64)
+	be := sim.New()
+	c, err := controller.New(controller.Options{Store: gs, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
+		RNG: controller.SeededRNG{Seed: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = c.Run(ctx) }()
+	stop := sync.OnceFunc(func() { cancel(); <-done; be.Close(); st.Close() })
+	t.Cleanup(stop)
+	m := &Machine{Store: st, Cab: c, Host: host}
+
+	code, ok, err := m.Peek()
+	if err != nil || !ok || code != 0x18 {
+		t.Fatalf("Peek() = %02X, %v, %v; want 18", code, ok, err)
+	}
+	var queued []recovery.Exception
+	if err := st.View(func(tx *recovery.Tx) error { queued, err = tx.Exceptions(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	<-gs.entered // the boot's commit
+	gs.gate.Lock()
+	release := sync.OnceFunc(gs.gate.Unlock)
+	t.Cleanup(release) // runs before stop: the controller's commit goes on
+	be.InsertBill(2000)
+	<-gs.entered // the bill's commit now holds the store's write lock
+
+	replied := make(chan error, 2)
+	go func() {
+		replied <- m.Ack(0x18)
+		replied <- m.Command(sas.Command{Kind: sas.CmdPlay, On: false})
+	}()
+	for _, what := range []string{"Ack(18)", "Command(LP 01)"} {
+		select {
+		case err := <-replied:
+			if err != nil {
+				t.Fatalf("%s = %v while the store is busy, want nil (answered at once)", what, err)
+			}
+		case <-time.After(10 * time.Second): // a hang detector, not a timing assertion
+			t.Fatalf("%s waits for the store's commit: the reply would wait for a disk sync", what)
+		}
+	}
+	if code, ok, err := m.Peek(); err != nil || !ok || code != 0x17 {
+		t.Fatalf("Peek() after Ack(18) = %02X, %v, %v; want 17 (the acknowledged one never offered again)", code, ok, err)
+	}
+	release()
+	waitFor(t, "the bill credited", func() bool { return c.Snapshot().Credits == 2000 })
+	waitFor(t, "the lock-out committed", func() bool { return locked(t, st) })
+	waitFor(t, "the acknowledgement committed", func() bool { return !holds(t, st, queued[0]) })
+	stop()
+
+	st, err = recovery.Open(path, recovery.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if holds(t, st, queued[0]) {
+		t.Errorf("the reopened store still holds the acknowledged exception %+v", queued[0])
+	}
+	if !locked(t, st) {
+		t.Error("the reopened store does not hold the LP 01 the host was answered ACK for")
+	}
+}
+
+func holds(t *testing.T, st *recovery.Store, e recovery.Exception) bool {
+	t.Helper()
+	var q []recovery.Exception
+	if err := st.View(func(tx *recovery.Tx) error { var err error; q, err = tx.Exceptions(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range q {
+		if x.Seq == e.Seq {
+			return true
+		}
+	}
+	return false
+}
+
+func locked(t *testing.T, st *recovery.Store) bool {
+	t.Helper()
+	var h recovery.HostState
+	if err := st.View(func(tx *recovery.Tx) error { var err error; h, err = tx.HostState(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return h.PlayLocked
 }
 
 // TestBasePctIsTheRulesInForce: LP 53 reports each game's base % as the
@@ -290,9 +427,9 @@ func TestBasePctIsTheRulesInForce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host := make(chan controller.HostRequest)
+	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, SAS: true, Host: host,
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, Returns: &controller.Returns{Guard: rtp.NewGuard(), MinRTP: cfg.MinRTP()}})
 	if err != nil {
 		t.Fatal(err)
@@ -301,7 +438,7 @@ func TestBasePctIsTheRulesInForce(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); _ = c.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done; be.Close(); st.Close() })
-	m := &Machine{Store: st, Cab: c, Host: host, Wait: time.Second}
+	m := &Machine{Store: st, Cab: c, Host: host}
 	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	eng := &sas.Engine{Cfg: sas.Config{Address: 1, Denom: 1}, M: m, Q: m, Clock: func() time.Time { return now }}
 	poll := func(msg ...byte) []byte {
@@ -322,7 +459,7 @@ func TestBasePctIsTheRulesInForce(t *testing.T) {
 			}
 		}
 		r := poll(sas.AppendCRC([]byte{0x01, 0x53, 0x00, byte(i + 1)})...)
-		if len(r) < 4 {
+		if len(r) < 6 {
 			t.Fatalf("LP 53 game %d (%s) = % X", i+1, id, r)
 		}
 		if got := string(r[len(r)-6 : len(r)-2]); got != want {
@@ -330,7 +467,10 @@ func TestBasePctIsTheRulesInForce(t *testing.T) {
 		}
 	}
 	r := poll(0x01, 0x1F)
-	if got, want := string(r[len(r)-6:len(r)-2]), fmt.Sprintf("%04d", lowest); len(r) < 6 || got != want {
+	if len(r) < 6 {
+		t.Fatalf("LP 1F = % X", r)
+	}
+	if got, want := string(r[len(r)-6:len(r)-2]), fmt.Sprintf("%04d", lowest); got != want {
 		t.Errorf("LP 1F base %% %q, want the lowest figure %q", got, want)
 	}
 }

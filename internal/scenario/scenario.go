@@ -174,7 +174,7 @@ func (p *player) line(n int, line string) error {
 		for i := range rounds {
 			id := games[i%len(games)]
 			for {
-				if err := p.c.AutoStep(id, nil); err != nil {
+				if err := p.c.Handle(controller.Input{Auto: &controller.AutoStep{Game: id}}); err != nil {
 					return fmt.Errorf("autoplay %s: %w", id, err)
 				}
 				if p.c.OpenGame() == "" {
@@ -194,7 +194,7 @@ func (p *player) line(n int, line string) error {
 			return fmt.Errorf("%w: autostep %q: want a number of steps", ErrScript, f[1])
 		}
 		for range steps {
-			if err := p.c.AutoStep(game.ID(f[2]), nil); err != nil {
+			if err := p.c.Handle(controller.Input{Auto: &controller.AutoStep{Game: game.ID(f[2])}}); err != nil {
 				return fmt.Errorf("autostep %s: %w", f[2], err)
 			}
 		}
@@ -236,7 +236,7 @@ func (p *player) feed(line string, refuse bool) error {
 		select {
 		case in := <-p.be.Inputs():
 			in.At = p.clock
-			if err := p.c.Handle(in); err != nil {
+			if err := p.c.Handle(controller.HW(in)); err != nil {
 				why = append(why, err.Error())
 			}
 			if in.Kind == hw.BillRefused || in.Kind == hw.BillError {

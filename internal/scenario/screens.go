@@ -107,7 +107,7 @@ var Library = []Scenario{
 		menu duel
 		press deal
 		press deal          # buy a session
-		autostep 4 duel     # ante and deal, check, the draw, the player opens 76
+		autostep 4 duel     # ante and deal, check, the draw, the player opens 75 (BET+ steps by the ante)
 		shot duel-raise     # the Baron drew 3 and raises: narrated
 		autoplay 1 duel     # to the showdown
 		shot duel-showdown  # both hands named

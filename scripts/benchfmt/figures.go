@@ -17,6 +17,7 @@ const (
 	pkgBlackjack = "cabinet/internal/player" // the engines played by player.Basic
 	pkgDuel      = "cabinet/internal/game/duel"
 	pkgDisplay   = "cabinet/internal/display"
+	pkgSASHost   = "cabinet/internal/sashost"
 	pkgRTP       = "cabinet/internal/analysis/rtp" // the return guard
 )
 
@@ -153,7 +154,28 @@ func Figures(r *Run) []Figure {
 	// configuration answered on a fresh guard (start-up with it), CPU time
 	// on one core (-cpu 1), so the machine's load does not count.
 	figs = append(figs, r.single("guard_change", pkgRTP, "BenchmarkGuardChange", "max-cpu-ms", 1, "ms", "< 500"))
+	figs = append(figs, r.sasSlowSync()...)
 	return figs
+}
+
+// sasSlowSync is the SAS link's timing with every fdatasync of the cabinet
+// delayed 40 ms (BenchmarkSASSlowSync in internal/sashost, issue 27): the
+// replies that started after SAS's 20 ms as a count over all replies
+// ("236 late/420"; goal none), and the slowest reply.
+func (r *Run) sasSlowSync() []Figure {
+	const bench = "BenchmarkSASSlowSync"
+	late, why := r.metric(pkgSASHost, bench, "late")
+	if why != "" {
+		return []Figure{na("sas_late_replies_40ms_sync", why), na("sas_reply_max_40ms_sync", why)}
+	}
+	replies, why := r.metric(pkgSASHost, bench, "replies")
+	if why != "" {
+		return []Figure{na("sas_late_replies_40ms_sync", why), na("sas_reply_max_40ms_sync", why)}
+	}
+	return []Figure{
+		value("sas_late_replies_40ms_sync", late, "late/"+format(replies), "== 0"),
+		r.single("sas_reply_max_40ms_sync", pkgSASHost, bench, "max-ms", 1, "ms", "<= 20"),
+	}
 }
 
 // engines is one figure per blackjack benchmark that reports rounds/s (its

@@ -199,65 +199,122 @@ func (r *Round) spotHands(spot int) int {
 	return n
 }
 
-// checkDeal validates a Deal's bets (games.md §1–§4 limits) and funds.
-func (r *Round) checkDeal(a game.Action) error {
-	if len(a.Bets) == 0 {
-		return fmt.Errorf("blackjack: round %d: deal: no bet: %w", r.Number, game.ErrBet)
+// DealReason says why CheckDeal refuses a deal's bets.
+type DealReason int
+
+// Reasons of a refused deal, in the order CheckDeal checks them.
+const (
+	DealNoBet          DealReason = iota + 1 // no bet at all
+	DealSpot                                 // a spot outside the table's
+	DealTwice                                // a second bet of one kind on a spot
+	DealBelowMin                             // a main or side bet below its minimum
+	DealAboveMax                             // a main or side bet above its maximum
+	DealNotSide                              // a kind that is not placed with the deal
+	DealNotOffered                           // a side bet the game does not offer
+	DealRoyalNeedsBoth                       // the Royal Poker bet without a main bet on both spots
+	DealSideNeedsMain                        // a side bet on a spot without a main bet
+	DealRoyalTwice                           // a second Royal Poker bet
+	DealRoyalStake                           // the Royal Poker bet not at its fixed stake
+	DealFunds                                // the stakes exceed the funds
+)
+
+// DealError is CheckDeal's refusal: why, and which bet (-1: the deal as a
+// whole). It wraps game.ErrFunds for DealFunds, game.ErrBet otherwise.
+type DealError struct {
+	Reason DealReason
+	Bet    int
+	Text   string
+}
+
+func (e *DealError) Error() string { return e.Text }
+
+// Unwrap gives game.ErrFunds or game.ErrBet.
+func (e *DealError) Unwrap() error {
+	if e.Reason == DealFunds {
+		return game.ErrFunds
+	}
+	return game.ErrBet
+}
+
+// CheckDeal validates a deal's bets under rules with funds (games.md §1–§4
+// limits, spots, side-bet conditions, credits): nil, or a *DealError. It is
+// the engine's own check (Apply runs it on every Deal), exported so that a
+// caller lights DEAL and says why it is refused from the same decision.
+// Pure: no round is built, nothing is drawn.
+func CheckDeal(rules Rules, bets []game.Bet, funds money.Cents) error {
+	if len(bets) == 0 {
+		return &DealError{Reason: DealNoBet, Bet: -1, Text: "no bet"}
 	}
 	var main [3]bool // Validate keeps MaxSpots within 1–3
-	for _, b := range a.Bets {
-		if b.Kind == game.Main && b.Spot >= 0 && b.Spot < min(r.Rules.MaxSpots, len(main)) {
+	for _, b := range bets {
+		if b.Kind == game.Main && b.Spot >= 0 && b.Spot < min(rules.MaxSpots, len(main)) {
 			main[b.Spot] = true
 		}
 	}
 	royal := 0
-	for n, b := range a.Bets {
-		bad := func(format string, args ...any) error {
-			return fmt.Errorf("blackjack: round %d: deal: bet %d (%s %v on spot %d): %s: %w",
-				r.Number, n, b.Kind, b.Amount, b.Spot, fmt.Sprintf(format, args...), game.ErrBet)
+	var total money.Cents
+	for n, b := range bets {
+		total += b.Amount
+		bad := func(why DealReason, format string, args ...any) error {
+			return &DealError{Reason: why, Bet: n, Text: fmt.Sprintf("bet %d (%s %v on spot %d): %s: %v",
+				n, b.Kind, b.Amount, b.Spot, fmt.Sprintf(format, args...), game.ErrBet)}
 		}
-		if b.Spot < 0 || b.Spot >= r.Rules.MaxSpots || b.Spot >= len(main) {
-			return bad("spot out of range 0–%d", r.Rules.MaxSpots-1)
+		if b.Spot < 0 || b.Spot >= rules.MaxSpots || b.Spot >= len(main) {
+			return bad(DealSpot, "spot out of range 0–%d", rules.MaxSpots-1)
 		}
-		for _, o := range a.Bets[:n] {
+		for _, o := range bets[:n] {
 			if o.Spot == b.Spot && o.Kind == b.Kind {
-				return bad("a second %s bet on the spot", b.Kind)
+				return bad(DealTwice, "a second %s bet on the spot", b.Kind)
 			}
 		}
 		if b.Kind == game.Main {
-			if b.Amount < r.Rules.MinBet || b.Amount > r.Rules.MaxBet {
-				return bad("main bet outside the table limits %v–%v", r.Rules.MinBet, r.Rules.MaxBet)
+			if b.Amount < rules.MinBet {
+				return bad(DealBelowMin, "main bet outside the table limits %v–%v", rules.MinBet, rules.MaxBet)
+			}
+			if b.Amount > rules.MaxBet {
+				return bad(DealAboveMax, "main bet outside the table limits %v–%v", rules.MinBet, rules.MaxBet)
 			}
 			continue
 		}
 		if !b.Kind.IsSide() {
-			return bad("%q cannot be placed with the deal", b.Kind)
+			return bad(DealNotSide, "%q cannot be placed with the deal", b.Kind)
 		}
-		sr, ok := r.Rules.SideRule(b.Kind)
+		sr, ok := rules.SideRule(b.Kind)
 		if !ok {
-			return bad("side bet not offered in %s", r.Rules.Game)
-		}
-		if !main[b.Spot] {
-			return bad("no main bet on the spot")
+			return bad(DealNotOffered, "side bet not offered in %s", rules.Game)
 		}
 		if b.Kind == game.RoyalSide {
 			royal++
 			switch {
-			case royal > 1:
-				return bad("one Royal Poker bet per round")
 			case !main[0] || !main[1]:
-				return bad("offered only when both spots carry a main bet")
-			case b.Amount != r.Rules.RoyalStake:
-				return bad("the stake is fixed at %v", r.Rules.RoyalStake)
+				return bad(DealRoyalNeedsBoth, "offered only when both spots carry a main bet")
+			case royal > 1:
+				return bad(DealRoyalTwice, "one Royal Poker bet per round")
+			case b.Amount != rules.RoyalStake:
+				return bad(DealRoyalStake, "the stake is fixed at %v", rules.RoyalStake)
 			}
 			continue
 		}
-		if b.Amount < sr.Min || b.Amount > sr.Max {
-			return bad("outside the side bet limits %v–%v", sr.Min, sr.Max)
+		if !main[b.Spot] {
+			return bad(DealSideNeedsMain, "no main bet on the spot")
+		}
+		if b.Amount < sr.Min {
+			return bad(DealBelowMin, "outside the side bet limits %v–%v", sr.Min, sr.Max)
+		}
+		if b.Amount > sr.Max {
+			return bad(DealAboveMax, "outside the side bet limits %v–%v", sr.Min, sr.Max)
 		}
 	}
-	if t := a.Total(); t > a.Funds {
-		return fmt.Errorf("blackjack: round %d: deal: stakes %v, funds %v: %w", r.Number, t, a.Funds, game.ErrFunds)
+	if total > funds {
+		return &DealError{Reason: DealFunds, Bet: -1, Text: fmt.Sprintf("stakes %v, funds %v: %v", total, funds, game.ErrFunds)}
+	}
+	return nil
+}
+
+// checkDeal validates a Deal's bets (CheckDeal) in round r.
+func (r *Round) checkDeal(a game.Action) error {
+	if err := CheckDeal(r.Rules, a.Bets, a.Funds); err != nil {
+		return fmt.Errorf("blackjack: round %d: deal: %w", r.Number, err)
 	}
 	return nil
 }

@@ -1,20 +1,22 @@
 package controller
 
 import (
-	"errors"
-	"fmt"
-
 	"cabinet/internal/game"
-	"cabinet/internal/game/card"
+	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
 	"cabinet/internal/money"
 	"cabinet/internal/view"
 )
 
-// ui is the non-durable state of the screens: which screen, the selected game,
-// bets placed but not dealt (not money until the deal step commits), cursors.
-// Losing it in a power cut loses nothing of value.
-type ui struct {
+// screen is the non-durable state of the screens: which screen, the
+// selected game, bets placed but not dealt (not money until the deal step
+// commits), cursors, the audit's and the operator's pages and drafts; and
+// the button table of the screen shown (panel.go), built with each
+// snapshot. Losing it in a power cut loses nothing of value. The screen
+// changes only its own state; what a button does to committed state it asks
+// of the controller (play, cash out, an operator change…), which goes
+// through the ledger.
+type screen struct {
 	c        *Controller
 	mode     view.Mode
 	game     game.ID
@@ -45,9 +47,17 @@ type ui struct {
 	duelMarks  [5]bool
 	duelCursor int
 	duelAmount int64
+
+	// message is why the last input was refused (notice.go), "" if it was
+	// accepted.
+	message string
+
+	// panel is the button table of the screen as last published: the lamps
+	// lit and the press accepted come from it (panel.go).
+	panel panel
 }
 
-func (u *ui) init(c *Controller) {
+func (u *screen) init(c *Controller) {
 	u.c = c
 	u.mode = view.Attract
 	u.game = c.set.Games[0]
@@ -55,7 +65,7 @@ func (u *ui) init(c *Controller) {
 	u.recallStep = -1
 }
 
-func (u *ui) clearBets() { u.bets, u.undo = nil, nil }
+func (u *screen) clearBets() { u.bets, u.undo = nil, nil }
 
 // position is a place a chip can go: a spot's main bet or a side bet.
 type position struct {
@@ -63,11 +73,8 @@ type position struct {
 	Kind game.BetKind
 }
 
-func (c *Controller) positions(id game.ID) []position {
-	rules, ok := c.set.Rules[id]
-	if !ok {
-		return nil
-	}
+// positions are the places a chip can go at a table with rules.
+func positions(rules blackjack.Rules) []position {
 	var ps []position
 	for s := range rules.MaxSpots {
 		ps = append(ps, position{s, game.Main})
@@ -94,13 +101,13 @@ func betTotal(bs []game.Bet) money.Cents {
 // selected is the betting position the player has chosen, its limit (a
 // Royal Poker bet: its fixed stake) and what is bet on it now; ok is false
 // at a table without positions.
-func (c *Controller) selected() (p position, limit, cur money.Cents, ok bool) {
-	ps := c.positions(c.ui.game)
-	if len(ps) == 0 {
+func (u *screen) selected() (p position, limit, cur money.Cents, ok bool) {
+	rules, ok := u.c.set.Rules[u.game]
+	ps := positions(rules)
+	if !ok || len(ps) == 0 {
 		return position{}, 0, 0, false
 	}
-	p = ps[c.ui.pos%len(ps)]
-	rules := c.set.Rules[c.ui.game]
+	p = ps[u.pos%len(ps)]
 	limit = rules.MaxBet
 	if p.Kind != game.Main {
 		sr, _ := rules.SideRule(p.Kind)
@@ -109,7 +116,7 @@ func (c *Controller) selected() (p position, limit, cur money.Cents, ok bool) {
 	if p.Kind == game.RoyalSide {
 		limit = rules.RoyalStake
 	}
-	for _, b := range c.ui.bets {
+	for _, b := range u.bets {
 		if b.Spot == p.Spot && b.Kind == p.Kind {
 			cur += b.Amount
 		}
@@ -119,41 +126,45 @@ func (c *Controller) selected() (p position, limit, cur money.Cents, ok bool) {
 
 // nextChip is the chip BET+ would add now: the selected chip on the
 // selected position, within its limit and the credits; a Royal Poker side
-// bet is its fixed stake. An error says why none can be added.
-func (c *Controller) nextChip(cs state) (game.Bet, error) {
-	p, limit, cur, ok := c.selected()
+// bet is its fixed stake. why is the notice of why none can be added ("":
+// one can).
+func (u *screen) nextChip(cs state) (chip game.Bet, why string) {
+	p, limit, cur, ok := u.selected()
 	if !ok {
-		return game.Bet{}, fmt.Errorf("%w: no betting position", ErrNotNow)
+		return game.Bet{}, NoticeNotNow
 	}
-	add := min(c.set.Chips[c.ui.chip%len(c.set.Chips)], limit-cur)
+	add := min(u.c.set.Chips[u.chip%len(u.c.set.Chips)], limit-cur)
 	if p.Kind == game.RoyalSide {
 		add = limit - cur
 	}
 	if add <= 0 {
-		return game.Bet{}, fmt.Errorf("%w: %s on spot %d is at its limit %v", ErrNotNow, p.Kind, p.Spot+1, limit)
+		return game.Bet{}, NoticeMaxBet // the position is at its limit
 	}
-	if betTotal(c.ui.bets)+add > cs.m.Credits {
-		return game.Bet{}, fmt.Errorf("%w: bets would exceed the credits", ErrNotNow)
+	if betTotal(u.bets)+add > cs.m.Credits {
+		return game.Bet{}, NoticeFunds
 	}
-	return game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}, nil
+	return game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}, ""
 }
 
 // maxChip is what YES (max bet) adds on the selected position: up to its
 // limit (the Royal Poker bet: its stake), as far as the credits left after
-// the other bets allow. An error says why nothing can be added.
-func (c *Controller) maxChip(cs state) (game.Bet, error) {
-	p, limit, cur, ok := c.selected()
+// the other bets allow. why is the notice of why nothing can be added.
+func (u *screen) maxChip(cs state) (chip game.Bet, why string) {
+	p, limit, cur, ok := u.selected()
 	if !ok {
-		return game.Bet{}, fmt.Errorf("%w: no betting position", ErrNotNow)
+		return game.Bet{}, NoticeNotNow
 	}
-	add := min(limit-cur, cs.m.Credits-betTotal(c.ui.bets))
+	add := min(limit-cur, cs.m.Credits-betTotal(u.bets))
 	if p.Kind == game.RoyalSide && add < limit-cur {
 		add = 0 // the Royal Poker bet is its stake or nothing
 	}
-	if add <= 0 {
-		return game.Bet{}, fmt.Errorf("%w: %s on spot %d: nothing more can be bet (limit %v, credits %v)", ErrNotNow, p.Kind, p.Spot+1, limit, cs.m.Credits)
+	switch {
+	case add > 0:
+		return game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}, ""
+	case cur >= limit:
+		return game.Bet{}, NoticeMaxBet
 	}
-	return game.Bet{Spot: p.Spot, Kind: p.Kind, Amount: add}, nil
+	return game.Bet{}, NoticeFunds
 }
 
 // mergeBets sums chips per (spot, kind) in a stable order.
@@ -174,27 +185,13 @@ func mergeBets(chips []game.Bet) []game.Bet {
 	return out
 }
 
-// betsValid reports whether the pending bets would be accepted by the
-// engine's deal validation (limits, spots, side-bet conditions, credits).
-// It runs the engine on a scratch round with an empty source: the engine
-// validates before drawing, so "shoe is empty" means the bets are good.
-func (c *Controller) betsValid(cs state, bets []game.Bet) bool {
-	if len(bets) == 0 || c.ui.game == game.Duel {
-		return false
-	}
-	r, _, err := c.newRound(c.ui.game, cs.m.NextRound, nil)
-	if err != nil {
-		return false
-	}
-	_, err = r.Apply(game.Action{Kind: game.Deal, Bets: bets, Funds: cs.m.Credits}, card.NewStack())
-	return errors.Is(err, card.ErrEmpty)
-}
-
-func (c *Controller) idleMode() view.Mode {
-	if c.cur.open != nil {
+// idleMode is the screen to go back to with committed state cs: the table
+// of an open round, the menu with credits, else attract.
+func idleMode(cs state) view.Mode {
+	if cs.open != nil {
 		return view.Table
 	}
-	if c.cur.m.Credits > 0 {
+	if cs.m.Credits > 0 {
 		return view.Menu
 	}
 	return view.Attract

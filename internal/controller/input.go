@@ -1,0 +1,92 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+)
+
+// Input is one input to the cabinet, the argument of Handle: a hardware
+// input (a switch, a bill, a button, physical or touched on the screen),
+// a request of the casino's host system (a command, acknowledgements), or
+// one step of autoplay. Exactly one is set.
+type Input struct {
+	HW   hw.Input     // Kind set: a hardware or touch input
+	Host *HostRequest // the SAS host's command and/or acknowledgements
+	Auto *AutoStep    // one committed step of autoplay
+}
+
+// HW is the Input of a hardware or touch input.
+func HW(in hw.Input) Input { return Input{HW: in} }
+
+// AutoStep is one step of autoplay of game Game: an attendant's handpay
+// clear, a bill when credits are short, the deal, or the next decision of
+// the open round (whatever its game), chosen by Choose (nil:
+// BasicChooser).
+type AutoStep struct {
+	Game   game.ID
+	Choose Chooser
+}
+
+// Handle processes one input: the single entry point of the cabinet, on
+// one goroutine (Run's, or the loop of the simulator or a test). Every
+// change of committed state goes from here through the ledger; the
+// snapshot is published after each input.
+func (c *Controller) Handle(in Input) (err error) {
+	defer func() { c.publish(c.cur) }()
+	switch {
+	case in.Host != nil:
+		return c.hostRequest(*in.Host)
+	case in.Auto != nil:
+		return c.autoStep(in.Auto.Game, in.Auto.Choose)
+	}
+	return c.hardware(in.HW)
+}
+
+// hardware handles one hardware or touch input; a refusal says why
+// (notice.go).
+func (c *Controller) hardware(in hw.Input) (err error) {
+	defer func() { c.scr.message = refusal(c.cur, &c.scr, &c.set, in, err) }()
+	switch in.Kind {
+	case hw.SwitchChanged:
+		return c.switchChanged(in.Switch, in.On)
+	case hw.BillStacked:
+		return c.billStacked(in.Value)
+	case hw.BillJam:
+		return c.billJam(in.On, in.Err)
+	case hw.BillRefused:
+		return c.billRefused(in)
+	case hw.BillError:
+		return c.billError(in)
+	case hw.ButtonPressed:
+		return c.scr.press(c.cur, in.Button)
+	}
+	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
+}
+
+// Run hands hardware inputs and the host's requests (Options.Host) to
+// Handle until ctx is done or the input channel closes.
+func (c *Controller) Run(ctx context.Context) error {
+	c.outputs(c.cur)
+	in := c.hw.Inputs()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case r := <-c.opt.Host:
+			if err := c.Handle(Input{Host: &r}); err != nil {
+				c.log.Error("host request", "err", err)
+			}
+		case ev, ok := <-in:
+			if !ok {
+				return nil
+			}
+			if err := c.Handle(HW(ev)); err != nil && !errors.Is(err, ErrNotNow) && !errors.Is(err, game.ErrIllegal) {
+				c.log.Error("input", "input", ev.String(), "err", err)
+			}
+		}
+	}
+}

@@ -1,0 +1,310 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"strconv"
+
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+)
+
+// Store is what the controller needs of the durable store
+// (*recovery.Store). It is an interface so that a test can wrap the real
+// bbolt store in one that fails commits on demand.
+type Store interface {
+	Check() error
+	Update(fn func(tx *recovery.Tx) error) error
+	View(fn func(tx *recovery.Tx) error) error
+	Clear(confirm string) error
+}
+
+// state is the committed state of the cabinet: everything the player can see
+// or the outputs show that is not a mere cursor. The write-ahead rule
+// (platform.md §4) is kept by construction: ledger.cur is assigned only in
+// this file (commit, and fail/evidence, which record that the store is in
+// error and write nothing), and publish builds the snapshot and drives
+// lamps, tower and acceptor from a state value and the screen alone. A
+// change of credits, meters, the open round, a door, a key or a jam is
+// therefore shown only after its transaction committed.
+type state struct {
+	m         recovery.Machine    // machine record as committed
+	open      *recovery.OpenRound // open round as committed, nil if none
+	round     game.Round          // decoded open round
+	last      *game.Table         // picture of the last settled round
+	win       money.Cents         // paid by the current/last round
+	recovered bool                // the open round was resumed after a power cut
+
+	// Hardware facts, committed with their event-log entry.
+	switches [hw.NumSwitches]bool
+	jam      bool
+
+	// host is what the casino's host system commanded (host.go), as
+	// committed.
+	host recovery.HostState
+
+	// carry is what a game carries from one round to the next (Free Bet's
+	// shoe, Duel's session), as committed; read at boot, written by the
+	// step that settles a round. Shared between state values: replaced,
+	// never edited in place (withCarry).
+	carry map[game.ID][]byte
+
+	// overrides are the operator's stored setting overrides, as committed
+	// (read at boot, replaced by the commit of a change).
+	overrides map[string]string
+
+	// digestErr is set when the program's digest is not the one the
+	// configuration expects (fixed at boot): play is disabled.
+	digestErr error
+
+	// memErr is set when the store failed (integrity at boot or at the
+	// self-test, or a commit that could not be written): play is disabled,
+	// the store is evidence and is not written again.
+	memErr error
+}
+
+// withCarry returns s's carry with game id's replaced by b (a new map:
+// other state values keep theirs).
+func (s *state) withCarry(id game.ID, b []byte) {
+	m := make(map[game.ID][]byte, len(s.carry)+1)
+	maps.Copy(m, s.carry)
+	m[id] = b
+	s.carry = m
+}
+
+// errNothing is returned by a change function that finds nothing to
+// write: the commit writes nothing (a refusal) and its caller returns nil.
+var errNothing = errors.New("cabinet: nothing to commit")
+
+// refused marks an error returned by a commit's change function: the change
+// was refused (bad input, not enough credits), the store is sound.
+type refused struct{ err error }
+
+func (r refused) Error() string { return r.err.Error() }
+func (r refused) Unwrap() error { return r.err }
+
+// ledger owns the durable store and the committed state. It is the only
+// writer of the store outside internal/recovery: the controller's steps,
+// bills, doors, keys, operator changes, the host's commands and the host's
+// acknowledgements of exceptions all reach it through commit.
+type ledger struct {
+	st  Store
+	log *slog.Logger
+	// cur is the committed state: assigned only in this file.
+	cur state
+	// commits counts the transactions committed (autoplay's steps).
+	commits uint64
+	// hear is the SAS side's table from host events to the exceptions to
+	// queue (Options.Exceptions); nil: SAS is off.
+	hear func(HostEvent) []byte
+}
+
+// newLedger is the ledger of store st, before boot; digestErr is the
+// program digest check's result (a boot fact, part of the committed state
+// from the start).
+func newLedger(st Store, log *slog.Logger, digestErr error, hear func(HostEvent) []byte) ledger {
+	return ledger{st: st, log: log, cur: state{digestErr: digestErr}, hear: hear}
+}
+
+// sasOn reports whether a SAS host is wired.
+func (l *ledger) sasOn() bool { return l.hear != nil }
+
+// tilts lists the reasons play is suspended in s (message keys), in a fixed
+// order: a function of the committed state alone.
+func (s *state) tilts() []string {
+	var t []string
+	if s.memErr != nil {
+		t = append(t, "memory_error")
+	}
+	if s.digestErr != nil {
+		t = append(t, "program_digest")
+	}
+	if s.switches[hw.MainDoor] {
+		t = append(t, "main_door")
+	}
+	if s.switches[hw.CashDoor] {
+		t = append(t, "cash_door")
+	}
+	if s.jam {
+		t = append(t, "bill_jam")
+	}
+	return t
+}
+
+// commit is the one path by which committed state changes. change gets a
+// copy of the committed state with the machine record as read in the
+// transaction, edits it and writes what else the step needs (log entries,
+// open round, recall); commit writes the machine record, and only when the
+// transaction has committed does the ledger's state become the new one.
+//
+// An error from change is a refusal: nothing is written, nothing changes,
+// the error is returned as is. Any other failure (the store cannot read,
+// write or commit) is a memory-error tilt (platform.md §4: play disabled,
+// the audit screens still work; a store failure never exits): nothing the
+// player sees changes except the tilt.
+//
+// With a memory error already present the store is evidence and is not
+// written: change runs with a nil tx and only the hardware facts (switches,
+// jam) of its result are taken; the durable part stays as read.
+func (l *ledger) commit(op string, change func(tx *recovery.Tx, s *state) error) error {
+	next := l.cur
+	if l.cur.memErr != nil {
+		if err := change(nil, &next); err != nil {
+			return err
+		}
+		l.cur.switches, l.cur.jam = next.switches, next.jam
+		return nil
+	}
+	err := l.st.Update(func(tx *recovery.Tx) error {
+		m, err := tx.Machine()
+		if err != nil {
+			return err
+		}
+		next.m = m
+		if err := change(tx, &next); err != nil {
+			return refused{err}
+		}
+		return tx.PutMachine(next.m)
+	})
+	var rf refused
+	if errors.As(err, &rf) {
+		return rf.err
+	}
+	if err != nil {
+		return l.fail(fmt.Errorf("%w: %s: %w", ErrMemory, op, err))
+	}
+	l.cur = next
+	l.commits++
+	return nil
+}
+
+// fail puts the ledger in a memory error (err wraps ErrMemory) unless it
+// is in one already, and returns the error in force. Nothing is written.
+func (l *ledger) fail(err error) error {
+	if l.cur.memErr == nil {
+		l.cur.memErr = err
+		l.log.Error("store failure: memory-error tilt", "err", err)
+	}
+	return l.cur.memErr
+}
+
+// evidence is the boot of a store that failed its check: the committed
+// state is what can still be read (the machine record, if its own checksum
+// holds), in a memory error; nothing is written.
+func (l *ledger) evidence(checkErr error) error {
+	var m recovery.Machine
+	if rerr := l.st.View(func(tx *recovery.Tx) error {
+		var err error
+		m, err = tx.Machine()
+		return err
+	}); rerr == nil {
+		l.cur.m = m
+	}
+	return l.fail(fmt.Errorf("%w: %w", ErrMemory, checkErr))
+}
+
+// clear is the full memory clear: the store keeps the old file aside and
+// resets; the memory error goes (the next boot commits the empty store's
+// state).
+func (l *ledger) clear() error {
+	if err := l.st.Clear("CLEAR"); err != nil {
+		return fmt.Errorf("cabinet: memory clear: %w", err)
+	}
+	l.cur.memErr = nil
+	return nil
+}
+
+// emit queues in tx the SAS exceptions of host event e (with SAS on; tx
+// nil under a memory error: nothing is written, the store is evidence).
+func (l *ledger) emit(tx *recovery.Tx, e HostEvent) error {
+	if l.hear == nil || tx == nil {
+		return nil
+	}
+	for _, code := range l.hear(e) {
+		if err := tx.RaiseException(code); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// logTx writes an event-log entry in tx; with a memory error (tx nil) the
+// entry is not written (the store is evidence) but goes to the program log.
+func (l *ledger) logTx(tx *recovery.Tx, kind, text string) error {
+	if tx == nil {
+		l.log.Warn("not logged (memory error)", "kind", kind, "text", text)
+		return nil
+	}
+	if err := tx.Log(kind, text); err != nil {
+		return err
+	}
+	return l.emit(tx, HostEvent{Kind: HostLogged, Log: meters.Event{Kind: kind, Text: text}})
+}
+
+// logDetail writes an event with its details as typed data (the display
+// translates "detail."+detail with args); text stays the English record.
+// With a memory error (tx nil) it goes to the program log only.
+func (l *ledger) logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error {
+	if tx == nil {
+		return l.logTx(tx, kind, text)
+	}
+	e := meters.Event{Kind: kind, Text: text, Detail: detail, Args: args}
+	if err := tx.LogEvent(e); err != nil {
+		return err
+	}
+	return l.emit(tx, HostEvent{Kind: HostLogged, Log: e})
+}
+
+// logOnly commits an event-log entry (no money) with its typed details
+// (logDetail). With a memory error nothing is written: the store is evidence.
+func (l *ledger) logOnly(kind, text, detail string, args ...meters.Arg) error {
+	return l.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return l.logDetail(tx, kind, text, detail, args...) })
+}
+
+// ack removes the exceptions the host acknowledged from the store's queue
+// (one already removed is skipped). Under a memory error nothing is
+// written: the store is evidence.
+func (l *ledger) ack(seqs []uint64) error {
+	return l.commit("host acknowledged exceptions", func(tx *recovery.Tx, s *state) error {
+		if tx == nil {
+			return nil
+		}
+		for _, seq := range seqs {
+			if err := tx.AckException(seq); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func argMoney(v money.Cents) meters.Arg { return meters.Arg{Type: meters.ArgMoney, Value: v.String()} }
+func argSwitch(s hw.Switch) meters.Arg  { return meters.Arg{Type: meters.ArgSwitch, Value: s.String()} }
+func argKey(k string) meters.Arg        { return meters.Arg{Type: meters.ArgKey, Value: k} }
+func argCount(n uint64) meters.Arg {
+	return meters.Arg{Type: meters.ArgCount, Value: strconv.FormatUint(n, 10)}
+}
+
+// argTilts are tilt reasons as message keys.
+func argTilts(t []string) []meters.Arg {
+	out := make([]meters.Arg, len(t))
+	for i, r := range t {
+		out[i] = argKey("tilt." + r)
+	}
+	return out
+}
+
+// brokenStore stands for a store that could not be opened: every call
+// fails with the opening error, so the cabinet boots in a memory-error tilt
+// and the audit screens show the error (there is nothing to read).
+type brokenStore struct{ err error }
+
+func (b brokenStore) Check() error                             { return b.err }
+func (b brokenStore) Update(func(tx *recovery.Tx) error) error { return b.err }
+func (b brokenStore) View(func(tx *recovery.Tx) error) error   { return b.err }
+func (b brokenStore) Clear(string) error                       { return b.err }

@@ -1,0 +1,499 @@
+package id003
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"cabinet/internal/money"
+)
+
+// Link is the line to the validator (a Port, in production and tests).
+type Link interface {
+	// Write sends b whole.
+	Write(b []byte) error
+	// Read waits up to d for bytes and reads what is there; 0 on timeout.
+	Read(buf []byte, d time.Duration) (int, error)
+	// Discard drops received bytes not yet read.
+	Discard() error
+}
+
+var _ Link = (*Port)(nil)
+
+// Config is the driver's part of the [acceptor] section.
+type Config struct {
+	// Notes maps each escrow code the cabinet accepts to its value. Codes
+	// not listed are inhibited in the validator (set denomination) and, if
+	// one is offered anyway, returned with a reason.
+	Notes map[byte]money.Cents
+	// PollInterval is the pause between status requests (default 100 ms;
+	// ID-003 hosts poll every 100–200 ms).
+	PollInterval time.Duration
+	// ReplyTimeout is how long an answer may take (default 300 ms).
+	ReplyTimeout time.Duration
+	// Retries is the number of unanswered status requests after which the
+	// validator is reported gone (default 3).
+	Retries int
+}
+
+// Validate checks the denomination table.
+func (c Config) Validate() error {
+	if len(c.Notes) == 0 {
+		return fmt.Errorf("%w: no note accepted (give at least one escrow code 0x%02X–0x%02X with its value)", ErrConfig, FirstEscrowCode, LastEscrowCode)
+	}
+	for code, v := range c.Notes {
+		if code < FirstEscrowCode || code > LastEscrowCode {
+			return fmt.Errorf("%w: escrow code 0x%02X (allowed 0x%02X–0x%02X)", ErrConfig, code, FirstEscrowCode, LastEscrowCode)
+		}
+		if v <= 0 {
+			return fmt.Errorf("%w: escrow code 0x%02X has value %s (must be above 0)", ErrConfig, code, v)
+		}
+	}
+	if c.PollInterval < 0 || c.ReplyTimeout < 0 || c.Retries < 0 {
+		return fmt.Errorf("%w: negative poll interval %s, reply timeout %s or retries %d", ErrConfig, c.PollInterval, c.ReplyTimeout, c.Retries)
+	}
+	return nil
+}
+
+func (c Config) withDefaults() Config {
+	if c.PollInterval == 0 {
+		c.PollInterval = 100 * time.Millisecond
+	}
+	if c.ReplyTimeout == 0 {
+		c.ReplyTimeout = 300 * time.Millisecond
+	}
+	if c.Retries == 0 {
+		c.Retries = 3
+	}
+	return c
+}
+
+// denominationMask is the set-denomination data: a set bit inhibits the
+// escrow code 0x61+bit (byte 0); byte 1 is reserved and inhibits nothing.
+func (c Config) denominationMask() []byte {
+	var m byte = 0xFF
+	for code := range c.Notes {
+		m &^= 1 << (code - FirstEscrowCode)
+	}
+	return []byte{m, 0x00}
+}
+
+// Info is what the self-test page shows of the validator.
+type Info struct {
+	Version string // the answer to the version request ("" until read)
+	Status  Status // the last status reported (0 before the first)
+	Gone    bool   // the validator stopped answering
+	Enabled bool   // acceptance enabled in the validator
+}
+
+// Driver is the host side of ID-003: it polls the validator, runs the
+// power-up sequence, asks the Cashbox at escrow and credits at vend valid.
+// Run owns the line; SetAcceptance and Info may be called from any
+// goroutine.
+type Driver struct {
+	link  Link
+	cfg   Config
+	box   Cashbox
+	event func(Event)
+
+	mu   sync.Mutex
+	max  money.Cents // acceptance: notes up to max; 0 inhibits
+	info Info
+
+	// owned by Run
+	buf        []byte
+	configured bool // settings sent since the last reset
+	last       Status
+	missed     int
+}
+
+// New returns a driver on link. event receives every Event, from Run's
+// goroutine; it must not block for long (the validator waits).
+func New(link Link, cfg Config, box Cashbox, event func(Event)) (*Driver, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if event == nil {
+		event = func(Event) {}
+	}
+	return &Driver{link: link, cfg: cfg.withDefaults(), box: box, event: event}, nil
+}
+
+// SetAcceptance enables acceptance for notes up to max; 0 inhibits. It
+// takes effect at the next poll (the validator's inhibit setting), and a
+// note above max offered meanwhile is returned without asking the
+// Cashbox.
+func (d *Driver) SetAcceptance(max money.Cents) {
+	d.mu.Lock()
+	d.max = max
+	d.mu.Unlock()
+}
+
+func (d *Driver) acceptance() money.Cents {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.max
+}
+
+// Info returns the validator's version and state.
+func (d *Driver) Info() Info {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.info
+}
+
+func (d *Driver) setInfo(f func(*Info)) {
+	d.mu.Lock()
+	f(&d.info)
+	d.mu.Unlock()
+}
+
+// Run polls the validator until ctx ends. It returns ctx's error, or a
+// line error (the port failed). It sends nothing when it stops: a host
+// that dies sends nothing either, and the protocol is built for that.
+func (d *Driver) Run(ctx context.Context) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := d.status()
+		switch {
+		case errors.Is(err, ErrNoReply):
+			d.missed++
+			if d.missed == d.cfg.Retries {
+				d.setInfo(func(i *Info) { i.Gone = true; i.Enabled = false })
+				d.event(Event{Kind: EvTimeout, Text: fmt.Sprintf("no valid answer to %d status requests in a row (%s each)", d.missed, d.cfg.ReplyTimeout)})
+				// Whatever it does when it comes back (most likely a
+				// power-up), the driver sets it up again.
+				d.configured = false
+			}
+		case err != nil:
+			return err
+		default:
+			if d.missed >= d.cfg.Retries {
+				d.setInfo(func(i *Info) { i.Gone = false })
+				d.event(Event{Kind: EvBack})
+			}
+			d.missed = 0
+			if err := d.handle(ctx, f); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d.cfg.PollInterval):
+		}
+	}
+}
+
+// handle acts on one status reply.
+func (d *Driver) handle(ctx context.Context, f Frame) error {
+	st := Status(f.Code)
+	var data byte
+	if len(f.Data) > 0 {
+		data = f.Data[0]
+	}
+	if st != d.last {
+		d.changed(d.last, st, data)
+		d.last = st
+		d.setInfo(func(i *Info) { i.Status = st })
+	}
+	switch st {
+	case StPowerUp, StPowerUpBillAcceptor:
+		return d.reset()
+	case StPowerUpBillStacker:
+		// The note is in the stacker; Reset finishes stacking it and the
+		// validator will not report it again. Credit first, reset after.
+		if ok, err := d.credit(ctx); !ok || err != nil {
+			return err
+		}
+		return d.reset()
+	case StInitialize:
+		if !d.configured {
+			return d.configure()
+		}
+	case StDisabled, StIdling:
+		if !d.configured {
+			return d.configure()
+		}
+		return d.applyInhibit()
+	case StEscrow:
+		return d.escrow(ctx, data)
+	case StHolding:
+		// Only a host holds; this one never does, so this is a hold left
+		// by an earlier host. The denomination is unknown: return it.
+		d.event(Event{Kind: EvReturned, Text: "a note held in escrow by an earlier host (value unknown)"})
+		return d.operate(CmdReturn)
+	case StVendValid:
+		if ok, err := d.credit(ctx); !ok || err != nil {
+			return err
+		}
+		return d.link.Write(MustEncode(byte(CmdAck)))
+	}
+	return nil
+}
+
+// changed reports a change of status.
+func (d *Driver) changed(from, to Status, data byte) {
+	ev := Event{Kind: EvStatus, Status: to}
+	switch to {
+	case StFailure:
+		ev.Failure = FailureCode(data)
+	case StRejecting:
+		ev.Reject = RejectReason(data)
+	case StEscrow:
+		ev.Note = Note{Code: data, Value: d.cfg.Notes[data]}
+	}
+	d.event(ev)
+	if from.Fault() && !to.Fault() {
+		d.event(Event{Kind: EvFaultCleared, Status: from})
+	}
+	switch {
+	case to.PowerUp():
+		d.event(Event{Kind: EvPowerUp, Status: to})
+		d.configured = false
+		d.setInfo(func(i *Info) { i.Enabled = false })
+	case to.Fault():
+		d.event(Event{Kind: EvFault, Status: to, Failure: ev.Failure})
+		d.setInfo(func(i *Info) { i.Enabled = false })
+	case to == StRejecting:
+		d.event(Event{Kind: EvRejected, Reject: ev.Reject})
+	case to == StCommError:
+		d.event(Event{Kind: EvCommError})
+	case to == StInvalidCommand:
+		d.event(Event{Kind: EvBadFrame, Text: "the validator answered a status request with invalid command"})
+	case !to.Known():
+		d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("unknown status 0x%02X", byte(to))})
+	}
+}
+
+// credit asks the Cashbox to credit the note in the stacker and reports
+// whether the validator may be told so (acknowledged, or reset). If ctx
+// ended meanwhile, the driver stops there and tells the validator nothing.
+func (d *Driver) credit(ctx context.Context) (bool, error) {
+	n, fresh, err := d.box.Credit()
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	switch {
+	case errors.Is(err, ErrNotOrdered):
+		d.event(Event{Kind: EvUncredited, Text: fmt.Sprintf("%s with no note ordered stacked in the store: not credited", d.last)})
+		return true, nil
+	case err != nil:
+		d.event(Event{Kind: EvStoreError, Text: fmt.Sprintf("credit at %s: %v (not acknowledged; asked again)", d.last, err)})
+		return false, nil
+	case fresh:
+		d.event(Event{Kind: EvCredited, Note: n})
+	default:
+		d.event(Event{Kind: EvCreditRepeated, Note: n})
+	}
+	return true, nil
+}
+
+// escrow decides the note in escrow.
+func (d *Driver) escrow(ctx context.Context, code byte) error {
+	v, ok := d.cfg.Notes[code]
+	n := Note{Code: code, Value: v}
+	refuse := func(why string) error {
+		d.event(Event{Kind: EvReturned, Note: n, Text: why})
+		return d.operate(CmdReturn)
+	}
+	if !ok {
+		return refuse(fmt.Sprintf("escrow code 0x%02X is not an accepted note (accepted: %s)", code, d.accepted()))
+	}
+	max := d.acceptance()
+	if max == 0 {
+		return refuse("acceptance is off")
+	}
+	if v > max {
+		return refuse(fmt.Sprintf("above the acceptance limit %s", max))
+	}
+	dec, err := d.box.Escrow(n)
+	if ctx.Err() != nil {
+		return ctx.Err() // stopped while deciding: the note stays in escrow
+	}
+	if err != nil {
+		return refuse(fmt.Sprintf("escrow decision failed: %v", err))
+	}
+	if !dec.Stack {
+		return refuse(dec.Reason)
+	}
+	return d.operate(CmdStack1)
+}
+
+func (d *Driver) accepted() string {
+	codes := make([]byte, 0, len(d.cfg.Notes))
+	for c := range d.cfg.Notes {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	s := ""
+	for i, c := range codes {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("0x%02X=%s", c, d.cfg.Notes[c])
+	}
+	return s
+}
+
+// reset sends Reset; settings follow at initialize.
+func (d *Driver) reset() error {
+	d.configured = false
+	return d.operate(CmdReset)
+}
+
+// configure sends every setting, inhibited, and reads the version.
+func (d *Driver) configure() error {
+	settings := []struct {
+		c    Command
+		data []byte
+	}{
+		{CmdSetInhibit, []byte{0x01}},
+		{CmdSetDenomination, d.cfg.denominationMask()},
+		{CmdSetSecurity, []byte{0x00, 0x00}},
+		{CmdSetCommMode, []byte{0x00}},
+		{CmdSetDirection, []byte{0x00}},
+		{CmdSetOptional, []byte{0x00, 0x00}},
+	}
+	for _, s := range settings {
+		if ok, err := d.setting(s.c, s.data); !ok || err != nil {
+			return err
+		}
+	}
+	f, err := d.exchange(CmdGetVersion, nil, func(f Frame) bool { return f.Code == byte(CmdGetVersion) })
+	if err == nil {
+		v := string(f.Data)
+		d.setInfo(func(i *Info) { i.Version = v })
+		d.event(Event{Kind: EvVersion, Text: v})
+	} else if !d.soft(err, CmdGetVersion) {
+		return err
+	}
+	d.configured = true
+	return nil
+}
+
+// setting sends a setting command and checks the echo; false when it was
+// not echoed (reported; the driver tries again at the next poll).
+func (d *Driver) setting(c Command, data []byte) (bool, error) {
+	f, err := d.exchange(c, data, func(f Frame) bool { return f.Code == byte(c) })
+	if err != nil {
+		return false, d.hard(err, c)
+	}
+	if string(f.Data) != string(data) {
+		d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("%s echoed % X, sent % X", c, f.Data, data)})
+		return false, nil
+	}
+	return true, nil
+}
+
+// applyInhibit sets the validator's inhibit to what the cabinet wants,
+// when its status (idling: enabled; disabled: inhibited) says otherwise.
+func (d *Driver) applyInhibit() error {
+	want := d.acceptance() > 0
+	if want == (d.last == StIdling) {
+		d.setInfo(func(i *Info) { i.Enabled = want })
+		return nil
+	}
+	var b byte = 0x01
+	if want {
+		b = 0x00
+	}
+	ok, err := d.setting(CmdSetInhibit, []byte{b})
+	if ok {
+		d.setInfo(func(i *Info) { i.Enabled = want })
+	}
+	return err
+}
+
+// operate sends an operation command and expects ACK. A missing or wrong
+// answer is reported and left to the next poll (the status says what the
+// validator did).
+func (d *Driver) operate(c Command) error {
+	_, err := d.exchange(c, nil, func(f Frame) bool { return f.Code == byte(StAck) })
+	return d.hard(err, c)
+}
+
+// hard reports a soft failure of command c and returns only line errors.
+func (d *Driver) hard(err error, c Command) error {
+	if err == nil || d.soft(err, c) {
+		return nil
+	}
+	return err
+}
+
+// soft reports err if the protocol caused it (no reply, unexpected
+// answer), which the next poll recovers from.
+func (d *Driver) soft(err error, c Command) bool {
+	switch {
+	case errors.Is(err, ErrNoReply):
+		d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("%s: %v", c, err)})
+		return true
+	case errors.Is(err, ErrUnexpected):
+		d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("%s: %v", c, err)})
+		return true
+	}
+	return false
+}
+
+// status sends a status request (once; Run counts the misses).
+func (d *Driver) status() (Frame, error) {
+	return d.exchange(CmdStatus, nil, func(f Frame) bool { return f.Code != byte(StAck) && f.Code < 0x80 })
+}
+
+// exchange sends command c and waits for one valid frame that answer
+// accepts. Garbled frames on the way are reported with their reason; an
+// invalid-command answer or any other frame is ErrUnexpected.
+func (d *Driver) exchange(c Command, data []byte, answer func(Frame) bool) (Frame, error) {
+	if err := d.link.Discard(); err != nil {
+		return Frame{}, err
+	}
+	out, err := Encode(byte(c), data)
+	if err != nil {
+		return Frame{}, err
+	}
+	if err := d.link.Write(out); err != nil {
+		return Frame{}, err
+	}
+	d.buf = d.buf[:0]
+	deadline := time.Now().Add(d.cfg.ReplyTimeout)
+	var chunk [64]byte
+	for {
+		for len(d.buf) > 0 {
+			f, n, err := Decode(d.buf)
+			if errors.Is(err, ErrShort) {
+				break
+			}
+			if err != nil {
+				d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("answer to %s: %v", c, err)})
+				d.buf = d.buf[n:]
+				continue
+			}
+			f.Data = slices.Clone(f.Data)
+			d.buf = d.buf[n:]
+			if answer(f) {
+				return f, nil
+			}
+			if c == CmdStatus && Status(f.Code) == StInvalidCommand {
+				return f, nil // reported by changed
+			}
+			return Frame{}, fmt.Errorf("%w: %s answered with %v", ErrUnexpected, c, f)
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			if len(d.buf) > 0 {
+				d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("answer to %s: %d bytes of an incomplete frame (% X)", c, len(d.buf), d.buf)})
+			}
+			return Frame{}, fmt.Errorf("%w: %s within %s", ErrNoReply, c, d.cfg.ReplyTimeout)
+		}
+		n, err := d.link.Read(chunk[:], left)
+		if err != nil {
+			return Frame{}, err
+		}
+		d.buf = append(d.buf, chunk[:n]...)
+	}
+}

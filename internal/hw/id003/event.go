@@ -1,0 +1,75 @@
+package id003
+
+import "fmt"
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+const (
+	EvStatus         EventKind = iota + 1 // the validator's status changed (Status, Failure, Reject)
+	EvPowerUp                             // a power-up status (Status says which); the driver resets
+	EvVersion                             // the validator's model and version (Text)
+	EvCredited                            // Note was credited (its transaction committed), then ACKed
+	EvCreditRepeated                      // vend valid / bill in stacker for Note, already credited: nothing credited
+	EvUncredited                          // a note reached the stacker that the cabinet had not ordered (Text): never credited
+	EvReturned                            // the cabinet returned the note in escrow (Note, Text: why)
+	EvRejected                            // the validator refused a note (Reject)
+	EvFault                               // an error status began (Status, Failure): acceptance stops
+	EvFaultCleared                        // the error status ended (Status: the one that ended)
+	EvCommError                           // the validator reported a garbled frame from the host
+	EvBadFrame                            // a frame from the validator was garbled or unexpected (Text: why)
+	EvTimeout                             // the validator stopped answering (Text: what went unanswered)
+	EvBack                                // the validator answers again after EvTimeout
+	EvStoreError                          // the Cashbox failed (Text): nothing acknowledged, asked again
+)
+
+var eventNames = map[EventKind]string{
+	EvStatus: "status", EvPowerUp: "power up", EvVersion: "version", EvCredited: "credited",
+	EvCreditRepeated: "credit repeated", EvUncredited: "uncredited", EvReturned: "returned",
+	EvRejected: "rejected", EvFault: "fault", EvFaultCleared: "fault cleared",
+	EvCommError: "communication error", EvBadFrame: "bad frame", EvTimeout: "timeout",
+	EvBack: "back", EvStoreError: "store error",
+}
+
+func (k EventKind) String() string {
+	if n, ok := eventNames[k]; ok {
+		return n
+	}
+	return fmt.Sprintf("event(%d)", k)
+}
+
+// Event is one thing the driver reports.
+type Event struct {
+	Kind    EventKind
+	Status  Status
+	Note    Note
+	Reject  RejectReason
+	Failure FailureCode
+	Text    string
+}
+
+func (e Event) String() string {
+	switch e.Kind {
+	case EvStatus, EvFault:
+		switch e.Status {
+		case StFailure:
+			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.Failure)
+		case StRejecting:
+			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.Reject)
+		case StEscrow:
+			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.Note)
+		}
+		return fmt.Sprintf("%s: %s", e.Kind, e.Status)
+	case EvPowerUp, EvFaultCleared:
+		return fmt.Sprintf("%s: %s", e.Kind, e.Status)
+	case EvCredited, EvCreditRepeated:
+		return fmt.Sprintf("%s: %s", e.Kind, e.Note)
+	case EvReturned:
+		return fmt.Sprintf("%s: %s: %s", e.Kind, e.Note, e.Text)
+	case EvRejected:
+		return fmt.Sprintf("%s: %s", e.Kind, e.Reject)
+	case EvCommError, EvBack:
+		return e.Kind.String()
+	}
+	return fmt.Sprintf("%s: %s", e.Kind, e.Text)
+}
