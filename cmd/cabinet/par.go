@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"cabinet/internal/analysis/par"
@@ -68,6 +69,9 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		in.MinRTP = config.DefaultMinRTPBP()
 		source = "the engines' built-in presets (no configuration: the cabinet never runs these as they are; the return check below uses the default min_rtp)"
 	} else {
+		if _, err := os.Stat(*cfgF); errors.Is(err, os.ErrNotExist) && !set["config"] {
+			return fmt.Errorf("par: the shipped configuration %s is not here (run from the repository root, give --config FILE, or --presets for the engines' built-in rules): %w", *cfgF, err)
+		}
 		cfg, err := parConfig(*cfgF, *storeF)
 		if err != nil {
 			return err

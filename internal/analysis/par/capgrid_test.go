@@ -28,7 +28,12 @@ func TestCapFloorGrid(t *testing.T) {
 	var b bytes.Buffer
 	WriteCapGrid(&b, r.WinCap, pts, 0.01)
 	t.Logf("\n%s", b.String())
-	for _, p := range pts {
+	for i, p := range pts {
+		// A larger bet (or more spots) under the same cap never returns
+		// more: the floor falls with the bet along each row.
+		if i > 0 && pts[i-1].Spots == p.Spots && pts[i-1].Bet < p.Bet && p.Floor > pts[i-1].Floor+1e-12 {
+			t.Errorf("%d spot(s): floor %.6f at %v above %.6f at %v", p.Spots, p.Floor, p.Bet, pts[i-1].Floor, pts[i-1].Bet)
+		}
 		const tol = 0.01
 		switch {
 		case p.Above():
