@@ -36,7 +36,10 @@ import (
 //	P(x) = Π_v (R_v)_{n_v} / (N)_n
 //
 // with n_v the cards of value v drawn by all blocks, n = Σ n_v and (a)_m the
-// falling factorial, whatever order the engine deals them in. Let Q be the
+// falling factorial, whatever order the engine deals them in (where the
+// engine leaves the dealer's hand undrawn, every hand being settled, S does
+// not depend on it, and the cards drawn have the law of a round in which
+// the dealer draws on: the bound is for that round). Let Q be the
 // law under which each block draws alone from its own copy of R, the
 // blocks independent: Q(x) = Π_b Π_v (R_v)_{n_bv} / (N)_{n_b}. Then
 //
