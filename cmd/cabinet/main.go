@@ -89,7 +89,7 @@ func commands() []command {
 		{"sim", "headless autoplay on a store", cmdSim},
 		{"audit", "meters | recall [N] | events | tickets [N] | check  (--json, --csv)", cmdAudit},
 		{"crashtest", "kill the simulator at random moments and compare", cmdCrashtest},
-		{"par", "PAR sheets (--game royal|freebet|zappit|classic|all, --config FILE [--store FILE]: the rules in force)", cmdPar},
+		{"par", "PAR sheets of the rules in force (--game royal|freebet|zappit|classic|all, --config FILE (default configs/cabinet.toml) [--store FILE], --presets, --cap-grid)", cmdPar},
 		{"rng", "RNG bytes (--bytes N) and shuffle-test", cmdRNG},
 		{"duel-eval", "measure the Poker Duel opponent", cmdDuelEval},
 		{"hwtest", "hardware self-test", cmdHwtest},

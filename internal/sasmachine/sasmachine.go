@@ -130,7 +130,7 @@ func (m *Machine) Snapshot() (sas.Snapshot, error) {
 	}
 	for _, g := range hi.Games {
 		ids := gameIDs[g.ID]
-		sg := sas.Game{ID: ids[0], Paytable: ids[1], BasePct: int(g.RTPBP / 100), MaxBet: g.MaxBet, Enabled: g.Enabled}
+		sg := sas.Game{ID: ids[0], Paytable: ids[1], BasePct: int(g.RTPBP), MaxBet: g.MaxBet, Enabled: g.Enabled}
 		if gm := mt.Games[g.ID]; gm != nil {
 			// The game's machine-paid coin out and hand-paid jackpot, as
 			// the machine's own (TotalWon, JackpotHandpay) are split.
