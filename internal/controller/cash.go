@@ -117,7 +117,7 @@ func (c *Controller) cashOut() error {
 	if reason == "" {
 		return c.cashOutTicket()
 	}
-	return c.cashOutHandpay(reason)
+	return c.cashOutHandpay(reason, true)
 }
 
 // clearHandpay is the attendant's reset key: a cash-out handpay takes the
@@ -217,7 +217,7 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			c.playedAtDoor = c.cur.m.Meters.Played
 		}
 	case hw.ResetKey:
-		if on && c.cur.memErr == nil && c.cur.ticket != nil && c.cur.ticket.Status == recovery.TicketUncertain {
+		if on && c.cur.memErr == nil && c.cur.ticketUncertain() {
 			return c.ticketAttendant() // reprint, or void with the audit key (tito.go)
 		}
 		if on && c.cur.m.Handpay > 0 && c.cur.memErr == nil && !c.cur.switches[hw.AuditKey] {
@@ -277,7 +277,7 @@ func (c *Controller) outputs(cs state) {
 	switch {
 	case len(cs.tilts()) > 0:
 		tower = hw.TowerTilt
-	case cs.m.Handpay > 0:
+	case cs.m.Handpay > 0 || cs.ticketUncertain():
 		tower = hw.TowerAttendant
 	}
 	if err := c.hw.SetTower(tower); err != nil {

@@ -53,6 +53,7 @@ const (
 	HostGameEnded                             // a round settled or voided
 	HostGameSelected                          // the player took a game from the menu to its table
 	HostBillJam                               // the bill acceptor jammed
+	HostCashout                               // the player pressed CASH OUT (a ticket or a handpay follows)
 )
 
 // HostEvent is one event the host may have to hear of. Which SAS

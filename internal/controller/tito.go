@@ -220,10 +220,16 @@ func (s *state) ticketBusy() string {
 		return "waiting for the casino system's validation number"
 	case s.ticket != nil && s.ticket.Status == recovery.TicketPending:
 		return "printing a ticket"
-	case s.ticket != nil && s.ticket.Status == recovery.TicketUncertain:
+	case s.ticketUncertain():
 		return "a ticket awaits the attendant"
 	}
 	return ""
+}
+
+// ticketUncertain reports a ticket waiting for the attendant (the tower
+// calls them, as for a handpay).
+func (s *state) ticketUncertain() bool {
+	return s.ticket != nil && s.ticket.Status == recovery.TicketUncertain
 }
 
 // Handpay reasons of a cash-out that could not be a ticket (the screen
@@ -272,6 +278,9 @@ func (c *Controller) cashOutTicket() error {
 				return err
 			}
 			s.cashout = &waitingCashout{id: id, amount: amount}
+			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+				return err
+			}
 			return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
 				"ticket_validation_wait", argMoney(amount))
 		})
@@ -285,7 +294,7 @@ func (c *Controller) cashOutTicket() error {
 		time.AfterFunc(wait, func() { events <- TicketEvent{Kind: TicketValidationTimeout, Cashout: id} })
 		return nil
 	}
-	return c.issueTicket("cash out by ticket", amount, func(tx *recovery.Tx) (string, error) {
+	return c.issueTicket("cash out by ticket", amount, true, func(tx *recovery.Tx) (string, error) {
 		v, err := tx.ValidationID()
 		if err != nil {
 			return "", err
@@ -303,8 +312,8 @@ func (c *Controller) cashOutTicket() error {
 
 // issueTicket commits ticket pending for amount, numbered by number (in
 // the same transaction), with its credits off the meter, then starts the
-// printer.
-func (c *Controller) issueTicket(op string, amount money.Cents, number func(tx *recovery.Tx) (string, error)) error {
+// printer. pressed: this is the commit of the CASH OUT press (SAS 66).
+func (c *Controller) issueTicket(op string, amount money.Cents, pressed bool, number func(tx *recovery.Tx) (string, error)) error {
 	var t recovery.TicketOut
 	var id ValidationState
 	err := c.commit(op, func(tx *recovery.Tx, s *state) error {
@@ -325,6 +334,11 @@ func (c *Controller) issueTicket(op string, amount money.Cents, number func(tx *
 		s.m.Credits -= amount
 		s.m.Meters.TicketIssued(amount)
 		s.cashout, s.ticket = nil, &t
+		if pressed {
+			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+				return err
+			}
+		}
 		v, err := tx.ValidationID()
 		id = ValidationState{v.MachineID, v.Sequence, v.SetID, v.SetSeq}
 		if err != nil {
@@ -365,7 +379,7 @@ func (c *Controller) ticketEvent(ev TicketEvent) error {
 		if c.cur.cashout == nil || c.cur.cashout.id != ev.Cashout {
 			return nil // answered (or abandoned) meanwhile
 		}
-		return c.cashOutHandpay(ticketHostTimeout)
+		return c.cashOutHandpay(ticketHostTimeout, false)
 	}
 	return fmt.Errorf("cabinet: unknown ticket event %d", ev.Kind)
 }
@@ -414,12 +428,18 @@ func printReason(err error) string {
 
 // cashOutHandpay locks a handpay for the credit meter, as a cash-out
 // without tickets does, with the reason the ticket could not be printed
-// (reason "" or "-": none to show).
-func (c *Controller) cashOutHandpay(reason string) error {
+// (reason "" or "-": none to show). pressed: this is the commit of the
+// CASH OUT press (SAS 66), not the end of a wait for the host that was.
+func (c *Controller) cashOutHandpay(reason string, pressed bool) error {
 	err := c.commit("cash out", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
 		s.cashout, s.ticketReason = nil, ""
+		if pressed {
+			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+				return err
+			}
+		}
 		if err := c.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
 			return err
 		}
@@ -445,18 +465,18 @@ func (c *Controller) hostValidation(v HostValidation) error {
 		return nil
 	}
 	if v.SystemID == 0 {
-		return c.cashOutHandpay(ticketHostDenied)
+		return c.cashOutHandpay(ticketHostDenied, false)
 	}
 	val, err := recovery.Validation(v.SystemID, v.Number)
 	if err != nil {
 		c.log.Error("host validation number refused: handpay", "err", err)
-		return c.cashOutHandpay(ticketHostDenied)
+		return c.cashOutHandpay(ticketHostDenied, false)
 	}
-	err = c.issueTicket("cash out by ticket", w.amount, func(*recovery.Tx) (string, error) { return val, nil })
+	err = c.issueTicket("cash out by ticket", w.amount, false, func(*recovery.Tx) (string, error) { return val, nil })
 	if errors.Is(err, recovery.ErrBadTicket) {
 		// e.g. a number already on a kept ticket: never two tickets with one number
 		c.log.Error("host validation number refused: handpay", "err", err)
-		return c.cashOutHandpay(ticketHostDenied)
+		return c.cashOutHandpay(ticketHostDenied, false)
 	}
 	return err
 }

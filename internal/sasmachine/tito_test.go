@@ -1,6 +1,7 @@
 package sasmachine
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"testing"
@@ -206,8 +207,10 @@ func TestCashOutTicketSystemValidation(t *testing.T) {
 	if got := r.c.Snapshot().Message; got != controller.NoticeTicketWait {
 		t.Errorf("while waiting the screen says %q, want %q", got, controller.NoticeTicketWait)
 	}
-	if _, err := r.casino.WaitException(sas.ExValidationRequest, 300); err != nil {
-		t.Fatal(err)
+	// 57 is a priority exception: it comes before the queue (power up,
+	// bills, the cash-out button's 66).
+	if seen, err := r.casino.WaitException(sas.ExValidationRequest, 300); err != nil || len(seen) != 0 {
+		t.Fatalf("before 57: % X, %v; want 57 first", seen, err)
 	}
 	typ, amount, err := r.casino.Cashout()
 	if err != nil || typ != 0 || amount != 2500 {
@@ -233,8 +236,17 @@ func TestCashOutTicketSystemValidation(t *testing.T) {
 	}
 	conserved(t, m)
 	// The host hears the ticket printed (3D) and reads its validation record.
-	if _, err := r.casino.WaitException(sas.ExTicketPrinted, 300); err != nil {
+	seen, err := r.casino.WaitException(sas.ExTicketPrinted, 300)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if n := bytes.Count(seen, []byte{0x66}); n != 0 {
+		// 3D is a priority exception too: the queue (with 66) follows it
+		t.Errorf("66 before 3D: % X", seen)
+	}
+	rest, err := r.casino.WaitException(0x66, 300)
+	if err != nil || bytes.Count(rest, []byte{0x66}) != 0 {
+		t.Errorf("the queue after 3D: % X then 66, %v; want 66 once", rest, err)
 	}
 	rec, ok, err := r.casino.ValidationRecord(0)
 	if err != nil || !ok || rec.Validation18() != "121234567890123456" || rec.Cents != 2500 || rec.Ticket != tk.TicketNumber() {
@@ -428,4 +440,157 @@ func TestPowerCutWhilePrinting(t *testing.T) {
 		t.Errorf("issued %d, out %v: want one ticket of 30.00", m.Meters.TicketsIssuedCount, m.Meters.TicketsOut)
 	}
 	conserved(t, m)
+}
+
+// TestTicketsAfterPlay: rounds played by autoplay between cash-outs by
+// ticket, every input handed to Handle on the test's goroutine (as the
+// sim's loop does): the money rule holds with credits played, and each
+// ticket takes the whole credit meter with the next secure-enhanced number.
+func TestTicketsAfterPlay(t *testing.T) {
+	pr, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := tcl.Open(pr.Path, 9600, printerOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	host := make(chan controller.HostRequest, 64)
+	be := sim.New()
+	defer be.Close()
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
+		RNG: controller.SeededRNG{Seed: 11}, TITO: &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: heading}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Machine{Store: st, Cab: c, Host: host}
+	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	eng := &sas.Engine{Cfg: sas.Config{Address: 1, Denom: 1, Validation: sas.ValidationSecureEnhanced}, M: m, Q: m,
+		Clock: func() time.Time { return now }}
+	handle := func(in controller.Input) {
+		t.Helper()
+		if err := c.Handle(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serveHost := func() {
+		for {
+			select {
+			case r := <-host:
+				handle(controller.Input{Host: &r})
+			default:
+				return
+			}
+		}
+	}
+	eng.Handle(now, []byte{0x82}) // sync
+	if r := eng.Handle(now, sas.AppendCRC([]byte{1, 0x4C, 0x21, 0x43, 0x65, 0, 0, 0})); len(r) != 10 {
+		t.Fatalf("LP 4C reply % X", r)
+	}
+	serveHost()
+	var numbers []string
+	for cashouts := 0; cashouts < 3; cashouts++ {
+		for target := c.Completed() + 15; c.Completed() < target; {
+			handle(controller.Input{Auto: &controller.AutoStep{Game: "classic"}})
+			serveHost()
+		}
+		credits := c.Credits()
+		if credits == 0 {
+			handle(controller.HW(hw.Input{Kind: hw.BillStacked, Value: 500}))
+			credits = 500
+		}
+		handle(controller.HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.CashOut}))
+		if c.Credits() != 0 {
+			t.Fatalf("credits %v after the cash-out's pending commit, want 0", c.Credits())
+		}
+		select {
+		case ev := <-c.TicketEvents():
+			handle(controller.Input{Ticket: &ev})
+		case <-time.After(10 * time.Second):
+			t.Fatal("no print result")
+		}
+		var tk []recovery.TicketOut
+		if err := st.View(func(tx *recovery.Tx) error { tk, err = tx.TicketsOut(1); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if tk[0].Status != recovery.TicketPrinted || tk[0].Amount != credits {
+			t.Fatalf("ticket %+v, want %v printed", tk[0], credits)
+		}
+		numbers = append(numbers, tk[0].Validation)
+		conserved(t, c.Machine())
+	}
+	mt := c.Machine().Meters
+	if mt.Played < 45 || mt.TicketsOutCount != 3 || mt.TotalIn == 0 {
+		t.Errorf("played %d, tickets %d, wagered %v: want 45 rounds and 3 tickets", mt.Played, mt.TicketsOutCount, mt.TotalIn)
+	}
+	// The reference's numbers of ID 654321 for sequences 1, 2, 3: distinct.
+	if numbers[0] != "006429188185446104" || numbers[1] == numbers[0] || numbers[2] == numbers[1] {
+		t.Errorf("validation numbers %v", numbers)
+	}
+}
+
+// TestCashOutHandpayReasons: with a printer but no way to validate a
+// ticket, CASH OUT is the handpay it always was, the reason on screen and
+// in the event log, nothing printed.
+func TestCashOutHandpayReasons(t *testing.T) {
+	pr, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	p, err := tcl.Open(pr.Path, 9600, printerOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tc := range []struct {
+		name string
+		sas  bool
+		mode controller.TicketValidation
+		want string
+	}{
+		{"SAS off", false, controller.ValidateSystem, "tito_no_host"},
+		{"validation none", true, controller.ValidateNone, "tito_no_validation"},
+		{"no validation ID", true, controller.ValidateSecureEnhanced, "tito_no_validation_id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			be := sim.New()
+			defer be.Close()
+			opt := controller.Options{Store: st, HW: be, InForce: settings(), RNG: controller.SeededRNG{Seed: 1},
+				TITO: &controller.TITO{Printer: p, Validation: tc.mode, Ticket: heading}}
+			if tc.sas {
+				opt.Exceptions, opt.Host = Exceptions, make(chan controller.HostRequest, 8)
+			}
+			c, err := controller.New(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, in := range []hw.Input{{Kind: hw.BillStacked, Value: 2000}, {Kind: hw.ButtonPressed, Button: hw.CashOut}} {
+				if err := c.Handle(controller.HW(in)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if m := c.Machine(); m.Handpay != 2000 || m.Meters.TicketsIssuedCount != 0 {
+				t.Errorf("handpay %v, tickets issued %d; want a 20.00 handpay and no ticket", m.Handpay, m.Meters.TicketsIssuedCount)
+			}
+			if got := c.Snapshot().Message; got != tc.want {
+				t.Errorf("screen %q, want %q", got, tc.want)
+			}
+			if n := len(pr.Tickets()); n != 0 {
+				t.Errorf("%d tickets printed", n)
+			}
+		})
+	}
 }
