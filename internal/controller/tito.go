@@ -371,6 +371,9 @@ func (c *Controller) startPrint(t recovery.TicketOut) {
 
 // ticketEvent handles a printer result or a validation timeout.
 func (c *Controller) ticketEvent(ev TicketEvent) error {
+	if c.cur.memErr != nil && ev.Kind == TicketValidationTimeout {
+		return nil // the store is evidence: nothing to pay from
+	}
 	switch ev.Kind {
 	case TicketPrintResult:
 		c.tito.printing = false
@@ -459,6 +462,9 @@ func (c *Controller) cashOutHandpay(reason string, pressed bool) error {
 
 // hostValidation is the host's LP 58 for the waiting cash-out.
 func (c *Controller) hostValidation(v HostValidation) error {
+	if c.cur.memErr != nil {
+		return nil // the store is evidence: nothing is issued
+	}
 	w := c.cur.cashout
 	if w == nil || w.id != v.Cashout {
 		c.log.Warn("host validation number for a cash-out no longer waiting: ignored", "cashout", v.Cashout)
