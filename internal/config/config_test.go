@@ -256,6 +256,7 @@ func TestBadValues(t *testing.T) {
 		{"sas unknown key", "[sas]\nbaud = 9600\n", "sas.baud", "unknown key", "keys of"},
 		{"sas validation", "[sas]\nvalidation = \"enhanced\"\n", "sas.validation", `"enhanced"`, "secure-enhanced"},
 		{"sas validation wait", "[sas]\nvalidation_wait = \"500ms\"\n", "sas.validation_wait", `"500ms"`, "\"1s\" to \"60s\""},
+		{"sas ticket in", "[sas]\nticket_in = true\n", "sas.ticket_in", "true", "not available yet"},
 		{"sas ticket in limit", "[sas]\nticket_in_limit = \"-5\"\n", "sas.ticket_in_limit", `"-5"`, "no limit"},
 		{"printer baud", "[printer]\nbaud = 4800\n", "printer.baud", "4800", "9600, 19200"},
 		{"printer casino long", "[printer]\ncasino = \"" + strings.Repeat("C", 41) + "\"\n", "printer.casino", "CCC", "at most 40"},
@@ -325,12 +326,12 @@ func TestEmptyFileRefused(t *testing.T) {
 }
 
 func TestPrinterAndValidation(t *testing.T) {
-	c, err := Parse([]byte(minimalHead + "[sas]\naddress = 1\nport = \"/dev/ttyAMA0\"\nasset = 7\nvalidation = \"system\"\nvalidation_wait = \"5s\"\nticket_in = true\nticket_in_limit = \"500.00\"\n" +
+	c, err := Parse([]byte(minimalHead + "[sas]\naddress = 1\nport = \"/dev/ttyAMA0\"\nasset = 7\nvalidation = \"system\"\nvalidation_wait = \"5s\"\nticket_in_limit = \"500.00\"\n" +
 		"[printer]\nport = \"/dev/ticket-printer\"\nbaud = 38400\ncasino = \"Casino du Lac\"\naddress1 = \"1 quai du Lac\"\nmachine = \"A-12\"\nexpiry_days = 0\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.SAS.Validation != sas.ValidationSystem || c.SAS.ValidationWait != 5*time.Second || !c.SAS.TicketIn || c.SAS.TicketInLimit != 50000 {
+	if c.SAS.Validation != sas.ValidationSystem || c.SAS.ValidationWait != 5*time.Second || c.SAS.TicketIn || c.SAS.TicketInLimit != 50000 {
 		t.Errorf("SAS = %+v", c.SAS)
 	}
 	want := Printer{Port: "/dev/ticket-printer", Baud: 38400, Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12"}
