@@ -594,3 +594,51 @@ func TestCashOutHandpayReasons(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCashOutTicket: one cash-out by ticket under secure-enhanced
+// validation on a real store and the tclemu printer over a pty (1 ms
+// between status polls): the pending commit, the print, the printed
+// commit.
+func BenchmarkCashOutTicket(b *testing.B) {
+	pr, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pr.Close()
+	st, err := recovery.Open(filepath.Join(b.TempDir(), "cabinet.db"), recovery.Options{Init: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	p, err := tcl.Open(pr.Path, 9600, printerOptions)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	be := sim.New()
+	defer be.Close()
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions,
+		Host: make(chan controller.HostRequest, 8), RNG: controller.SeededRNG{Seed: 1},
+		TITO: &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: heading}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.Handle(controller.Input{Host: &controller.HostRequest{ValidationID: &controller.HostValidationID{MachineID: 0x654321}}}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, in := range []hw.Input{{Kind: hw.BillStacked, Value: 2000}, {Kind: hw.ButtonPressed, Button: hw.CashOut}} {
+			if err := c.Handle(controller.HW(in)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ev := <-c.TicketEvents()
+		if ev.Err != nil {
+			b.Fatal(ev.Err)
+		}
+		if err := c.Handle(controller.Input{Ticket: &ev}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
