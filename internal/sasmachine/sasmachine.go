@@ -70,6 +70,8 @@ type Machine struct {
 	// unsent are acknowledgements not yet handed to the controller (its
 	// queue was full); every Peek and Ack tries again.
 	unsent []uint64
+	// tito is what the host sent of tickets, until committed (tito.go).
+	tito titoMem
 }
 
 var (
@@ -108,7 +110,7 @@ func (m *Machine) Snapshot() (sas.Snapshot, error) {
 	mt := rec.Meters
 	hi := m.Cab.HostInfo()
 	s := sas.Snapshot{
-		CoinIn: mt.TotalIn, CoinOut: mt.TotalWon, Jackpot: mt.JackpotHandpay, Cancelled: mt.HandpayCancelled,
+		CoinIn: mt.TotalIn, CoinOut: mt.TotalWon, Jackpot: mt.JackpotHandpay, Cancelled: mt.HandpayCancelled + mt.TicketsVoided,
 		Drop: mt.BillsIn, Credits: rec.Credits,
 		Played: mt.Played, Won: mt.Won, Lost: mt.Lost, SlotDoor: mt.MainDoor, PowerUps: mt.PowerUps,
 		SincePowerUp: hi.SincePowerUp, SinceDoor: hi.SinceDoor,
@@ -117,6 +119,8 @@ func (m *Machine) Snapshot() (sas.Snapshot, error) {
 		Selected: GameNumber(hi.Selected),
 		Handpay: sas.Handpay{Pending: rec.Handpay > 0, Amount: rec.Handpay,
 			Cancelled: rec.HandpayKind == controller.HandpayCashout},
+		TicketsIn: mt.TicketsIn, TicketsInCount: mt.TicketsInCount,
+		TicketsOut: mt.TicketsOut, TicketsOutCount: mt.TicketsOutCount,
 	}
 	for k, n := range mt.Bills {
 		v, err := strconv.ParseInt(k, 10, 64)
