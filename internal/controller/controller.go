@@ -65,6 +65,9 @@ type Options struct {
 	// controller's goroutine (Run hands each to Handle; a loop of its own,
 	// as cabinet sim's, does the same); the ledger commits them. nil: none.
 	Host <-chan HostRequest
+	// Validator is the serial note validator's seam (validator.go; nil: a
+	// pulse acceptor or none). With it autoplay inserts no bills.
+	Validator *Validator
 }
 
 // Controller is the cabinet. Handle (its single entry point) and Run (a

@@ -17,6 +17,7 @@ type Input struct {
 	HW   hw.Input     // Kind set: a hardware or touch input
 	Host *HostRequest // the SAS host's command and/or acknowledgements
 	Auto *AutoStep    // one committed step of autoplay
+	Note *NoteRequest // a call of the note validator's driver (validator.go)
 }
 
 // HW is the Input of a hardware or touch input.
@@ -42,6 +43,8 @@ func (c *Controller) Handle(in Input) (err error) {
 		return c.hostRequest(*in.Host)
 	case in.Auto != nil:
 		return c.autoStep(in.Auto.Game, in.Auto.Choose)
+	case in.Note != nil:
+		return c.noteRequest(in.Note)
 	}
 	return c.hardware(in.HW)
 }
@@ -72,10 +75,15 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 func (c *Controller) Run(ctx context.Context) error {
 	c.outputs(c.cur)
 	in := c.hw.Inputs()
+	notes := c.opt.Validator.Requests()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case r := <-notes:
+			if err := c.Handle(Input{Note: r}); err != nil {
+				c.log.Error("note validator", "request", r.String(), "err", err)
+			}
 		case r := <-c.opt.Host:
 			if err := c.Handle(Input{Host: &r}); err != nil {
 				c.log.Error("host request", "err", err)

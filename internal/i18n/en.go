@@ -436,6 +436,8 @@ var en = map[string]string{
 	"tilt.bill_jam":          "Bill acceptor jammed",
 	"tilt.bill_error":        "Bill acceptor error",
 	"tilt.stacker_full":      "Bill stacker full",
+	"tilt.stacker_open":      "Bill stacker removed",
+	"tilt.validator_gone":    "Note validator not answering",
 	"tilt.memory_error":      "Memory error — play is disabled until a full memory clear",
 	"tilt.program_digest":    "Program signature does not match",
 	"tilt.power":             "Power supply fault",

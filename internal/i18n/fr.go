@@ -435,6 +435,8 @@ var fr = map[string]string{
 	"tilt.cash_door":         "Porte de la caisse ouverte",
 	"tilt.bill_jam":          "Lecteur de billets bloqué",
 	"tilt.bill_error":        "Erreur du lecteur de billets",
+	"tilt.stacker_open":      "Caisse à billets retirée",
+	"tilt.validator_gone":    "Le lecteur de billets ne répond plus",
 	"tilt.stacker_full":      "Caisse à billets pleine",
 	"tilt.memory_error":      "Erreur mémoire — jeu bloqué jusqu'à une remise à zéro complète",
 	"tilt.program_digest":    "La signature du programme ne correspond pas",

@@ -48,7 +48,7 @@ var rules = map[string][]string{
 	"analysis/rtp":     {"analysis/par", "config", "game", "game/blackjack", "money"},
 	"player":           {"analysis/par", "game", "game/..."},
 	"config":           {"game", "game/blackjack", "game/duel", "hw/periph/pins", "money", "sas", "view", "github.com/BurntSushi/toml"},
-	"controller":       {"analysis/par", "analysis/rtp", "config", "game", "game/...", "hw", "meters", "money", "player", "recovery", "view"},
+	"controller":       {"analysis/par", "analysis/rtp", "config", "game", "game/...", "hw", "hw/id003", "meters", "money", "player", "recovery", "view"},
 	"display":          {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/raylib-go/raylib"},
 	"auditcmd":         {"game", "game/...", "meters", "money", "recovery"},
 	"crashtest":        {"game", "meters", "recovery"},
