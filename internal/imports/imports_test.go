@@ -51,7 +51,7 @@ var rules = map[string][]string{
 	"controller":       {"analysis/par", "analysis/rtp", "config", "game", "game/...", "hw", "hw/id003", "meters", "money", "player", "recovery", "view"},
 	"display":          {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/raylib-go/raylib"},
 	"auditcmd":         {"game", "game/...", "meters", "money", "recovery"},
-	"crashtest":        {"game", "meters", "recovery"},
+	"crashtest":        {"game", "hw/id003", "hw/id003/id003emu", "meters", "money", "recovery"},
 	"scenario":         {"analysis/rtp", "config", "controller", "game", "hw", "hw/sim", "money", "recovery", "selftest", "view"},
 	"imports":          {},
 	"cmd/cabinet":      {"*"},
