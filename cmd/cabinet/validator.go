@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
+	"cabinet/internal/hw"
 	"cabinet/internal/hw/id003"
 	"cabinet/internal/money"
+	"cabinet/internal/selftest"
 )
 
 // validatorLink is the serial note validator's wiring of `cabinet run` and
@@ -103,4 +107,83 @@ func (l *validatorLink) settle(handle func(*controller.NoteRequest), d time.Dura
 		}
 	}
 	return false
+}
+
+// validatorState is the validator as the self-test shows it: the version
+// answer's first word as the model, the rest as the version, the status.
+func validatorState(i id003.Info) selftest.ValidatorState {
+	model, version, _ := strings.Cut(strings.TrimSpace(i.Version), " ")
+	status := i.Status.String()
+	switch {
+	case i.Gone:
+		status = "not answering"
+	case i.Status == 0:
+		status = "no answer yet"
+	}
+	return selftest.ValidatorState{Model: model, Version: strings.TrimSpace(version), Status: status}
+}
+
+// hwtestBox is the validator's Cashbox during `cabinet hwtest`: a note is
+// read in escrow and returned, never stacked (no store is open). A note
+// already in the stacker (vend valid, power up with bill in stacker) is
+// the cabinet's to credit: the self-test neither acknowledges nor resets
+// it, and says so.
+type hwtestBox struct{ notes chan<- hw.Input }
+
+func (b hwtestBox) Escrow(n id003.Note) (id003.Decision, error) {
+	select {
+	case b.notes <- hw.Input{Kind: hw.BillRefused, Value: n.Value, Err: fmt.Sprintf("%s read in escrow, returned (self-test: never stacked)", n)}:
+	default:
+	}
+	return id003.Decision{Reason: "self-test: notes are read, never stacked"}, nil
+}
+
+func (b hwtestBox) Credit() (id003.Note, bool, error) {
+	return id003.Note{}, false, errors.New("a note is in the stacker: the cabinet credits it (`cabinet run`), not the self-test")
+}
+
+// startHwtestValidator runs the validator's driver for the self-test;
+// nil link: none.
+func startHwtestValidator(ctx context.Context, l *validatorLink, opt *selftest.Options) (stop func(), err error) {
+	if l == nil {
+		return func() {}, nil
+	}
+	p, err := id003.OpenPort(l.port)
+	if err != nil {
+		return nil, fmt.Errorf("note validator: %w", err)
+	}
+	notes := make(chan hw.Input, 16)
+	event := func(e id003.Event) {
+		var in hw.Input
+		switch e.Kind {
+		case id003.EvRejected:
+			in = hw.Input{Kind: hw.BillRefused, Err: "validator rejected a note: " + e.Reject.String()}
+		case id003.EvFault, id003.EvTimeout, id003.EvBadFrame, id003.EvStoreError, id003.EvUncredited:
+			in = hw.Input{Kind: hw.BillError, Err: "validator: " + e.String()}
+		default:
+			return
+		}
+		select {
+		case notes <- in:
+		default:
+		}
+	}
+	d, err := id003.New(p, id003.Config{Notes: l.notes}, hwtestBox{notes}, event)
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("note validator: %w", err)
+	}
+	d.SetAcceptance(1 << 40) // every note the table knows: read, returned
+	opt.Notes = notes
+	opt.Validator = func() selftest.ValidatorState { return validatorState(d.Info()) }
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer p.Close()
+		if err := d.Run(ctx); err != nil && ctx.Err() == nil {
+			event(id003.Event{Kind: id003.EvTimeout, Text: fmt.Sprintf("serial line %s failed: %v", l.port, err)})
+		}
+	}()
+	return func() { cancel(); <-done }, nil
 }

@@ -351,3 +351,27 @@ func (r *vrig) queuedCodes() []byte {
 	rr := &rig{t: r.t, st: r.st}
 	return rr.queued()
 }
+
+// The audit's self-test page shows the validator's model, version and
+// status.
+func TestValidatorSelfCheck(t *testing.T) {
+	r := newVRig(t, nil)
+	r.serve("the validator idling", func() bool { return r.emu.Snapshot().Status == id003.StIdling && r.v.Info().Status == id003.StIdling })
+	got := map[string]string{}
+	for _, kv := range r.c.selfChecks(r.c.cur) {
+		got[kv.Key] = kv.Value
+	}
+	want := map[string]string{"validator": checkOK, "validator_model": "ID003-EMU(EUR)-100-SS", "validator_version": "ID003-05V100-00 01JAN26", "validator_status": "idling"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("check %s = %q, want %q", k, got[k], v)
+		}
+	}
+	r.emu.Fault(id003.StStackerOpen, 0)
+	r.serve("stacker open", func() bool { return r.v.Info().Status == id003.StStackerOpen })
+	for _, kv := range r.c.selfChecks(r.c.cur) {
+		if kv.Key == "validator" && kv.Value != checkFailed || kv.Key == "validator_status" && kv.Value != "stacker open" {
+			t.Errorf("with the stacker open: %s = %q", kv.Key, kv.Value)
+		}
+	}
+}
