@@ -355,6 +355,12 @@ func (c *Controller) noteCredit(status id003.Status) (id003.Note, bool, error) {
 // the note record (recovery.ResolveNoteAtBoot), committed before the
 // driver resets the validator.
 func (c *Controller) notePowerUp(st id003.Status) error {
+	if c.cur.memErr != nil {
+		// The store is evidence: nothing is resolved; the record stays
+		// for the memory clear's boot to see.
+		c.log.Error("note validator power up during a memory error: the note record is not resolved", "status", st.String())
+		return nil
+	}
 	p := recovery.PowerUpEmpty
 	if st == id003.StPowerUpBillAcceptor {
 		p = recovery.PowerUpBillInAcceptor

@@ -375,3 +375,35 @@ func TestValidatorSelfCheck(t *testing.T) {
 		}
 	}
 }
+
+// The cabinet dies with the order committed and the validator's power is
+// cut while it is down: at the next boot the power-up status (41h if the
+// stack command never arrived, 42h if it did) is resolved against the
+// record before the reset: credited exactly when stacked.
+func TestValidatorPowerCutWhileCabinetDown(t *testing.T) {
+	r := newVRig(t, nil)
+	r.insert(0x63)
+	r.serve("the order committed", func() bool { n := r.note(); return n != nil && n.Status == recovery.NoteStacking })
+	r.stop()
+	r.emu.PowerCycle()
+	r.boot()
+	r.settled()
+	s := r.emu.Snapshot()
+	if len(s.Stacked)+len(s.Returned) != 1 || r.c.cur.m.Credits != stackedValue(s) {
+		t.Errorf("stacked %x, returned %x, credits %v", s.Stacked, s.Returned, r.c.cur.m.Credits)
+	}
+	t.Logf("stacked %x, returned %x, credits %v", s.Stacked, s.Returned, r.c.cur.m.Credits)
+}
+
+// Under a memory error the validator's power up is not resolved (the
+// store is evidence) and no note is stacked.
+func TestValidatorMemoryError(t *testing.T) {
+	r := newVRig(t, nil)
+	r.serve("the validator idling", func() bool { return r.emu.Snapshot().Status == id003.StIdling })
+	r.c.fail(ErrMemory)
+	r.emu.PowerCycle()
+	r.serve("the power up seen", func() bool { return r.emu.Snapshot().Status == id003.StDisabled })
+	if d, err := r.c.noteEscrow(id003.Note{Code: 0x62, Value: 500}); err != nil || d.Stack {
+		t.Errorf("escrow under a memory error = %+v, %v; want returned", d, err)
+	}
+}
