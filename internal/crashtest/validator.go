@@ -108,8 +108,8 @@ func Validator(ctx context.Context, c ValidatorConfig) (ValidatorSummary, error)
 
 	// The player: a note whenever the validator idles, after a pause; the
 	// power cuts at random moments in between.
-	var mu sync.Mutex
-	inserting, cutsLeft := true, c.Cuts
+	var mu sync.Mutex // the feeder's counts, read once it has stopped
+	inserting, cutsLeft, cuts, inserted := true, c.Cuts, 0, 0
 	feed := func(ctx context.Context, seed uint64) {
 		r := rand.New(rand.NewPCG(seed, 1))
 		for ctx.Err() == nil {
@@ -122,14 +122,14 @@ func Validator(ctx context.Context, c ValidatorConfig) (ValidatorSummary, error)
 			on := inserting
 			if on && cutsLeft > 0 && r.IntN(40) == 0 {
 				cutsLeft--
-				sum.Cuts++
+				cuts++
 				emu.PowerCycle()
 			}
 			mu.Unlock()
 			if on && emu.Snapshot().Status == id003.StIdling {
 				if emu.Insert(codes[r.IntN(len(codes))]) == nil {
 					mu.Lock()
-					sum.Inserted++
+					inserted++
 					mu.Unlock()
 				}
 			}
@@ -138,7 +138,8 @@ func Validator(ctx context.Context, c ValidatorConfig) (ValidatorSummary, error)
 	fctx, stopFeed := context.WithCancel(ctx)
 	defer stopFeed()
 	feedDone := make(chan struct{})
-	go func() { defer close(feedDone); feed(fctx, rng.Uint64()) }()
+	feedSeed := rng.Uint64()
+	go func() { defer close(feedDone); feed(fctx, feedSeed) }()
 
 	sim := func(settle bool) (*exec.Cmd, *tail) {
 		args := []string{"sim", "--game", c.Game, "--rounds", strconv.FormatInt(c.Rounds, 10), "--seed", strconv.FormatUint(c.Seed, 10),
@@ -252,6 +253,7 @@ func Validator(ctx context.Context, c ValidatorConfig) (ValidatorSummary, error)
 	mu.Unlock()
 	stopFeed()
 	<-feedDone
+	sum.Cuts, sum.Inserted = cuts, inserted
 	cmd, out := sim(true)
 	if err := cmd.Run(); err != nil {
 		return sum, fmt.Errorf("%w: validator settling run: %w\n%s", ErrChild, err, bytes.TrimSpace(out.b))
