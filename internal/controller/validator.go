@@ -450,6 +450,15 @@ func (c *Controller) noteSettled(st id003.Status) error {
 			return errNothing // not this note's: it is in the stacker
 		case rec.Status == recovery.NoteStacking && st == id003.StStacked:
 			return errNothing // vend valid decides (never seen without it)
+		case rec.Status == recovery.NoteStacking:
+			// Ordered stacked, and the validator shows no vend valid: the
+			// note came back (rejected or returned after stack-1, or a
+			// jam cleared by hand). Not credited; logged so the
+			// attendant can check the stacker if the player disputes it.
+			text := fmt.Sprintf("note %v ordered stacked, the validator %s without vend valid: not credited (returned; if disputed, check the stacker)", rec.Value, st)
+			if err := c.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
+				return err
+			}
 		}
 		return closeNote(tx)
 	})

@@ -407,3 +407,26 @@ func TestValidatorMemoryError(t *testing.T) {
 		t.Errorf("escrow under a memory error = %+v, %v; want returned", d, err)
 	}
 }
+
+// A note jammed in the stacker after stack-1 and freed by hand: the
+// validator never reports vend valid, so nothing is credited, and the
+// order's end is logged for the attendant. (The emulator finishes
+// stacking such a note when the jam is cleared: the one case where the
+// stacker holds a note the meters do not count, which the attendant
+// reconciles from the log; decided: a note is never credited without the
+// validator saying it is in the stacker.)
+func TestValidatorJamAfterStack(t *testing.T) {
+	r := newVRig(t, nil)
+	r.emu.Arm(id003emu.Trap{Status: id003.StStacking, Fault: id003.StStackerJam})
+	r.insert(0x62)
+	r.serve("the jam", func() bool { return slices.Contains(r.c.cur.tilts(), "bill_jam") })
+	r.emu.Clear()
+	r.serve("the record closed", func() bool { return r.note() == nil && len(r.c.cur.tilts()) == 0 })
+	if r.c.cur.m.Credits != 0 {
+		t.Errorf("credits %v, want 0 (no vend valid)", r.c.cur.m.Credits)
+	}
+	if !hasEvent(r.events(), meters.KindBillError, "note 5.00 ordered stacked, the validator") {
+		t.Errorf("the order's end not logged: %v", r.events())
+	}
+	t.Logf("emulator: %+v", r.emu.Snapshot())
+}
