@@ -46,6 +46,7 @@ func cmdHwtest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	script := fs.String("script", "", "sim: panel actions to play, one per line (press deal, switch main_door on, bill 20.00, jam on, wait 250ms); \"-\" = stdin (default with --text)")
 	bills := fs.Bool("bills", true, "enable the bill acceptor to read bills (never credited)")
 	fullscreen := fs.Bool("fullscreen", false, "full screen window")
+	accF := fs.String("acceptor", "", "the ID-003 note validator's serial port or pty (selects it and overrides [hardware.acceptor] port): its model, version and status shown, notes read in escrow and returned")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -59,6 +60,10 @@ func cmdHwtest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{fmt.Sprintf("hwtest: --duration %s: want 0 (until interrupted) or a positive duration", *duration)}
 	}
 	set, cfg, err := loadSettings(*cfgF)
+	if err != nil {
+		return err
+	}
+	val, err := newValidatorLink(cfg, *accF)
 	if err != nil {
 		return err
 	}
@@ -123,6 +128,13 @@ func cmdHwtest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 
 	opt := selftest.Options{LampInterval: *interval, Accept: accept}
+	if *bills {
+		stopVal, err := startHwtestValidator(ctx, val, &opt)
+		if err != nil {
+			return fmt.Errorf("hwtest: %w", err)
+		}
+		defer stopVal()
+	}
 	if *text {
 		err = selftest.Run(ctx, be, opt, report)
 	} else {

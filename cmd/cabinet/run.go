@@ -26,6 +26,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fullscreen := fs.Bool("fullscreen", false, "full screen window")
 	sasF := fs.String("sas", "", "serve SAS on this serial port or pty (overrides [sas] port; address 1 if [sas] address is 0)")
 	printerF := fs.String("printer", "", "ticket printer on this serial port or pty (overrides [printer] port)")
+	accF := fs.String("acceptor", "", "the ID-003 note validator's serial port or pty (selects it and overrides [hardware.acceptor] port)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -44,6 +45,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{fmt.Sprintf("run: unknown backend %q (want sim or periph)", backend)}
 	}
 	ret, err := checkReturns(ctx, *cfgF, cfg)
+	if err != nil {
+		return err
+	}
+	val, err := newValidatorLink(cfg, *accF)
 	if err != nil {
 		return err
 	}
@@ -105,6 +110,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer closePrinter()
 	opt.TITO = tito
+	val.options(&opt)
 	c, err := controller.New(opt)
 	if err != nil {
 		return err
@@ -122,6 +128,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else if _, err := link.start(ctx, st, c, log); err != nil {
 		return err
 	}
+	// The validator's driver starts once the controller is up: its first
+	// power-up status is resolved by Run's loop before the reset.
+	stopVal, err := val.start(ctx, log)
+	if err != nil {
+		return err
+	}
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
 	err = runDisplay(ctx, c, panel, demoScreens(*cfgF), simBE != nil, *fullscreen)
@@ -129,5 +141,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if rerr := <-done; err == nil {
 		err = rerr
 	}
+	stopVal()
 	return err
 }

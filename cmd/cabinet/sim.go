@@ -100,6 +100,8 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	sasF := fs.String("sas", "", "serve SAS on this serial port or pty while playing (overrides [sas] port; address 1 if [sas] address is 0); after the rounds the sim keeps answering the host until interrupted")
 	printerF := fs.String("printer", "", "ticket printer on this serial port or pty, e.g. a tclemu printer's (overrides [printer] port)")
+	accF := fs.String("acceptor", "", "take money only from the ID-003 note validator on this serial port or pty (overrides [hardware.acceptor] port): autoplay inserts no bills, waits for notes; after the rounds the sim lets the validator settle")
+	settleF := fs.Duration("settle", 10*time.Second, "with --acceptor: after the rounds, serve the validator until it idles with nothing pending, at most this long (0: not at all)")
 	paceF := fs.Duration("pace", 0, "pause between steps (e.g. 50ms, so a SAS host can follow the play)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -118,6 +120,10 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	ret, err := checkReturns(ctx, *cfgF, cfg)
+	if err != nil {
+		return err
+	}
+	val, err := newValidatorLink(cfg, *accF)
 	if err != nil {
 		return err
 	}
@@ -162,6 +168,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	defer closePrinter()
 	opt.TITO = tito
+	val.options(&opt)
 	c, err := controller.New(opt)
 	if err != nil {
 		return err
@@ -174,6 +181,19 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	sasDone, err := link.start(ctx, st, c, slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
 		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	stopVal, err := val.start(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer stopVal()
+	// handleNote hands one call of the validator's driver to the
+	// controller's entry point, on this loop's goroutine.
+	handleNote := func(r *controller.NoteRequest) {
+		if err := c.Handle(controller.Input{Note: r}); err != nil {
+			fmt.Fprintf(stderr, "sim: note validator: %s: %v\n", r, err)
+		}
 	}
 	choose := chooser(set)
 	// serveHost hands the SAS host's waiting requests to the controller's
@@ -194,6 +214,16 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 		}
 	}
+	serveNotes := func() {
+		for val != nil {
+			select {
+			case r := <-val.v.Requests():
+				handleNote(r)
+			default:
+				return
+			}
+		}
+	}
 	start := time.Now()
 	var steps int64
 	lastProgress := start
@@ -202,10 +232,19 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 		serveHost()
+		serveNotes()
 		id := games[int(c.Completed()%int64(len(games)))]
 		if err := c.Handle(controller.Input{Auto: &controller.AutoStep{Game: id, Choose: choose}}); errors.Is(err, controller.ErrHostLocked) {
 			// The host locked play out or disabled this game: wait for it.
 			time.Sleep(2 * time.Millisecond)
+			continue
+		} else if val != nil && (errors.Is(err, controller.ErrNoCredits) || errors.Is(err, controller.ErrNotNow)) {
+			// Waiting for notes, or for the validator's tilt to clear.
+			select {
+			case r := <-val.v.Requests():
+				handleNote(r)
+			case <-time.After(2 * time.Millisecond):
+			}
 			continue
 		} else if err != nil {
 			return fmt.Errorf("sim: round %d: %w", c.Machine().NextRound, err)
@@ -213,6 +252,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		steps++
 		for end := time.Now().Add(*paceF); time.Now().Before(end); {
 			serveHost() // the host is answered during the pause too
+			serveNotes()
 			time.Sleep(min(2*time.Millisecond, time.Until(end)))
 		}
 		if !*quiet && time.Since(lastProgress) > 5*time.Second {
@@ -221,10 +261,14 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	elapsed := time.Since(start)
+	if *settleF > 0 && !val.settle(handleNote, *settleF) {
+		fmt.Fprintf(stderr, "sim: the note validator did not settle within %s (status %s)\n", *settleF, val.v.Info().Status)
+	}
 	if link != nil {
 		fmt.Fprintf(stderr, "sim: %d rounds done; answering the SAS host on %s until interrupted\n", c.Completed(), link.port)
 		for ctx.Err() == nil {
 			serveHost()
+			serveNotes()
 			select {
 			case err := <-sasDone:
 				return fmt.Errorf("sim: SAS link: %w", err)

@@ -98,7 +98,15 @@ func Load(path string) (*Config, error) {
 // defaults.
 func Parse(data []byte) (*Config, error) {
 	f := defaults()
+	// A table the file states replaces the default one, never merges with
+	// it: the validator's notes are the file's, or the defaults if it
+	// states none.
+	defNotes := f.Hardware.Acceptor.Notes
+	f.Hardware.Acceptor.Notes = nil
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&f)
+	if err == nil && !md.IsDefined("hardware", "acceptor", "notes") {
+		f.Hardware.Acceptor.Notes = defNotes
+	}
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
@@ -324,6 +332,30 @@ func buildHardware(c *Config, h pins.Config) error {
 	}
 	c.Hardware = cloneHardware(h)
 	return nil
+}
+
+// Validator is the serial note validator's part of [hardware.acceptor]
+// with portFlag (`--acceptor PORT`, "" for none) applied: ok false when the
+// cabinet has none (mode pulse or none, no flag). The flag selects the
+// validator whatever the mode and overrides the port (as `--sas` does);
+// the notes come from hardware.acceptor.notes, which it then requires.
+func (c *Config) Validator(portFlag string) (port string, notes map[byte]money.Cents, ok bool, err error) {
+	a := c.Hardware.Acceptor
+	if portFlag == "" && a.Mode != pins.AcceptorID003 {
+		return "", nil, false, nil
+	}
+	port = a.Port
+	if portFlag != "" {
+		port = portFlag
+	}
+	notes, err = a.NoteTable()
+	if err == nil && len(notes) == 0 {
+		err = bad("hardware.acceptor.notes", "(none)", "the escrow codes of the notes the validator may stack, with their values ({ 0x62 = \"5.00\" }): --acceptor %s needs them", port)
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	return port, notes, true, nil
 }
 
 func billsText(bs []pins.Amount) string {

@@ -242,6 +242,12 @@ func cloneHardware(h pins.Config) pins.Config {
 		g.Switches[k] = v
 	}
 	g.Acceptor.Bills = append([]pins.Amount(nil), h.Acceptor.Bills...)
+	if h.Acceptor.Notes != nil {
+		g.Acceptor.Notes = make(map[string]pins.Amount, len(h.Acceptor.Notes))
+		for k, v := range h.Acceptor.Notes {
+			g.Acceptor.Notes[k] = v
+		}
+	}
 	return g
 }
 

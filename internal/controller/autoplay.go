@@ -137,6 +137,11 @@ func (a *autoplayer) next() (hw.Input, error) {
 		if err != nil {
 			return hw.Input{}, err
 		}
+		if cs.m.Credits < need && c.opt.Validator != nil {
+			// Money comes only from the validator's notes: wait for them
+			// (the caller serves the validator meanwhile).
+			return hw.Input{}, fmt.Errorf("%w (credits %v, the next round takes up to %v)", ErrNoCredits, cs.m.Credits, need)
+		}
 		if cs.m.Credits < need {
 			bill := acceptance(cs, &c.set, u.mode)
 			if bill <= 0 {

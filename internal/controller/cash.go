@@ -63,39 +63,48 @@ func (c *Controller) billStacked(v money.Cents) error {
 		c.log.Error("bill stacked during memory error: not credited, store untouched", "value", v)
 		return fmt.Errorf("%w: bill %v stacked during memory error", ErrMemory, v)
 	}
-	err := c.commit("credit bill", func(tx *recovery.Tx, s *state) error {
-		m := &s.m
-		m.Credits += v
-		m.LastBill = v
-		m.Meters.BillsIn += v
-		if m.Meters.Bills == nil {
-			m.Meters.Bills = map[string]int64{}
-		}
-		m.Meters.Bills[strconv.FormatInt(int64(v), 10)]++
-		text, detail := "bill "+v.String(), "bill"
-		if m.Credits > c.set.CreditLimit {
-			text += " (credit limit exceeded: acceptor was not inhibited)"
-			detail = "bill_over_limit"
-		}
-		if err := c.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v)); err != nil {
-			return err
-		}
-		if s.host.BillOneShot && !s.host.BillsOff {
-			// LP 08's action: the acceptor goes off after this bill, in the
-			// bill's own transaction, until the host enables it (LP 06).
-			s.host.BillsOff = true
-			if err := tx.PutHostState(s.host); err != nil {
-				return err
-			}
-			return c.logDetail(tx, meters.KindHost, "host: bill acceptor disabled after the bill (LP 08 action)", "host_bills_oneshot")
-		}
-		return nil
-	})
+	err := c.commit("credit bill", func(tx *recovery.Tx, s *state) error { return c.creditBill(tx, s, v, "") })
 	if err != nil {
 		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)
 	}
 	if c.scr.mode == view.Attract {
 		c.scr.mode = view.Menu
+	}
+	return nil
+}
+
+// creditBill credits bill v in tx: credits, bill meters, the last bill,
+// the event-log entry (its SAS bill-accepted exception by value), and LP
+// 08's one-shot inhibit. from, if set, says where the bill came from (the
+// English record only).
+func (c *Controller) creditBill(tx *recovery.Tx, s *state, v money.Cents, from string) error {
+	m := &s.m
+	m.Credits += v
+	m.LastBill = v
+	m.Meters.BillsIn += v
+	if m.Meters.Bills == nil {
+		m.Meters.Bills = map[string]int64{}
+	}
+	m.Meters.Bills[strconv.FormatInt(int64(v), 10)]++
+	text, detail := "bill "+v.String(), "bill"
+	if from != "" {
+		text += " (" + from + ")"
+	}
+	if m.Credits > c.set.CreditLimit {
+		text += " (credit limit exceeded: acceptor was not inhibited)"
+		detail = "bill_over_limit"
+	}
+	if err := c.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v)); err != nil {
+		return err
+	}
+	if s.host.BillOneShot && !s.host.BillsOff {
+		// LP 08's action: the acceptor goes off after this bill, in the
+		// bill's own transaction, until the host enables it (LP 06).
+		s.host.BillsOff = true
+		if err := tx.PutHostState(s.host); err != nil {
+			return err
+		}
+		return c.logDetail(tx, meters.KindHost, "host: bill acceptor disabled after the bill (LP 08 action)", "host_bills_oneshot")
 	}
 	return nil
 }
@@ -239,7 +248,8 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 
 // TiltReasons are every reason state.tilts can give (the screen translates
 // "tilt."+reason).
-var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_door", "bill_jam"}
+var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_door", "bill_jam",
+	"stacker_open", "stacker_full", "bill_error", "validator_gone"}
 
 // billJam tilts while the acceptor reports a jam and clears when it is free
 // again (platform.md §1: tilt from any state, clearing back to where it was;
@@ -283,9 +293,13 @@ func (c *Controller) outputs(cs state) {
 	if err := c.hw.SetTower(tower); err != nil {
 		c.log.Error("set tower", "err", err)
 	}
-	if err := c.hw.SetAcceptance(acceptance(cs, &c.set, c.scr.mode)); err != nil {
+	max := acceptance(cs, &c.set, c.scr.mode)
+	if err := c.hw.SetAcceptance(max); err != nil {
 		c.log.Error("set acceptance", "err", err)
 	}
+	// A serial validator takes notes up to max and asks at escrow
+	// (noteEscrow decides by the same rules).
+	c.opt.Validator.setAcceptance(max)
 }
 
 // acceptance is the largest bill the acceptor may take now; 0 inhibits it

@@ -67,6 +67,9 @@ type Options struct {
 	Host <-chan HostRequest
 	// TITO turns cash-out by ticket on (tito.go; nil: handpays only).
 	TITO *TITO
+	// Validator is the serial note validator's seam (validator.go; nil: a
+	// pulse acceptor or none). With it autoplay inserts no bills.
+	Validator *Validator
 }
 
 // Controller is the cabinet. Handle (its single entry point) and Run (a

@@ -105,6 +105,7 @@ func TestTiltReasonsTranslated(t *testing.T) {
 	r := newRig(t, 1)
 	r.c.cur.memErr, r.c.cur.digestErr, r.c.cur.jam = ErrMemory, ErrDigest, true
 	r.c.cur.switches[hw.MainDoor], r.c.cur.switches[hw.CashDoor] = true, true
+	r.c.cur.val = validatorTilts{stackerOpen: true, stackerFull: true, failure: true, gone: true}
 	if got := r.c.cur.tilts(); !slices.Equal(got, TiltReasons) {
 		t.Fatalf("tilts() with every condition = %q, want TiltReasons %q", got, TiltReasons)
 	}

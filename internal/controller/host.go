@@ -48,12 +48,16 @@ type HostEventKind int
 // Host events: what the casino's host system may have to hear of, emitted
 // by the controller in the transaction that commits it.
 const (
-	HostLogged       HostEventKind = iota + 1 // an event-log entry (HostEvent.Log)
-	HostGameStarted                           // a round's first step
-	HostGameEnded                             // a round settled or voided
-	HostGameSelected                          // the player took a game from the menu to its table
-	HostBillJam                               // the bill acceptor jammed
-	HostCashout                               // the player pressed CASH OUT (a ticket or a handpay follows)
+	HostLogged           HostEventKind = iota + 1 // an event-log entry (HostEvent.Log)
+	HostGameStarted                               // a round's first step
+	HostGameEnded                                 // a round settled or voided
+	HostGameSelected                              // the player took a game from the menu to its table
+	HostBillJam                                   // the bill acceptor jammed
+	HostStackerRemoved                            // the validator's stacker (cash box) was removed
+	HostStackerInstalled                          // the validator's stacker is back
+	HostStackerFull                               // the validator's stacker is full
+	HostValidatorFailure                          // the note validator failed (failure, fraud attempt, no answer)
+	HostCashout                                   // the player pressed CASH OUT (a ticket or a handpay follows)
 )
 
 // HostEvent is one event the host may have to hear of. Which SAS

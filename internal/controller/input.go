@@ -18,6 +18,7 @@ type Input struct {
 	Host   *HostRequest // the SAS host's command and/or acknowledgements
 	Auto   *AutoStep    // one committed step of autoplay
 	Ticket *TicketEvent // the printer's result, a validation timeout (tito.go)
+	Note   *NoteRequest // a call of the note validator's driver (validator.go)
 }
 
 // HW is the Input of a hardware or touch input.
@@ -45,6 +46,8 @@ func (c *Controller) Handle(in Input) (err error) {
 		return c.autoStep(in.Auto.Game, in.Auto.Choose)
 	case in.Ticket != nil:
 		return c.ticketEvent(*in.Ticket)
+	case in.Note != nil:
+		return c.noteRequest(in.Note)
 	}
 	return c.hardware(in.HW)
 }
@@ -75,6 +78,7 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 func (c *Controller) Run(ctx context.Context) error {
 	c.outputs(c.cur)
 	in := c.hw.Inputs()
+	notes := c.opt.Validator.Requests()
 	for {
 		select {
 		case <-ctx.Done():
@@ -82,6 +86,10 @@ func (c *Controller) Run(ctx context.Context) error {
 		case ev := <-c.tito.events:
 			if err := c.Handle(Input{Ticket: &ev}); err != nil {
 				c.log.Error("ticket", "err", err)
+			}
+		case r := <-notes:
+			if err := c.Handle(Input{Note: r}); err != nil {
+				c.log.Error("note validator", "request", r.String(), "err", err)
 			}
 		case r := <-c.opt.Host:
 			if err := c.Handle(Input{Host: &r}); err != nil {

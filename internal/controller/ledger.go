@@ -43,6 +43,7 @@ type state struct {
 	// Hardware facts, committed with their event-log entry.
 	switches [hw.NumSwitches]bool
 	jam      bool
+	val      validatorTilts // the serial note validator's faults (validator.go)
 
 	// host is what the casino's host system commanded (host.go), as
 	// committed.
@@ -140,6 +141,7 @@ func (s *state) tilts() []string {
 	if s.jam {
 		t = append(t, "bill_jam")
 	}
+	t = append(t, s.val.tilts()...)
 	return t
 }
 
@@ -164,7 +166,7 @@ func (l *ledger) commit(op string, change func(tx *recovery.Tx, s *state) error)
 		if err := change(nil, &next); err != nil {
 			return err
 		}
-		l.cur.switches, l.cur.jam = next.switches, next.jam
+		l.cur.switches, l.cur.jam, l.cur.val = next.switches, next.jam, next.val
 		return nil
 	}
 	err := l.st.Update(func(tx *recovery.Tx) error {

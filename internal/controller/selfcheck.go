@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"strings"
 
 	"cabinet/internal/hw"
 	"cabinet/internal/view"
@@ -47,7 +48,31 @@ func (c *Controller) selfChecks(cs state) []view.KV {
 		view.KV{Key: "cash_door", Value: v(!cs.switches[hw.CashDoor], checkOpen)},
 		view.KV{Key: "acceptor", Value: v(!cs.jam, checkJammed)},
 	)
-	return out
+	return append(out, c.validatorChecks()...)
+}
+
+// validatorChecks are the serial note validator's lines (none without
+// one): sound or not, then its model (the version answer's first word),
+// version and status in its own words.
+func (c *Controller) validatorChecks() []view.KV {
+	if c.opt.Validator == nil {
+		return nil
+	}
+	i := c.opt.Validator.Info()
+	model, version, _ := strings.Cut(strings.TrimSpace(i.Version), " ")
+	status, ok := i.Status.String(), i.Status.Known() && !i.Status.Fault() && !i.Status.PowerUp()
+	switch {
+	case i.Gone:
+		status, ok = "not answering", false
+	case i.Status == 0:
+		status, ok = "no answer yet", false
+	}
+	health := checkOK
+	if !ok {
+		health = checkFailed
+	}
+	return []view.KV{{Key: "validator", Value: health}, {Key: "validator_model", Value: model},
+		{Key: "validator_version", Value: strings.TrimSpace(version)}, {Key: "validator_status", Value: status}}
 }
 
 // rngHealthy is FIPS 140-2's monobit test on 20,000 bits of r: the count

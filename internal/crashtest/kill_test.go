@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var (
@@ -124,5 +125,32 @@ func TestPowerCut(t *testing.T) {
 	}
 	if s.Commits < 10 || s.Clean == 0 {
 		t.Errorf("only %d commits traced, %d clean boots: the harness did not exercise the store", s.Commits, s.Clean)
+	}
+}
+
+var (
+	validatorKills  = flag.Int("validator-kills", 16, "SIGKILLs of TestValidatorKills (the long version: -validator-kills 300 -validator-rounds 3000, or `cabinet crashtest --validator 300`)")
+	validatorRounds = flag.Int64("validator-rounds", 400, "sim rounds of TestValidatorKills")
+	validatorCuts   = flag.Int("validator-cuts", 8, "validator power cuts of TestValidatorKills")
+)
+
+// TestValidatorKills: `cabinet sim --acceptor` against the emulated ID-003
+// validator inserting notes while the sim plays, SIGKILLed at random
+// moments and the validator's power cut at others: the bills credited are
+// exactly the notes the emulator stacked.
+func TestValidatorKills(t *testing.T) {
+	bin, root := cabinetBinary(t)
+	if err := os.Chdir(root); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	s, err := Validator(context.Background(), ValidatorConfig{Bin: bin, Rounds: *validatorRounds, Seed: *seed, Kills: *validatorKills,
+		Cuts: *validatorCuts, Pace: 20 * time.Millisecond, Life: 2500 * time.Millisecond, Dir: t.TempDir(), Out: &out})
+	t.Logf("seed %d:\n%s", *seed, out.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Stacked == 0 || s.Kills == 0 {
+		t.Errorf("%s: the run stacked no note or killed nothing", s)
 	}
 }

@@ -436,6 +436,8 @@ var en = map[string]string{
 	"tilt.bill_jam":          "Bill acceptor jammed",
 	"tilt.bill_error":        "Bill acceptor error",
 	"tilt.stacker_full":      "Bill stacker full",
+	"tilt.stacker_open":      "Bill stacker removed",
+	"tilt.validator_gone":    "Note validator not answering",
 	"tilt.memory_error":      "Memory error — play is disabled until a full memory clear",
 	"tilt.program_digest":    "Program signature does not match",
 	"tilt.power":             "Power supply fault",
@@ -509,6 +511,7 @@ var en = map[string]string{
 	"hwtest.line.error":      "acceptor error: %s",
 	"hwtest.line.jam":        "bill jam: %s",
 	"hwtest.line.jam_clear":  "bill jam cleared",
+	"hwtest.line.validator":  "note validator %s: %s",
 
 	// Keyboard legend (simulator).
 	"legend.title":    "Keyboard",
@@ -527,6 +530,10 @@ var en = map[string]string{
 	"check.main_door":             "Main door",
 	"check.cash_door":             "Cash door",
 	"check.acceptor":              "Bill acceptor",
+	"check.validator":             "Note validator",
+	"check.validator_model":       "Note validator model",
+	"check.validator_version":     "Note validator version",
+	"check.validator_status":      "Note validator status",
 	"check.memory_error":          "Memory error",
 	"check.value.ok":              "OK",
 	"check.value.failed":          "FAILED",

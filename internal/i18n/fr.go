@@ -435,6 +435,8 @@ var fr = map[string]string{
 	"tilt.cash_door":         "Porte de la caisse ouverte",
 	"tilt.bill_jam":          "Lecteur de billets bloqué",
 	"tilt.bill_error":        "Erreur du lecteur de billets",
+	"tilt.stacker_open":      "Caisse à billets retirée",
+	"tilt.validator_gone":    "Le lecteur de billets ne répond plus",
 	"tilt.stacker_full":      "Caisse à billets pleine",
 	"tilt.memory_error":      "Erreur mémoire — jeu bloqué jusqu'à une remise à zéro complète",
 	"tilt.program_digest":    "La signature du programme ne correspond pas",
@@ -509,6 +511,7 @@ var fr = map[string]string{
 	"hwtest.line.error":      "erreur du lecteur : %s",
 	"hwtest.line.jam":        "bourrage : %s",
 	"hwtest.line.jam_clear":  "bourrage terminé",
+	"hwtest.line.validator":  "lecteur de billets %s : %s",
 
 	// Légende du clavier (simulateur).
 	"legend.title":    "Clavier",
@@ -527,6 +530,10 @@ var fr = map[string]string{
 	"check.main_door":             "Porte principale",
 	"check.cash_door":             "Porte de la caisse",
 	"check.acceptor":              "Lecteur de billets",
+	"check.validator":             "Lecteur de billets série",
+	"check.validator_model":       "Modèle du lecteur",
+	"check.validator_version":     "Version du lecteur",
+	"check.validator_status":      "État du lecteur",
 	"check.memory_error":          "Erreur mémoire",
 	"check.value.ok":              "OK",
 	"check.value.failed":          "ÉCHEC",

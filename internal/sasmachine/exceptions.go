@@ -25,6 +25,14 @@ func Exceptions(e controller.HostEvent) []byte {
 		return []byte{exBillJam}
 	case controller.HostCashout:
 		return []byte{exCashout}
+	case controller.HostStackerRemoved:
+		return []byte{exCashboxRemoved}
+	case controller.HostStackerInstalled:
+		return []byte{exCashboxInstalled}
+	case controller.HostStackerFull:
+		return []byte{exCashboxFull}
+	case controller.HostValidatorFailure:
+		return []byte{exBillAcceptorFailure}
 	case controller.HostLogged:
 		return loggedCodes(e.Log)
 	}
@@ -42,20 +50,27 @@ const (
 	exPowerLost      = 0x18
 	exCashDoorOpen   = 0x19
 	exCashDoorClosed = 0x1A
-	exBillJam        = 0x28
-	exBillRejected   = 0x2B
-	exOptionsChanged = 0x3C
-	exBillAccepted   = 0x4F // a bill with no code of its own (billAccepted)
-	exHandpayReset   = 0x52
-	exCashout        = 0x66
-	exGameStarted    = 0x7E
-	exGameEnded      = 0x7F
-	exAttendantIn    = 0x82
-	exAttendantOut   = 0x83
-	exOperatorIn     = 0x84
-	exOperatorOut    = 0x85
-	exRecall         = 0x8A
-	exGameSelected   = 0x8C
+	exCashboxRemoved = 0x1B // the note validator's stacker removed (ID-003 stacker open)
+	// 1C: cash box installed (the stacker back), 27: cash box full, 29:
+	// bill acceptor hardware failure (a validator failure, a fraud attempt,
+	// a validator that stopped answering).
+	exCashboxInstalled    = 0x1C
+	exCashboxFull         = 0x27
+	exBillJam             = 0x28
+	exBillAcceptorFailure = 0x29
+	exBillRejected        = 0x2B
+	exOptionsChanged      = 0x3C
+	exBillAccepted        = 0x4F // a bill with no code of its own (billAccepted)
+	exHandpayReset        = 0x52
+	exCashout             = 0x66
+	exGameStarted         = 0x7E
+	exGameEnded           = 0x7F
+	exAttendantIn         = 0x82
+	exAttendantOut        = 0x83
+	exOperatorIn          = 0x84
+	exOperatorOut         = 0x85
+	exRecall              = 0x8A
+	exGameSelected        = 0x8C
 )
 
 // billAcceptedCodes are the bill accepted exceptions by the bill's value in

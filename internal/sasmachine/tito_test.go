@@ -204,9 +204,8 @@ func TestCashOutTicketSystemValidation(t *testing.T) {
 	r.insert(t, 500)
 	r.be.Press(hw.CashOut)
 	waitLong(t, "the cash-out waiting for the host", func() bool { return r.c.TITOInfo().Cashout != 0 })
-	if got := r.c.Snapshot().Message; got != controller.NoticeTicketWait {
-		t.Errorf("while waiting the screen says %q, want %q", got, controller.NoticeTicketWait)
-	}
+	// The snapshot is published just after the commit: wait for it too.
+	waitLong(t, "the screen saying it waits", func() bool { return r.c.Snapshot().Message == controller.NoticeTicketWait })
 	// 57 is a priority exception: it comes before the queue (power up,
 	// bills, the cash-out button's 66).
 	if seen, err := r.casino.WaitException(sas.ExValidationRequest, 300); err != nil || len(seen) != 0 {
@@ -263,9 +262,7 @@ func TestCashOutHandpayWhenTheHostDoesNotAnswer(t *testing.T) {
 	r.insert(t, 1000)
 	r.be.Press(hw.CashOut)
 	waitLong(t, "the handpay", func() bool { return r.machine(t).Handpay == 1000 })
-	if got := r.c.Snapshot().Message; got != "tito_host_timeout" {
-		t.Errorf("handpay notice %q, want tito_host_timeout", got)
-	}
+	waitLong(t, "the handpay notice tito_host_timeout", func() bool { return r.c.Snapshot().Message == "tito_host_timeout" })
 	if n := len(r.pr.Tickets()); n != 0 {
 		t.Errorf("%d tickets printed, want none", n)
 	}
@@ -293,9 +290,7 @@ func TestCashOutTicketSecureEnhanced(t *testing.T) {
 	r.insert(t, 1000)
 	r.be.Press(hw.CashOut) // no validation ID yet: handpay, with the reason
 	waitLong(t, "the handpay", func() bool { return r.machine(t).Handpay == 1000 })
-	if got := r.c.Snapshot().Message; got != "tito_no_validation_id" {
-		t.Errorf("handpay notice %q, want tito_no_validation_id", got)
-	}
+	waitLong(t, "the handpay notice tito_no_validation_id", func() bool { return r.c.Snapshot().Message == "tito_no_validation_id" })
 	r.be.SetSwitch(hw.ResetKey, true)
 	r.be.SetSwitch(hw.ResetKey, false)
 	waitLong(t, "the handpay paid", func() bool { return r.machine(t).Handpay == 0 })

@@ -31,15 +31,31 @@ type Options struct {
 	Accept money.Cents
 	// Now stamps the lines (time.Now if nil).
 	Now func() time.Time
+	// Validator, if set, reads a serial note validator's model, version
+	// and status; Run reports it at the start and whenever it changes
+	// (looked at with each lamp).
+	Validator func() ValidatorState
+	// Notes, if set, are the serial validator's inputs (notes read in
+	// escrow and returned, rejects, faults), reported as inputs.
+	Notes <-chan hw.Input
+}
+
+// ValidatorState is a serial note validator as the self-test shows it:
+// the device's own words.
+type ValidatorState struct {
+	Model   string // the first word of its version answer ("" until read)
+	Version string // the rest of it
+	Status  string // its last status ("not answering" when it stopped)
 }
 
 // Kind says what a Line reports.
 type Kind uint8
 
 const (
-	LampLit   Kind = iota + 1 // Lamp is lit now, every other lamp off
-	InputSeen                 // Input arrived (a press, a switch change, a bill)
-	Fault                     // an output failed: Err says which and why
+	LampLit       Kind = iota + 1 // Lamp is lit now, every other lamp off
+	InputSeen                     // Input arrived (a press, a switch change, a bill)
+	Fault                         // an output failed: Err says which and why
+	ValidatorSeen                 // the serial validator's model, version or status changed (Validator)
 )
 
 // Lamp names of the tower light in the lamp sequence; the button lamps are
@@ -56,6 +72,8 @@ type Line struct {
 	Lamp  string   // LampLit
 	Input hw.Input // InputSeen
 	Err   error    // Fault
+	// Validator is the serial note validator (ValidatorSeen).
+	Validator ValidatorState
 }
 
 // IsBill reports whether the line is about the bill acceptor.
@@ -81,6 +99,8 @@ func (l Line) String() string {
 		return l.Input.String()
 	case Fault:
 		return "fault: " + l.Err.Error()
+	case ValidatorSeen:
+		return fmt.Sprintf("note validator %s, version %s: %s", l.Validator.Model, l.Validator.Version, l.Validator.Status)
 	}
 	return "line?"
 }
@@ -149,14 +169,28 @@ func Run(ctx context.Context, h Hardware, opt Options, report func(Line)) error 
 		report(Line{At: now(), Kind: LampLit, Lamp: lampName(lamp)})
 	}
 	light()
+	var seen ValidatorState
+	validator := func() {
+		if opt.Validator == nil {
+			return
+		}
+		if v := opt.Validator(); v != seen {
+			seen = v
+			report(Line{At: now(), Kind: ValidatorSeen, Validator: v})
+		}
+	}
+	validator()
 	in := h.Inputs()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case n := <-opt.Notes:
+			report(Line{At: now(), Kind: InputSeen, Input: n})
 		case <-ticks:
 			lamp = (lamp + 1) % numLamps
 			light()
+			validator()
 		case ev, ok := <-in:
 			if !ok {
 				return nil

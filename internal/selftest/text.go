@@ -1,6 +1,8 @@
 package selftest
 
 import (
+	"strings"
+
 	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
 	"cabinet/internal/view"
@@ -22,6 +24,9 @@ func (l Line) Typed() view.TestLine {
 		return view.TestLine{Kind: "lamp", Name: l.Lamp}
 	case Fault:
 		return view.TestLine{Kind: "fault", Text: l.Err.Error()}
+	case ValidatorSeen:
+		v := l.Validator
+		return view.TestLine{Kind: "validator", Name: strings.TrimSpace(v.Model + " " + v.Version), Text: v.Status}
 	}
 	in := l.Input
 	switch in.Kind {
@@ -64,6 +69,8 @@ func LineText(lang, currency string, t view.TestLine) string {
 		return i18n.Tf(lang, "hwtest.line."+t.Kind, t.Text)
 	case "jam_clear":
 		return i18n.T(lang, "hwtest.line.jam_clear")
+	case "validator":
+		return i18n.Tf(lang, "hwtest.line.validator", t.Name, t.Text)
 	}
 	return t.Text
 }

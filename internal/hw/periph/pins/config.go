@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -129,14 +130,26 @@ type TowerPins struct {
 	Tilt      string `toml:"tilt" json:"tilt"`           // tilt (door open, error)
 }
 
-// Acceptor is the bill acceptor in pulse mode: the acceptor sends N pulses
+// Acceptor is the bill acceptor. In pulse mode the acceptor sends N pulses
 // per bill, N = bill value / ValuePerPulse; Bills lists the bills it is
 // programmed for (so the valid pulse counts). A pulse acceptor cannot refuse
 // a single denomination: it is inhibited whenever the controller's maximum
-// is below the largest of Bills.
+// is below the largest of Bills. In id003 mode a serial note validator
+// (JCM ID-003) on Port holds each note in escrow; Notes gives the value of
+// each escrow code it may stack (docs/hardware.md).
 type Acceptor struct {
-	// Mode is "pulse" or "none" (no acceptor wired: pins may be empty).
+	// Mode is "pulse", "id003" or "none" (no acceptor wired: pins may be
+	// empty).
 	Mode string `toml:"mode" json:"mode"`
+	// Port is the serial validator's port (id003 mode): a UART or a USB
+	// RS-232 adapter ("/dev/ttyUSB0"); `--acceptor PORT` overrides it.
+	Port string `toml:"port,omitempty" json:"port,omitempty"`
+	// Notes maps the validator's escrow codes, written "0x61" to "0x68",
+	// to the value of the note each stands for (its firmware's currency
+	// table). Codes left out are inhibited in the validator. Checked
+	// whenever given (so `--acceptor` finds a valid table); required in
+	// id003 mode.
+	Notes map[string]Amount `toml:"notes,omitempty" json:"notes,omitempty"`
 	// Pulse is the pulse (credit) input pin; PulseActive its active level.
 	Pulse       string `toml:"pulse" json:"pulse"`
 	PulseActive Level  `toml:"pulse_active" json:"pulse_active"`
@@ -167,8 +180,38 @@ type Acceptor struct {
 // Acceptor modes.
 const (
 	AcceptorPulse = "pulse"
+	AcceptorID003 = "id003"
 	AcceptorNone  = "none"
 )
+
+// Escrow codes an ID-003 validator reports (id003.FirstEscrowCode to
+// LastEscrowCode; pins links no serial driver).
+const (
+	firstEscrowCode = 0x61
+	lastEscrowCode  = 0x68
+)
+
+// NoteTable is the validated Notes: escrow code → value. Empty when none
+// is given.
+func (a Acceptor) NoteTable() (map[byte]money.Cents, error) {
+	out := make(map[byte]money.Cents, len(a.Notes))
+	for _, k := range sortedKeys(a.Notes) {
+		key := "hardware.acceptor.notes." + k
+		code, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(k), "0x"), 16, 8)
+		if err != nil || !strings.HasPrefix(strings.ToLower(k), "0x") || code < firstEscrowCode || code > lastEscrowCode {
+			return nil, bad(key, k, `an escrow code written "0x61" to "0x68"`)
+		}
+		if _, dup := out[byte(code)]; dup {
+			return nil, bad(key, k, "each escrow code once")
+		}
+		v := a.Notes[k].Cents()
+		if v <= 0 {
+			return nil, bad(key, v.String(), "a note value above 0 (\"5.00\")")
+		}
+		out[byte(code)] = v
+	}
+	return out, nil
+}
 
 // DefaultDebounce is the default input debounce.
 const DefaultDebounce = 20 * time.Millisecond
@@ -179,6 +222,8 @@ const DefaultDebounce = 20 * time.Millisecond
 // TOWER_ATTENDANT and TOWER_TILT. Buttons and doors switch to ground
 // (active low, pull-ups); lamps are active high. The acceptor sends one
 // 50 ms pulse (50 ms gap) per 5.00, as NV-series acceptors do in pulse mode.
+// A serial validator (mode "id003") would be on a USB RS-232 adapter with a
+// euro EBA-40's escrow codes (0x62 = 5.00 … 0x66 = 100.00).
 func DefaultConfig() Config {
 	inputs := []string{"GPIO4", "GPIO5", "GPIO6", "GPIO7", "GPIO8", "GPIO9", "GPIO10", "GPIO11",
 		"GPIO12", "GPIO13", "GPIO16", "GPIO17", "GPIO18", "GPIO19", "GPIO20"}
@@ -199,6 +244,8 @@ func DefaultConfig() Config {
 		Tower: TowerPins{Attendant: "TOWER_ATTENDANT", Tilt: "TOWER_TILT"},
 		Acceptor: Acceptor{
 			Mode:          AcceptorPulse,
+			Port:          "/dev/ttyUSB0",
+			Notes:         map[string]Amount{"0x62": 500, "0x63": 1000, "0x64": 2000, "0x65": 5000, "0x66": 10000},
 			Pulse:         "GPIO26",
 			PulseActive:   Low,
 			Inhibit:       "GPIO27",
@@ -291,12 +338,23 @@ func (c Config) Validate() error {
 		return err
 	}
 	a := c.Acceptor
+	if _, err := a.NoteTable(); err != nil {
+		return err
+	}
 	switch a.Mode {
 	case AcceptorNone:
 		return nil
+	case AcceptorID003:
+		if strings.TrimSpace(a.Port) == "" {
+			return bad("hardware.acceptor.port", a.Port, `the validator's serial port ("/dev/ttyUSB0", "/dev/ttyAMA0")`)
+		}
+		if len(a.Notes) == 0 {
+			return bad("hardware.acceptor.notes", "(none)", `at least one escrow code with its value ({ 0x62 = "5.00" })`)
+		}
+		return nil
 	case AcceptorPulse:
 	default:
-		return bad("hardware.acceptor.mode", a.Mode, `"pulse" or "none"`)
+		return bad("hardware.acceptor.mode", a.Mode, `"pulse", "id003" or "none"`)
 	}
 	if err := use("hardware.acceptor.pulse", a.Pulse); err != nil {
 		return err
@@ -361,7 +419,7 @@ func (c Config) Pins() []PinUse {
 	}
 	add("hardware.tower.attendant", c.Tower.Attendant, "out")
 	add("hardware.tower.tilt", c.Tower.Tilt, "out")
-	if c.Acceptor.Mode != AcceptorNone {
+	if c.Acceptor.Mode == AcceptorPulse {
 		add("hardware.acceptor.pulse", c.Acceptor.Pulse, "in")
 		add("hardware.acceptor.inhibit", c.Acceptor.Inhibit, "out")
 	}

@@ -1,0 +1,525 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"cabinet/internal/hw"
+	"cabinet/internal/hw/id003"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// The serial note validator (JCM ID-003, platform.md §5 serial mode,
+// docs/hardware.md). Its driver (internal/hw/id003) polls the validator on
+// a goroutine of its own and calls the cabinet at escrow and at vend valid
+// (id003.Cashbox), and reports what it sees (id003.Event). Validator is
+// that seam: each call becomes a NoteRequest handed to Handle on the
+// controller's goroutine (Run, or cabinet sim's loop, reads Requests), and
+// the driver waits for the answer, so
+//
+//   - the escrow decision is taken on the committed state by the rules of
+//     acceptance (credit limit, tilts, doors, handpay, audit, operator menu,
+//     the host's disable and bill mask), and "stack" is answered only once
+//     the order (recovery's tito/note record, NoteStacking) has committed;
+//   - a note is credited at vend valid, or at power up with bill in
+//     stacker, in one commit: the record to NoteCredited, the credits, the
+//     bill meters, the event-log entry and the SAS bill exception; the
+//     driver ACKs (or resets) only after that commit;
+//   - a power-up status without a note in the stacker (40h, 41h) is
+//     resolved with recovery.ResolveAtBoot in a commit before the driver
+//     resets the validator.
+//
+// Requests go through one channel in the order the driver made them, so
+// the ledger sees the validator's story in order.
+
+// ErrNoCredits is returned by an autoplay step with a validator wired when
+// the credits are short of the next round: autoplay inserts no bills of
+// its own then; the caller waits for the validator's notes.
+var ErrNoCredits = errors.New("cabinet: autoplay: credits short, waiting for a note")
+
+// validatorTilts are the validator's faults in force: hardware facts,
+// committed with their event-log entries like the jam, reported again by
+// the validator after a restart.
+type validatorTilts struct {
+	stackerOpen bool // stacker (cash box) removed: ID-003 44h
+	stackerFull bool // 43h
+	failure     bool // failure 49h or a fraud attempt (cheated 48h)
+	gone        bool // the validator stopped answering
+}
+
+// tilts are the reasons (message keys "tilt."+reason) in a fixed order.
+func (v validatorTilts) tilts() []string {
+	var t []string
+	if v.stackerOpen {
+		t = append(t, "stacker_open")
+	}
+	if v.stackerFull {
+		t = append(t, "stacker_full")
+	}
+	if v.failure {
+		t = append(t, "bill_error")
+	}
+	if v.gone {
+		t = append(t, "validator_gone")
+	}
+	return t
+}
+
+// Validator connects a note validator's driver to the controller: it is
+// the driver's id003.Cashbox and event function. Make it with
+// NewValidator, put it in Options.Validator, build the driver on it, then
+// Attach the driver.
+type Validator struct {
+	req  chan *NoteRequest
+	stop chan struct{}
+	once sync.Once
+
+	mu     sync.Mutex
+	driver *id003.Driver
+
+	// driver's goroutine only: the power-up status reported before the
+	// next Credit (42h: the credit is the power-up's resolution).
+	powerUp id003.Status
+}
+
+// NewValidator returns the seam, with no driver attached yet.
+func NewValidator() *Validator {
+	return &Validator{req: make(chan *NoteRequest, 16), stop: make(chan struct{})}
+}
+
+// Attach gives the seam its driver (acceptance, the self-test's Info).
+func (v *Validator) Attach(d *id003.Driver) {
+	v.mu.Lock()
+	v.driver = d
+	v.mu.Unlock()
+}
+
+// Close releases a driver waiting for an answer (it gets an error and
+// tells the validator nothing, as a host that died). Call it once the
+// controller's loop has stopped.
+func (v *Validator) Close() { v.once.Do(func() { close(v.stop) }) }
+
+// Requests is the channel of the driver's calls, for the loop that calls
+// Handle (nil Validator: a nil channel, never ready).
+func (v *Validator) Requests() <-chan *NoteRequest {
+	if v == nil {
+		return nil
+	}
+	return v.req
+}
+
+// Info is the validator's model, version and status for the self-test
+// page and hwtest (zero before a driver is attached).
+func (v *Validator) Info() id003.Info {
+	if v == nil {
+		return id003.Info{}
+	}
+	v.mu.Lock()
+	d := v.driver
+	v.mu.Unlock()
+	if d == nil {
+		return id003.Info{}
+	}
+	return d.Info()
+}
+
+func (v *Validator) setAcceptance(max money.Cents) {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	d := v.driver
+	v.mu.Unlock()
+	if d != nil {
+		d.SetAcceptance(max)
+	}
+}
+
+// errStopped answers a driver whose controller has stopped.
+var errStopped = errors.New("cabinet: the controller has stopped")
+
+// call hands r to the controller's goroutine and waits for the answer
+// (wait false: only queues it).
+func (v *Validator) call(r *NoteRequest, wait bool) noteReply {
+	if wait {
+		r.reply = make(chan noteReply, 1)
+	}
+	select {
+	case v.req <- r:
+	case <-v.stop:
+		return noteReply{err: errStopped}
+	}
+	if !wait {
+		return noteReply{}
+	}
+	select {
+	case a := <-r.reply:
+		return a
+	case <-v.stop:
+		return noteReply{err: errStopped}
+	}
+}
+
+// Escrow implements id003.Cashbox.
+func (v *Validator) Escrow(n id003.Note) (id003.Decision, error) {
+	a := v.call(&NoteRequest{kind: noteEscrow, note: n}, true)
+	return a.dec, a.err
+}
+
+// Credit implements id003.Cashbox.
+func (v *Validator) Credit() (id003.Note, bool, error) {
+	p := v.powerUp
+	v.powerUp = 0
+	a := v.call(&NoteRequest{kind: noteCredit, status: p}, true)
+	return a.note, a.fresh, a.err
+}
+
+// Event is the driver's event function. A power-up status is resolved
+// (committed) before it returns, so before the driver resets the
+// validator; the other events are queued in order.
+func (v *Validator) Event(e id003.Event) {
+	if e.Kind == id003.EvPowerUp {
+		if e.Status == id003.StPowerUpBillStacker {
+			v.powerUp = e.Status // resolved by the Credit that follows
+		} else {
+			v.powerUp = 0
+		}
+		v.call(&NoteRequest{kind: noteEvent, event: e}, true)
+		return
+	}
+	v.call(&NoteRequest{kind: noteEvent, event: e}, false)
+}
+
+type noteKind uint8
+
+const (
+	noteEscrow noteKind = iota + 1
+	noteCredit
+	noteEvent
+)
+
+// NoteRequest is one call of the validator's driver, carried to Handle
+// (Input.Note).
+type NoteRequest struct {
+	kind   noteKind
+	note   id003.Note   // escrow: the note
+	status id003.Status // credit: the power-up status before it (0: vend valid)
+	event  id003.Event
+	reply  chan noteReply // nil: nobody waits
+}
+
+func (r *NoteRequest) String() string {
+	switch r.kind {
+	case noteEscrow:
+		return "escrow " + r.note.String()
+	case noteCredit:
+		if r.status != 0 {
+			return "credit at " + r.status.String()
+		}
+		return "credit at vend valid"
+	}
+	return r.event.String()
+}
+
+type noteReply struct {
+	dec   id003.Decision
+	note  id003.Note
+	fresh bool
+	err   error
+}
+
+// noteRequest handles one call of the driver and answers it.
+func (c *Controller) noteRequest(r *NoteRequest) error {
+	var a noteReply
+	switch r.kind {
+	case noteEscrow:
+		a.dec, a.err = c.noteEscrow(r.note)
+	case noteCredit:
+		a.note, a.fresh, a.err = c.noteCredit(r.status)
+	case noteEvent:
+		a.err = c.noteEvent(r.event)
+	}
+	if r.reply != nil {
+		r.reply <- a
+	}
+	if errors.Is(a.err, id003.ErrNotOrdered) {
+		return nil // reported by the driver's Uncredited event
+	}
+	return a.err
+}
+
+// noteRefusal is why a note of value v in escrow is returned now, "" if
+// it may be stacked: acceptance's rules, most specific first, in the words
+// of the refusal notices (billReasons).
+func (c *Controller) noteRefusal(v money.Cents) string {
+	cs := c.cur
+	switch {
+	case cs.memErr != nil || len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.scr.mode == view.Operator || cs.host.BillsOff:
+		return billReasons[NoticeBillInhibited].text
+	case !slices.Contains(c.set.Bills, v) || !billAllowed(cs.host, v):
+		return "not an enabled bill (" + v.String() + ")"
+	case cs.m.Credits+v > c.set.CreditLimit:
+		return billReasons[NoticeCreditLimit].text
+	}
+	return ""
+}
+
+// noteEscrow decides the note in escrow. Stack is answered only once the
+// order is committed; an order left by an earlier note is closed in the
+// same transaction (credited: that note is done, as the validator is
+// escrowing another; stacking: it never reached the stacker). The refusal
+// is logged and shown when the driver reports the return (EvReturned).
+func (c *Controller) noteEscrow(n id003.Note) (id003.Decision, error) {
+	if why := c.noteRefusal(n.Value); why != "" {
+		return id003.Decision{Reason: why}, nil
+	}
+	err := c.commit("order note stacked", func(tx *recovery.Tx, s *state) error {
+		if err := closeNote(tx); err != nil {
+			return err
+		}
+		return tx.NoteStacking(n.Value)
+	})
+	if err != nil {
+		return id003.Decision{}, fmt.Errorf("cabinet: order note %v stacked: %w", n.Value, err)
+	}
+	return id003.Decision{Stack: true}, nil
+}
+
+// closeNote closes an open note record: the validator has moved on from
+// its note (it idles or escrows another).
+func closeNote(tx *recovery.Tx) error {
+	rec, err := tx.Note()
+	switch {
+	case err != nil || rec == nil:
+		return err
+	case rec.Status == recovery.NoteCreditedAwaitingAck:
+		return tx.NoteDone()
+	}
+	return tx.NoteReturned()
+}
+
+// noteCredit credits the note in the stacker (vend valid, or power up with
+// bill in stacker: status). Which note, and whether it is still to
+// credit, is the store's: recovery.ResolveAtBoot with the note in the
+// stacker — an order stacking is credited now (the record goes to
+// credited in the same transaction), an order credited is not credited
+// again, no order is never credited (ErrNotOrdered: the driver reports it
+// and the attendant reconciles the stacker).
+func (c *Controller) noteCredit(status id003.Status) (id003.Note, bool, error) {
+	if c.cur.memErr != nil {
+		return id003.Note{}, false, fmt.Errorf("%w: note in the stacker during a memory error: not credited, not acknowledged", ErrMemory)
+	}
+	var n id003.Note
+	var fresh bool
+	err := c.commit("credit note", func(tx *recovery.Tx, s *state) error {
+		rec, err := tx.Note()
+		if err != nil {
+			return err
+		}
+		switch recovery.ResolveAtBoot(rec, recovery.PowerUpBillInStacker) {
+		case recovery.NoteCredit:
+			v, err := tx.NoteCredited()
+			if err != nil {
+				return err
+			}
+			n, fresh = id003.Note{Value: v}, true
+			at := "vend valid"
+			if status != 0 {
+				at = status.String()
+			}
+			return c.creditBill(tx, s, v, "validator, "+at)
+		case recovery.NoteAlreadyCredited:
+			n = id003.Note{Value: rec.Value}
+			return errNothing
+		}
+		return id003.ErrNotOrdered
+	})
+	switch {
+	case errors.Is(err, errNothing):
+		return n, false, nil
+	case err != nil:
+		return id003.Note{}, false, err
+	}
+	if c.scr.mode == view.Attract {
+		c.scr.mode = view.Menu
+	}
+	return n, fresh, nil
+}
+
+// notePowerUp resolves the validator's power-up status p (40h, 41h) with
+// the note record (recovery.ResolveNoteAtBoot), committed before the
+// driver resets the validator.
+func (c *Controller) notePowerUp(st id003.Status) error {
+	if c.cur.memErr != nil {
+		// The store is evidence: nothing is resolved; the record stays
+		// for the memory clear's boot to see.
+		c.log.Error("note validator power up during a memory error: the note record is not resolved", "status", st.String())
+		return nil
+	}
+	p := recovery.PowerUpEmpty
+	if st == id003.StPowerUpBillAcceptor {
+		p = recovery.PowerUpBillInAcceptor
+	}
+	err := c.commit("resolve the note at the validator's power up", func(tx *recovery.Tx, s *state) error {
+		a, n, err := tx.ResolveNoteAtBoot(p)
+		if err != nil {
+			return err
+		}
+		switch a {
+		case recovery.NoteReturnedToPlayer:
+			return c.logDetail(tx, meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
+				"bill_refused", argMoney(n.Value), argKey("bill_reason.refused"))
+		case recovery.NoteCreditedNotStacked:
+			text := fmt.Sprintf("note %v credited at vend valid, yet the validator reports %s: attendant to check the note returned", n.Value, p)
+			return c.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
+		case recovery.NoteNothing:
+			return errNothing
+		}
+		return nil // already credited: the record went
+	})
+	if errors.Is(err, errNothing) {
+		return nil
+	}
+	return err
+}
+
+// noteEvent turns a driver event into the cabinet's: the record closed,
+// tilts and their SAS exceptions, refusals shown and logged as today,
+// errors logged with their reason.
+func (c *Controller) noteEvent(e id003.Event) error {
+	switch e.Kind {
+	case id003.EvPowerUp:
+		c.log.Info("note validator power up", "status", e.Status.String())
+		if e.Status == id003.StPowerUpBillStacker {
+			return nil // the Credit that follows resolves it
+		}
+		return c.notePowerUp(e.Status)
+	case id003.EvStatus:
+		switch e.Status {
+		case id003.StIdling, id003.StDisabled, id003.StStacked, id003.StRejecting, id003.StReturning:
+			return c.noteSettled(e.Status)
+		}
+		return nil
+	case id003.EvReturned:
+		// The cabinet's decision, a code not accepted, or above the
+		// acceptance: shown and logged as a pulse acceptor's refusal.
+		return c.hardware(hw.Input{Kind: hw.BillRefused, Value: e.Note.Value, Err: "validator: " + e.Text})
+	case id003.EvRejected:
+		return c.hardware(hw.Input{Kind: hw.BillRefused, Err: "validator rejected it: " + e.Reject.String()})
+	case id003.EvUncredited, id003.EvStoreError:
+		return c.hardware(hw.Input{Kind: hw.BillError, Err: "validator: " + e.Text})
+	case id003.EvBadFrame, id003.EvCommError:
+		text := "validator: " + e.String()
+		return c.logOnly(meters.KindBillError, "bill error: "+text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
+	case id003.EvTimeout:
+		return c.validatorTilt(func(t *validatorTilts) *bool { return &t.gone }, true, "note validator not answering: "+e.Text, HostValidatorFailure)
+	case id003.EvBack:
+		return c.validatorTilt(func(t *validatorTilts) *bool { return &t.gone }, false, "note validator answers again", 0)
+	case id003.EvFault:
+		return c.validatorFault(e, true)
+	case id003.EvFaultCleared:
+		return c.validatorFault(e, false)
+	case id003.EvVersion:
+		c.log.Info("note validator", "version", e.Text)
+	case id003.EvCredited, id003.EvCreditRepeated:
+		c.log.Info("note validator", "event", e.String())
+	}
+	return nil
+}
+
+// noteSettled closes the note record when the validator shows where its
+// note went: stacked or idle after vend valid (done), rejecting, returning
+// or idle before it (returned).
+func (c *Controller) noteSettled(st id003.Status) error {
+	if c.cur.memErr != nil {
+		return nil
+	}
+	err := c.commit("close the note record", func(tx *recovery.Tx, s *state) error {
+		rec, err := tx.Note()
+		switch {
+		case err != nil:
+			return err
+		case rec == nil:
+			return errNothing
+		case rec.Status == recovery.NoteCreditedAwaitingAck && (st == id003.StRejecting || st == id003.StReturning):
+			return errNothing // not this note's: it is in the stacker
+		case rec.Status == recovery.NoteStacking && st == id003.StStacked:
+			return errNothing // vend valid decides (never seen without it)
+		case rec.Status == recovery.NoteStacking:
+			// Ordered stacked, and the validator shows no vend valid: the
+			// note came back (rejected or returned after stack-1, or a
+			// jam cleared by hand). Not credited; logged so the
+			// attendant can check the stacker if the player disputes it.
+			text := fmt.Sprintf("note %v ordered stacked, the validator %s without vend valid: not credited (returned; if disputed, check the stacker)", rec.Value, st)
+			if err := c.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
+				return err
+			}
+		}
+		return closeNote(tx)
+	})
+	if errors.Is(err, errNothing) {
+		return nil
+	}
+	return err
+}
+
+// validatorFault starts (on) or ends a tilt for an error status.
+func (c *Controller) validatorFault(e id003.Event, on bool) error {
+	what := e.Status.String()
+	if e.Status == id003.StFailure && on {
+		what += ": " + e.Failure.String()
+	}
+	field := func(f func(*validatorTilts) *bool, host HostEventKind) error {
+		if !on {
+			host = 0
+			if e.Status == id003.StStackerOpen {
+				host = HostStackerInstalled
+			}
+			what += " cleared"
+		}
+		return c.validatorTilt(f, on, "note validator "+what, host)
+	}
+	switch e.Status {
+	case id003.StStackerOpen:
+		return field(func(t *validatorTilts) *bool { return &t.stackerOpen }, HostStackerRemoved)
+	case id003.StStackerFull:
+		return field(func(t *validatorTilts) *bool { return &t.stackerFull }, HostStackerFull)
+	case id003.StAcceptorJam, id003.StStackerJam:
+		return c.billJam(on, "note validator "+what)
+	case id003.StFailure, id003.StCheated:
+		return field(func(t *validatorTilts) *bool { return &t.failure }, HostValidatorFailure)
+	}
+	// Pause (a second note pushed in): the validator's own business.
+	c.log.Warn("note validator", "status", what, "on", on)
+	return nil
+}
+
+// validatorTilt sets one of the validator's tilts (f selects it) and logs
+// it, with host's SAS exception if any, in one commit.
+func (c *Controller) validatorTilt(f func(*validatorTilts) *bool, on bool, text string, host HostEventKind) error {
+	cur := c.cur.val
+	if *f(&cur) == on {
+		return nil
+	}
+	return c.commit("log "+text, func(tx *recovery.Tx, s *state) error {
+		*f(&s.val) = on
+		if host != 0 {
+			if err := c.emit(tx, HostEvent{Kind: host}); err != nil {
+				return err
+			}
+		}
+		t := s.tilts()
+		switch {
+		case on:
+			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", argTilts(t)...)
+		case len(t) == 0:
+			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared ("+text+")", "tilt_cleared")
+		}
+		return c.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", argTilts(t)...)
+	})
+}
