@@ -88,11 +88,16 @@ func (fr *frame) drawKVGrid(kvs []view.KV, r Rect, namespace string, checks bool
 	}
 	perCol := int(r.H / row)
 	colW := (r.W - 20*float32(cols-1)) / float32(cols)
+	if over := len(kvs) - perCol*cols; over > 0 {
+		// Never silently: the last cell says how many lines did not fit
+		// and where they are read in full.
+		kvs = kvs[:perCol*cols-1]
+		x := r.X + float32(cols-1)*(colW+20)
+		y := r.Y + float32(perCol-1)*row
+		fr.text(fr.trf("audit.more_meters", over+1), x+8, y+2, fr.fit(fr.trf("audit.more_meters", over+1), size, colW-16, false), colLose, false)
+	}
 	for i, kv := range kvs {
 		c := i / perCol
-		if c >= cols {
-			break
-		}
 		x := r.X + float32(c)*(colW+20)
 		y := r.Y + float32(i%perCol)*row
 		if i%2 == 0 {

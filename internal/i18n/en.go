@@ -333,6 +333,7 @@ var en = map[string]string{
 	"audit.check":               "Check",
 	"audit.result":              "Result",
 	"audit.key_hint":            "Turn the audit key back to leave",
+	"audit.more_meters":         "%d more lines: cabinet audit meters",
 	"audit.nav":                 "SPOT: page · HIT/STAND: round · DOUBLE/SPLIT: step",
 	"meter.total_in":            "Total in (coin in)",
 	"meter.total_won":           "Total won (coin out)",

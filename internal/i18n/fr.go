@@ -333,6 +333,7 @@ var fr = map[string]string{
 	"audit.check":               "Contrôle",
 	"audit.result":              "Résultat",
 	"audit.key_hint":            "Tournez la clé d'audit pour sortir",
+	"audit.more_meters":         "%d lignes de plus : cabinet audit meters",
 	"audit.nav":                 "CASE : page · CARTE/JE RESTE : partie · DOUBLER/PARTAGER : étape",
 	"meter.total_in":            "Total misé (entrées)",
 	"meter.total_won":           "Total gagné (sorties)",
