@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/view"
 )
 
 // Input is one input to the cabinet, the argument of Handle: a hardware
@@ -17,6 +18,9 @@ type Input struct {
 	HW   hw.Input     // Kind set: a hardware or touch input
 	Host *HostRequest // the SAS host's command and/or acknowledgements
 	Auto *AutoStep    // one committed step of autoplay
+	// Shown is the display's report of how far its presentation has got
+	// (shown.go).
+	Shown *view.Shown
 }
 
 // HW is the Input of a hardware or touch input.
@@ -42,6 +46,8 @@ func (c *Controller) Handle(in Input) (err error) {
 		return c.hostRequest(*in.Host)
 	case in.Auto != nil:
 		return c.autoStep(in.Auto.Game, in.Auto.Choose)
+	case in.Shown != nil:
+		return c.shownReport(*in.Shown)
 	}
 	return c.hardware(in.HW)
 }
@@ -49,7 +55,12 @@ func (c *Controller) Handle(in Input) (err error) {
 // hardware handles one hardware or touch input; a refusal says why
 // (notice.go).
 func (c *Controller) hardware(in hw.Input) (err error) {
-	defer func() { c.scr.message = refusal(c.cur, &c.scr, &c.set, in, err) }()
+	defer func() {
+		c.scr.message = refusal(c.cur, &c.scr, &c.set, in, err)
+		if in.Kind == hw.ButtonPressed && err == nil {
+			c.scr.recoveredSeen = true // the "game recovered" notice has been read
+		}
+	}()
 	switch in.Kind {
 	case hw.SwitchChanged:
 		return c.switchChanged(in.Switch, in.On)
@@ -72,10 +83,19 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 func (c *Controller) Run(ctx context.Context) error {
 	c.outputs(c.cur)
 	in := c.hw.Inputs()
+	var shown <-chan struct{} // nil: headless, never ready
+	if c.opt.Display != nil {
+		shown = c.opt.Display.ready
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-shown:
+			s := c.opt.Display.take()
+			if err := c.Handle(Input{Shown: &s}); err != nil {
+				c.log.Error("display report", "err", err)
+			}
 		case r := <-c.opt.Host:
 			if err := c.Handle(Input{Host: &r}); err != nil {
 				c.log.Error("host request", "err", err)

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"errors"
+	"fmt"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
@@ -17,6 +18,9 @@ import (
 type entry struct {
 	do  func() error
 	why string
+	// reveal: unlit because the step on screen is still being revealed; a
+	// press is consumed and finishes the reveal (shown.go).
+	reveal bool
 }
 
 // panel is the button table of one screen, built by one builder per mode
@@ -60,6 +64,8 @@ func (e *notLit) Unwrap() error { return ErrNotNow }
 func buttonNotice(err error) string {
 	var nl *notLit
 	switch {
+	case consumed(err):
+		return "" // the reveal finishing at once is the answer on screen
 	case errors.As(err, &nl):
 		if nl.notice == "" {
 			return NoticeNotNow
@@ -106,12 +112,17 @@ func (u *screen) build(cs state, pg pages) panel {
 		u.menuPanel(cs, &p)
 	case view.Table:
 		switch {
+		case u.revealing():
+			revealPanel(&p)
 		case u.game == game.Duel:
 			u.duelPanel(cs, &p)
 		case cs.open != nil:
 			u.roundPanel(cs, &p)
 		default:
 			u.bettingPanel(cs, &p)
+		}
+		if cs.open == nil {
+			u.holdResult(&p)
 		}
 	}
 	return p
@@ -122,6 +133,10 @@ func (u *screen) build(cs state, pg pages) panel {
 // refusal.
 func (u *screen) press(cs state, b hw.Button) error {
 	e := u.panel[b]
+	if e.reveal {
+		u.hurry++
+		return fmt.Errorf("%w: %s pressed in %s", ErrRevealing, b, u.shown(cs))
+	}
 	if e.do == nil {
 		return &notLit{button: b, mode: u.shown(cs), notice: e.why}
 	}

@@ -92,7 +92,11 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		Currency: set.Currency, Denom: set.Denom,
 		Credits: cs.m.Credits, Win: cs.win, Jackpot: money.Cents(cs.m.PoolUnits / PoolUnitsPerCent),
 		Game: u.game, Bets: append([]game.Bet(nil), u.bets...), Spot: u.pos,
-		Chip: set.Chips[u.chip%len(set.Chips)], Recovered: cs.recovered, Message: u.message,
+		Chip: set.Chips[u.chip%len(set.Chips)], Recovered: cs.recovered && !u.recoveredSeen, Message: u.message,
+		Present: u.present, Hurry: u.hurry,
+	}
+	if u.settled > 0 && u.settled == u.present && u.holding() {
+		s.HoldMS = set.ResultHoldMS
 	}
 	for _, id := range set.Games {
 		gi := view.GameInfo{ID: id}

@@ -48,6 +48,15 @@ type screen struct {
 	duelCursor int
 	duelAmount int64
 
+	// The presentation (shown.go): the number of the latest committed
+	// step's picture, of the last settling step's, and the highest the
+	// display reported shown and held; hurry counts the presses consumed
+	// to finish a reveal.
+	present, settled, shownN, heldN, hurry uint64
+	// recoveredSeen: an input was accepted since a boot that resumed a
+	// round; the "game recovered" notice has been read.
+	recoveredSeen bool
+
 	// message is why the last input was refused (notice.go), "" if it was
 	// accepted.
 	message string
