@@ -70,6 +70,11 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		return fmt.Errorf("display: run: %w", ErrWindow)
 	}
 	defer rl.CloseWindow()
+	if rl.IsWindowHidden() {
+		// raylib keeps configuration flags across windows of a process: a
+		// hidden window before (an Offscreen) would hide this one.
+		rl.ClearWindowState(rl.FlagWindowHidden)
+	}
 	if !opt.Legend {
 		rl.SetExitKey(rl.KeyNull) // a cabinet has no ESC to quit
 	}
