@@ -244,6 +244,8 @@ func (c *Controller) boot() error {
 		if st := c.cur.open.Steps; len(st) > 0 && st[0].Action.Kind == game.Deal && len(st[0].Action.Bets) > 0 {
 			c.scr.lastBets[c.cur.open.Game] = append([]game.Bet(nil), st[0].Action.Bets...)
 		}
+	} else if duelSessionOpen(c.cur) {
+		c.scr.game, c.scr.mode = game.Duel, view.Table // the session goes on
 	} else if c.cur.m.Credits > 0 {
 		c.scr.mode = view.Menu
 	}

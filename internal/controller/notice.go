@@ -24,6 +24,7 @@ const (
 	NoticeBillError      = "bill_error"         // the acceptor's signal was no bill: nothing credited, call an attendant
 	NoticeOperatorRound  = "operator_mid_round" // the operator key turned while a round or a handpay is pending
 	NoticeResetInAudit   = "reset_in_audit"     // the reset key turned on a pending handpay while the audit key is on
+	NoticeDuelNoCards    = "duel_no_cards"      // Poker Duel's card cursor or mark with no cards dealt
 	NoticeResultShown    = "result_shown"       // DEAL or REBET while the last result stays on screen its minimum time
 	NoticeNotNow         = "not_now"            // any other refused button
 )

@@ -246,7 +246,7 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	c.set = s // no round is open in the operator menu: effective from the next round
 	c.scr.opError = nil
 	if !containsGame(c.set.Games, c.scr.game) {
-		c.scr.game, c.scr.menu = c.set.Games[0], 0
+		c.scr.game = c.set.Games[0]
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
@@ -144,7 +145,7 @@ func (u *screen) press(cs state, b hw.Button) error {
 }
 
 func (u *screen) openHelp() error {
-	u.mode, u.helpPage = view.Help, 0
+	u.mode, u.helpFrom, u.helpPage = view.Help, u.mode, 0
 	return nil
 }
 
@@ -213,7 +214,15 @@ func (u *screen) operatorPanel(p *panel) {
 // from; DEAL to the table (only with credits or a round open: platform.md §1).
 func (u *screen) helpPanel(cs state, p *panel) {
 	next := func() error { u.helpPage++; return nil }
-	back := func() error { u.mode = idleMode(cs); return nil }
+	back := func() error {
+		// Where help was opened from: a table stays a table (a Poker Duel
+		// session between deals too), the menu while there are credits.
+		u.mode = idleMode(cs)
+		if u.helpFrom == view.Table && (cs.m.Credits > 0 || duelSessionOpen(cs)) {
+			u.mode = view.Table
+		}
+		return nil
+	}
 	p.set(hw.Spot, next)
 	p.set(hw.BetPlus, next)
 	p.set(hw.Help, back)
@@ -227,8 +236,10 @@ func (u *screen) helpPanel(cs state, p *panel) {
 func (u *screen) menuPanel(cs state, p *panel) {
 	c := u.c
 	nextGame := func() error {
-		u.menu = (u.menu + 1) % len(c.set.Games)
-		u.game = c.set.Games[u.menu]
+		// From the game highlighted, whatever put it there (a resumed
+		// round, the operator's changes to the list): the highlight and
+		// SPOT never disagree (issue 26). Not on the list: the first.
+		u.game = c.set.Games[(slices.Index(c.set.Games, u.game)+1)%len(c.set.Games)]
 		return nil
 	}
 	p.set(hw.Spot, nextGame)

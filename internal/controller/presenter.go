@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/duel"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -122,6 +123,13 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 			s.Round = &t
 		}
 	}
+	if d := duelPicture(s.Round); u.game == game.Duel && d != nil && len(d.Player) == 0 && d.Phase == "duel."+string(duel.PhaseOver) {
+		// Before the first deal of a session (or between two): no deal is
+		// over, no phase to name (issue 26 saw "Deal over" before any).
+		t, dd := *s.Round, *d
+		dd.Phase, t.Detail = "", &dd
+		s.Round = &t
+	}
 	if u.game == game.Duel {
 		cfg := set.duelConfig()
 		di := &view.DuelInput{Cursor: u.duelCursor, Marked: u.duelMarks, Amount: u.duelBet(cs, cfg.Ante)}
@@ -156,6 +164,14 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 	}
 	s.Lamps = u.panel.lit()
 	return s
+}
+
+// duelPicture is t's Poker Duel picture, nil if none.
+func duelPicture(t *game.Table) *duel.Picture {
+	if t == nil {
+		return nil
+	}
+	return duel.PictureOf(*t)
 }
 
 func (pr presenter) helpView(u *screen) *view.HelpView {

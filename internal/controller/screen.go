@@ -20,13 +20,13 @@ type screen struct {
 	c        *Controller
 	mode     view.Mode
 	game     game.ID
-	menu     int
 	bets     []game.Bet
 	undo     []game.Bet // chips placed, newest last
 	lastBets map[game.ID][]game.Bet
 	pos      int
 	chip     int
 	helpPage int
+	helpFrom view.Mode // the screen help was opened from, where HELP and GAME go back
 
 	auditPage  int
 	recallIdx  int

@@ -1,0 +1,101 @@
+package controller
+
+import (
+	"testing"
+
+	"cabinet/internal/game"
+	"cabinet/internal/game/duel"
+	"cabinet/internal/hw"
+	"cabinet/internal/view"
+)
+
+// Issue 26's tour, the findings that live in the controller.
+
+// TestMenuSpotFollowsHighlight: after a restart that resumed a round of the
+// fourth game, SPOT on the menu goes to the fifth (the highlight's next),
+// not to the second (an index the restart had reset).
+func TestMenuSpotFollowsHighlight(t *testing.T) {
+	r := newRig(t, 3)
+	set := testSettings()
+	r.bill(2000)
+	for r.c.Snapshot().Game != game.Classic {
+		r.mustPress(hw.Spot)
+	}
+	r.mustPress(hw.Deal)
+	r.mustPress(hw.BetPlus)
+	r.mustPress(hw.Deal)
+	if r.c.cur.open == nil {
+		t.Skip("the deal settled at once: no round to resume")
+	}
+	r.boot()
+	for r.c.cur.open != nil {
+		r.mustPress(hw.Stand)
+	}
+	r.mustPress(hw.Game)
+	if s := r.c.Snapshot(); s.Mode != view.Menu || s.Game != game.Classic {
+		t.Fatalf("menu after the resumed round: mode %s, highlight %s; want menu on classic", s.Mode, s.Game)
+	}
+	r.mustPress(hw.Spot)
+	if got, want := r.c.Snapshot().Game, set.Games[4]; got != want {
+		t.Errorf("SPOT from classic (4th) highlights %s, want %s", got, want)
+	}
+	r.mustPress(hw.Deal)
+	if s := r.c.Snapshot(); s.Mode != view.Table || s.Game != set.Games[4] {
+		t.Errorf("DEAL from the menu: mode %s at %s, want the table of %s", s.Mode, s.Game, set.Games[4])
+	}
+}
+
+// toDuel walks from the menu to the Poker Duel table and buys a session.
+func toDuel(r *rig) {
+	r.t.Helper()
+	r.bill(5000)
+	for r.c.Snapshot().Game != game.Duel {
+		r.mustPress(hw.Spot)
+	}
+	r.mustPress(hw.Deal) // to the table
+	r.mustPress(hw.Deal) // buy a session
+	if r.c.Snapshot().Game != game.Duel || !duelSessionOpen(r.c.cur) {
+		r.t.Fatalf("no Poker Duel session after buying one (mode %s)", r.c.Snapshot().Mode)
+	}
+}
+
+// TestDuelBeforeFirstDeal: a session bought, no card dealt yet: no "Deal
+// over", and the card cursor and mark (SPOT, SPECIAL) are unlit and say why.
+func TestDuelBeforeFirstDeal(t *testing.T) {
+	r := newRig(t, 3)
+	toDuel(r)
+	s := r.c.Snapshot()
+	if d := duelPicture(s.Round); d == nil || d.Phase == "duel."+string(duel.PhaseOver) {
+		t.Errorf("before the first deal the table says phase %q, want none", d.Phase)
+	}
+	for _, b := range []hw.Button{hw.Spot, hw.Special} {
+		if s.Lamps.Has(b) {
+			t.Errorf("%s lit before the first deal (no card to move to or mark)", b)
+		}
+		if err := r.press(b); err == nil || r.c.Snapshot().Message != NoticeDuelNoCards {
+			t.Errorf("press %s: %v, message %q; want refused with %q", b, err, r.c.Snapshot().Message, NoticeDuelNoCards)
+		}
+	}
+	if !s.Lamps.Has(hw.Deal) {
+		t.Errorf("DEAL unlit with a session bought: lamps %v", s.Lamps)
+	}
+}
+
+// TestDuelSessionSurvivesAuditAndRestart: with a session open between two
+// deals, a restart (with the audit key turned on and off after it) lands on
+// the duel table, not the menu.
+func TestDuelSessionSurvivesAuditAndRestart(t *testing.T) {
+	r := newRig(t, 3)
+	toDuel(r)
+	r.boot()
+	r.set(hw.AuditKey, true)
+	r.set(hw.AuditKey, false)
+	if s := r.c.Snapshot(); s.Mode != view.Table || s.Game != game.Duel {
+		t.Errorf("after a restart and the audit: mode %s at %s, want the duel table", s.Mode, s.Game)
+	}
+	r.mustPress(hw.Help)
+	r.mustPress(hw.Help)
+	if s := r.c.Snapshot(); s.Mode != view.Table || s.Game != game.Duel {
+		t.Errorf("back from help: mode %s at %s, want the duel table", s.Mode, s.Game)
+	}
+}
