@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
 	"cabinet/internal/view"
 )
@@ -97,8 +98,8 @@ func (u *screen) shown(cs state) view.Mode {
 
 // build is the button table of the screen shown with committed state cs
 // (and the audit page's data pg).
-func (u *screen) build(cs state, pg pages) panel {
-	var p panel
+func (u *screen) build(cs state, pg pages) (p panel) {
+	defer u.explainUnlit(cs, &p) // p is the result: the reasons go with it
 	switch u.shown(cs) {
 	case view.Tilt, view.Handpay: // every lamp off: an attendant is needed
 	case view.Audit:
@@ -127,6 +128,45 @@ func (u *screen) build(cs state, pg pages) panel {
 		}
 	}
 	return p
+}
+
+// explainUnlit gives every unlit button of p that has no reason of its own
+// the screen's: what the screen's buttons do, or what stops play (a tilt by
+// name, a handpay). No press is refused with a bare "not now".
+func (u *screen) explainUnlit(cs state, p *panel) {
+	var why string
+	switch mode := u.shown(cs); mode {
+	case view.Tilt:
+		why = NoticeTiltPrefix + cs.tilts()[0]
+	case view.Handpay:
+		why = NoticeHandpayWait
+	case view.Attract:
+		why = NoticeAttractKey
+	case view.Menu:
+		why = NoticeMenuKey
+	case view.Help:
+		why = NoticeHelpKey
+	case view.Audit:
+		why = NoticeAuditKey
+	case view.Operator:
+		why = NoticeOperatorKeys
+	case view.Table:
+		switch {
+		case u.game == game.Duel:
+			why = NoticeDuelNotMove
+		case cs.open == nil:
+			why = NoticeNoRound
+		default:
+			why = NoticeRoundInPlay
+		}
+	default:
+		return
+	}
+	for b := range p {
+		if e := &p[b]; e.do == nil && !e.reveal && e.why == "" {
+			e.why = why
+		}
+	}
 }
 
 // press handles a debounced button press: the entry of the table last
@@ -404,6 +444,80 @@ func (u *screen) roundPanel(cs state, p *panel) {
 	for b := range hw.NumButtons {
 		if k, ok := ActionFor(b, legal); ok {
 			p.set(b, func() error { return c.play(game.Action{Kind: k}) })
+		} else if p[b].do == nil {
+			p.refuse(b, playNotice(cs, b, legal))
 		}
 	}
+}
+
+// playNotice is why button b is unlit during a blackjack round whose legal
+// actions are legal: the rule that forbids it, named (platform.md §7: "not
+// now" is not a reason). It reads the committed round as the engine's
+// check does (blackjack/legal.go), in the same order.
+func playNotice(cs state, b hw.Button, legal []game.ActionKind) string {
+	r, ok := cs.round.(*blackjack.Round)
+	insurance := slices.Contains(legal, game.NoInsure)
+	switch {
+	case !ok:
+		return NoticeRoundInPlay
+	case insurance && b != hw.Yes && b != hw.No:
+		return NoticeInsuranceFirst
+	}
+	switch b {
+	case hw.Deal, hw.Rebet, hw.BetPlus, hw.Clear, hw.Spot, hw.Game, hw.CashOut:
+		return NoticeRoundInPlay
+	case hw.Yes:
+		return NoticeNoInsurance // offered only at the insurance question
+	case hw.No:
+		return NoticeNoInsurance
+	}
+	if r.Active < 0 || r.Active >= len(r.Hands) {
+		return NoticeRoundInPlay
+	}
+	h := r.Hands[r.Active]
+	total, _ := card.BlackjackTotal(h.Cards)
+	switch b {
+	case hw.Double:
+		switch {
+		case len(h.Cards) != 2:
+			return NoticeDoubleTwoCards
+		case h.FromSplit && !r.Rules.DoubleAfterSplit:
+			return NoticeDoubleAfterSplit
+		case r.Rules.Double == blackjack.Double10or11 && total != 10 && total != 11:
+			return NoticeDouble10or11
+		}
+		return NoticeFunds
+	case hw.Split:
+		switch {
+		case len(h.Cards) != 2:
+			return NoticeSplitTwoCards
+		case h.Cards[0].HardValue() != h.Cards[1].HardValue():
+			return NoticeSplitPair
+		case h.Zapped != nil:
+			return NoticeSplitZapped
+		}
+		n := 0
+		for _, o := range r.Hands {
+			if o.Spot == h.Spot {
+				n++
+			}
+		}
+		if n >= r.Rules.MaxHands {
+			return NoticeSplitMax
+		}
+		return NoticeFunds
+	case hw.Special:
+		switch {
+		case r.Rules.Game == game.Classic && !r.Rules.Surrender:
+			return NoticeNoSurrender
+		case r.Rules.Game == game.Classic:
+			return NoticeSurrenderFirst
+		case r.Rules.Game == game.Zappit && (len(h.Cards) != 2 || h.FromSplit):
+			return NoticeZapFirst
+		case r.Rules.Game == game.Zappit:
+			return NoticeZapTotal
+		}
+		return NoticeNoSpecial
+	}
+	return NoticeRoundInPlay
 }

@@ -1,11 +1,13 @@
 package controller
 
 import (
+	"slices"
 	"testing"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/duel"
 	"cabinet/internal/hw"
+	"cabinet/internal/i18n"
 	"cabinet/internal/view"
 )
 
@@ -97,5 +99,91 @@ func TestDuelSessionSurvivesAuditAndRestart(t *testing.T) {
 	r.mustPress(hw.Help)
 	if s := r.c.Snapshot(); s.Mode != view.Table || s.Game != game.Duel {
 		t.Errorf("back from help: mode %s at %s, want the duel table", s.Mode, s.Game)
+	}
+}
+
+// TestEveryRefusalSaysWhy presses every button on every screen a player or
+// an attendant meets — attract, menu, help, the betting table, a round
+// after a hit, a tilt, a handpay, the audit and the operator screens — and
+// finds every refused press named by a notice that is not "not now" and
+// that has words in both languages (issue 26: no bare "Not now").
+func TestEveryRefusalSaysWhy(t *testing.T) {
+	r := newRig(t, 2) // seed 2: the classic hand takes a third card and plays on
+	seen := map[string]bool{}
+	sweep := func(where string, skip ...hw.Button) {
+		t.Helper()
+		lit := r.c.Snapshot().Lamps
+		for b := range hw.NumButtons {
+			if lit.Has(b) || slices.Contains(skip, b) {
+				continue
+			}
+			if err := r.press(b); err == nil {
+				t.Errorf("%s: unlit %s accepted", where, b)
+				continue
+			}
+			m := r.c.Snapshot().Message
+			if m == "" || m == NoticeNotNow {
+				t.Errorf("%s: %s refused with notice %q, want a reason", where, b, m)
+			}
+			seen[m] = true
+		}
+	}
+	sweep("attract")
+	r.bill(5000)
+	sweep("menu")
+	r.mustPress(hw.Help)
+	sweep("help")
+	r.mustPress(hw.Help)
+	for r.c.Snapshot().Game != game.Classic {
+		r.mustPress(hw.Spot)
+	}
+	r.mustPress(hw.Deal)
+	sweep("betting table")
+	r.mustPress(hw.BetPlus)
+	r.mustPress(hw.Deal)
+	for r.c.cur.open != nil && !r.c.Snapshot().Lamps.Has(hw.Hit) {
+		r.mustPress(hw.No) // the insurance question
+	}
+	if r.c.cur.open == nil {
+		t.Fatal("seed 2: the classic round settled at the deal; the test needs a hit")
+	}
+	r.mustPress(hw.Hit)
+	if r.c.cur.open != nil && len(r.c.cur.round.Table().Hands[0].Cards) == 3 {
+		if err := r.press(hw.Double); err == nil || r.c.Snapshot().Message != NoticeDoubleTwoCards {
+			t.Errorf("DOUBLE on three cards: %v, notice %q, want %q", err, r.c.Snapshot().Message, NoticeDoubleTwoCards)
+		}
+		sweep("round after a hit")
+	}
+	for r.c.cur.open != nil {
+		r.mustPress(hw.Stand)
+	}
+	r.set(hw.MainDoor, true)
+	if err := r.press(hw.Deal); err == nil || r.c.Snapshot().Message != NoticeTiltPrefix+"main_door" {
+		t.Errorf("DEAL during the main door tilt: %v, notice %q, want %q", err, r.c.Snapshot().Message, NoticeTiltPrefix+"main_door")
+	}
+	sweep("tilt")
+	r.set(hw.MainDoor, false)
+	r.set(hw.AuditKey, true)
+	sweep("audit")
+	r.set(hw.AuditKey, false)
+	r.mustPress(hw.Game)
+	if err := r.press(hw.Hit); err == nil || r.c.Snapshot().Message != NoticeMenuKey {
+		t.Errorf("HIT in the menu: %v, notice %q, want %q", err, r.c.Snapshot().Message, NoticeMenuKey)
+	}
+	r.mustPress(hw.CashOut) // above the handpay limit? then a handpay
+	if r.c.Snapshot().Mode == view.Handpay {
+		sweep("handpay")
+	}
+	for _, n := range []string{NoticeDoubleTwoCards, NoticeTiltPrefix + "main_door", NoticeMenuKey, NoticeAttractKey, NoticeHelpKey, NoticeNoRound, NoticeAuditKey} {
+		if !seen[n] {
+			t.Errorf("notice %q never seen: a screen was not swept (seed?)", n)
+		}
+	}
+	for n := range seen {
+		for _, lang := range []string{"en", "fr"} {
+			if _, ok := i18n.Lookup(lang, "msg", n); !ok {
+				t.Errorf("notice %q has no words in %s", n, lang)
+			}
+		}
 	}
 }
