@@ -117,6 +117,12 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 	} else if cs.last != nil && cs.last.Game == u.game {
 		s.Round = cs.last
 	}
+	if u.mode != view.Table || cs.round == nil && (cs.last == nil || cs.last.Game != u.game) {
+		// The win meter is the round's on the table: not the menu's, help's
+		// or attract's, nor another game's table (issue 26: the last
+		// player's win stayed on the menu, help and the attract demo).
+		s.Win = 0
+	}
 	if u.game == game.Duel && s.Round == nil {
 		if r, _, err := set.newDuel(cs.m.NextRound, cs.carry[game.Duel]); err == nil {
 			t := r.Table()

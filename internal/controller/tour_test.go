@@ -187,3 +187,37 @@ func TestEveryRefusalSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestWinStaysAtItsTable: the win of the last round is on its table's
+// meter, not on the menu's, help's or another game's table (issue 26).
+func TestWinStaysAtItsTable(t *testing.T) {
+	r := newRig(t, 3)
+	for r.c.cur.win == 0 || r.c.cur.open != nil || r.c.cur.m.Handpay > 0 {
+		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
+			t.Fatal(err)
+		}
+		if r.c.Completed() > 200 {
+			t.Fatal("no win in 200 rounds")
+		}
+	}
+	won := r.c.cur.win
+	if s := r.c.Snapshot(); s.Mode != view.Table || s.Win != won {
+		t.Fatalf("at the table after a win: mode %s, win %v; want %v", s.Mode, s.Win, won)
+	}
+	r.mustPress(hw.Help)
+	if s := r.c.Snapshot(); s.Win != 0 {
+		t.Errorf("help shows win %v, want none", s.Win)
+	}
+	r.mustPress(hw.Help)
+	r.mustPress(hw.Game)
+	if s := r.c.Snapshot(); s.Mode != view.Menu || s.Win != 0 {
+		t.Errorf("menu: mode %s, win %v; want the menu without a win", s.Mode, s.Win)
+	}
+	for r.c.Snapshot().Game == game.Classic {
+		r.mustPress(hw.Spot)
+	}
+	r.mustPress(hw.Deal)
+	if s := r.c.Snapshot(); s.Win != 0 {
+		t.Errorf("%s's table shows classic's win %v", s.Game, s.Win)
+	}
+}
