@@ -243,8 +243,10 @@ func (u *screen) operatorPanel(p *panel) {
 		p.set(b, func() error { return c.operatorButton(b) })
 	}
 	if u.opDraft != "" {
-		if u.opRTP == nil || !u.opRTP.Refused {
+		if (u.opRTP == nil || !u.opRTP.Refused) && u.opError == nil {
 			p.set(hw.Yes, func() error { return c.operatorButton(hw.Yes) })
+		} else {
+			p.refuse(hw.Yes, NoticeDraftRefused)
 		}
 		p.set(hw.No, func() error { return c.operatorButton(hw.No) })
 	}

@@ -4,9 +4,11 @@ import (
 	"slices"
 	"testing"
 
+	"cabinet/internal/config"
 	"cabinet/internal/game"
 	"cabinet/internal/game/duel"
 	"cabinet/internal/hw"
+	"cabinet/internal/hw/sim"
 	"cabinet/internal/i18n"
 	"cabinet/internal/view"
 )
@@ -219,5 +221,47 @@ func TestWinStaysAtItsTable(t *testing.T) {
 	r.mustPress(hw.Deal)
 	if s := r.c.Snapshot(); s.Win != 0 {
 		t.Errorf("%s's table shows classic's win %v", s.Game, s.Win)
+	}
+}
+
+// TestOperatorSpotPages: SPOT shows a group's next page before the next
+// group (issue 26: Free Bet's group said "Page 1 of 3" and SPOT skipped
+// pages 2 and 3).
+func TestOperatorSpotPages(t *testing.T) {
+	cfg, err := config.Load("../../configs/cabinet.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := InForceFrom(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, 5)
+	r.c, err = New(Options{Store: r.st, HW: sim.New(), InForce: set, Overrides: OverridesFrom(cfg), Operator: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.set(hw.OperatorKey, true)
+	op := func() *view.OperatorView { return r.c.Snapshot().Operator }
+	paged := false
+	for range 40 {
+		o := op()
+		if o.Pages > 1 && o.Page+1 < o.Pages {
+			group, page := o.Group, o.Page
+			r.mustPress(hw.Spot)
+			if n := op(); n.Group != group || n.Page != page+1 || n.Cursor != 0 {
+				t.Errorf("SPOT on page %d of %d of %s: group %s page %d cursor %d; want the next page's first setting",
+					page+1, o.Pages, group, n.Group, n.Page+1, n.Cursor)
+			}
+			paged = true
+			continue
+		}
+		r.mustPress(hw.Spot)
+		if o := op(); o.Group == "cabinet" && o.Page == 0 {
+			break
+		}
+	}
+	if !paged {
+		t.Fatal("no group of the shipped configuration has two pages: nothing tested")
 	}
 }

@@ -375,7 +375,7 @@ var en = map[string]string{
 	"operator.confirm":       "Save this change? YES: save · NO: cancel",
 	"operator.saved":         "Saved: %s",
 	"operator.page":          "Page %d of %d",
-	"operator.next_group":    "SPOT: next group",
+	"operator.next_group":    "SPOT: next page or group",
 	"operator.rtp":           "Return of %s with this change: %s",
 	"operator.rtp_refused":   "Refused: a return of %s is not allowed (at least %s and below 100 %%)",
 	"operator.group.cabinet": "Cabinet",

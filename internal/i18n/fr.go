@@ -375,7 +375,7 @@ var fr = map[string]string{
 	"operator.confirm":       "Enregistrer ce changement ? OUI : enregistrer · NON : annuler",
 	"operator.saved":         "Enregistré : %s",
 	"operator.page":          "Page %d sur %d",
-	"operator.next_group":    "CASE : groupe suivant",
+	"operator.next_group":    "CASE : page ou groupe suivant",
 	"operator.rtp":           "Taux de retour de %s avec ce changement : %s",
 	"operator.rtp_refused":   "Refusé : un taux de retour de %s n'est pas autorisé (au moins %s et moins de 100 %%)",
 	"operator.group.cabinet": "Borne",
