@@ -80,6 +80,9 @@ func (c *Controller) shownReport(s view.Shown) error {
 	}
 	u := &c.scr
 	u.shownN, u.heldN = max(u.shownN, s.Shown), max(u.heldN, s.Held)
+	if u.message == NoticeResultShown && !u.holding() {
+		u.message = "" // the hold is over: DEAL is lit, the notice has done its work
+	}
 	return nil
 }
 

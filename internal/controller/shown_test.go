@@ -120,8 +120,8 @@ func TestBurstBeforeShownPlaysOneRound(t *testing.T) {
 		t.Errorf("REBET during the hold = %v, message %q; want refused with %q", err, r.c.Snapshot().Message, NoticeResultShown)
 	}
 	d.report(true)
-	if s := r.c.Snapshot(); !s.Lamps.Has(hw.Rebet) || s.HoldMS != 0 {
-		t.Errorf("after the hold: lamps %v, HoldMS %d; want REBET lit, no hold asked", s.Lamps, s.HoldMS)
+	if s := r.c.Snapshot(); !s.Lamps.Has(hw.Rebet) || s.HoldMS != 0 || s.Message != "" {
+		t.Errorf("after the hold: lamps %v, HoldMS %d, message %q; want REBET lit, no hold asked, the hold's notice gone", s.Lamps, s.HoldMS, s.Message)
 	}
 	for n := uint64(1); n <= d.last; n++ {
 		if !d.seen[n] {
