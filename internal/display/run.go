@@ -120,7 +120,9 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		sound.setVolume(float32(s.Volume) / 100)
 		demo := demos.pick(s, opt.Demo, now)
 		pf := pace.frame(s, now)
-		rep.frame(s, pf, demo != nil, now)
+		// Reported once the frame is on screen (after EndDrawing): shown
+		// means drawn, not about to be.
+		shownPF := pf
 		if demo != nil {
 			pf = paced{s: demo}
 		}
@@ -133,6 +135,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 			rl.BeginDrawing()
 			cache.draw(fr)
 			rl.EndDrawing()
+			rep.frame(s, shownPF, demo != nil, now)
 			continue
 		}
 		// Another screen size: draw at design size and scale, letterboxed.
@@ -145,6 +148,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		rl.ClearBackground(colInk)
 		rl.DrawTexturePro(target.Texture, rl.Rectangle{Width: ScreenW, Height: -ScreenH}, rec(fit), v2(0, 0), 0, rl.White)
 		rl.EndDrawing()
+		rep.frame(s, shownPF, demo != nil, now)
 	}
 	return nil
 }
