@@ -468,9 +468,7 @@ func playNotice(cs state, b hw.Button, legal []game.ActionKind) string {
 	switch b {
 	case hw.Deal, hw.Rebet, hw.BetPlus, hw.Clear, hw.Spot, hw.Game, hw.CashOut:
 		return NoticeRoundInPlay
-	case hw.Yes:
-		return NoticeNoInsurance // offered only at the insurance question
-	case hw.No:
+	case hw.Yes, hw.No: // during a round, only the insurance question's answers
 		return NoticeNoInsurance
 	}
 	if r.Active < 0 || r.Active >= len(r.Hands) {

@@ -25,6 +25,10 @@ import (
 //   - once a round's settling step is shown, DEAL and REBET stay unlit until
 //     its hold is over (the notice says the result is being shown).
 //
+// Only button presses wait: a switch (a door is a tilt), a bill (money in
+// the cash box) and the host's requests are handled at once, as the
+// certification reading of "input" for a decision.
+//
 // The time source is the display's: the hold is measured where the player's
 // eyes are, and arrives as an input ("held"), so the controller reads no
 // clock for it and stays deterministic in tests (a test hands it Shown
