@@ -25,6 +25,12 @@ import (
 //   - once a round's settling step is shown, DEAL and REBET stay unlit until
 //     its hold is over (the notice says the result is being shown).
 //
+// The reports and the presses reach Run on two channels: a press already
+// queued when a report arrives may be handled after it, and so act on the
+// picture the report says is shown — one that was completing on screen as
+// the button went down (the report follows the drawn frame). A press during
+// a reveal proper is consumed first: it is what finishes the reveal.
+//
 // Only button presses wait: a switch (a door is a tilt), a bill (money in
 // the cash box) and the host's requests are handled at once, as the
 // certification reading of "input" for a decision.
