@@ -34,6 +34,9 @@ func cmdInit(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if _, err := checkReturns(ctx, *cfgF, cfg); err != nil {
+		return err // a cabinet is not made for rules it would refuse to run
+	}
 	path, mirror := storePaths(cfg, *storeF, *mirrorF)
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	for _, dir := range []string{filepath.Dir(path), filepath.Dir(mirror)} {

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"time"
 
 	"cabinet/internal/analysis/par"
 	"cabinet/internal/analysis/rtp"
@@ -15,19 +17,25 @@ import (
 	"cabinet/internal/recovery"
 )
 
-// cmdPar is `cabinet par`: the PAR sheets of the engine's default rules, or
-// with --config of the rules in force of a configuration file (plus the
-// operator overrides kept in a store with --store, opened read-only), then
-// the return check of platform.md §6 for that configuration.
+// cmdPar is `cabinet par`: the PAR sheets of the rules in force of a
+// configuration file (the shipped configs/cabinet.toml by default, plus the
+// operator overrides kept in a store with --store, opened read-only), said
+// at the top, then the return check of platform.md §6 for them — what the
+// cabinet would run. --presets prints the engines' built-in rules instead,
+// saying so and what the return check says of them (the Zappit preset's
+// 1000.00 bet under the 100.00 cap is refused). --cap-grid checks the win
+// cap's floor against the simulated return over spots and bets instead.
 func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("par", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	gameF := fs.String("game", "all", "royal|freebet|zappit|classic|all")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	cfgF := fs.String("config", "", "configuration file (default: the engine's default rules)")
-	storeF := fs.String("store", "", "store whose operator overrides apply (read-only; needs --config)")
-	capRounds := fs.Int("cap-rounds", par.CapRounds, "rounds simulated for a win cap at the worst bet (0: the bound)")
+	cfgF := fs.String("config", defaultConfig, "configuration file whose rules in force are analysed")
+	storeF := fs.String("store", "", "store whose operator overrides apply (read-only)")
+	presets := fs.Bool("presets", false, "the engines' built-in rules instead of a configuration's")
+	capGrid := fs.Bool("cap-grid", false, "check the win cap's floor against the simulation over 1 to 3 spots and bets from a tenth of the cap to twice the cap (--cap-rounds each)")
+	capRounds := fs.Int("cap-rounds", par.CapRounds, "rounds simulated for a win cap at the worst bet (0: the floor)")
 	cutShoes := fs.Int("cut-shoes", par.CutShoes, "shoes simulated for a cut-card shoe (0: the full shoe)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -38,19 +46,10 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *capRounds < 0 || *cutShoes < 0 {
 		return usageError{fmt.Sprintf("par: --cap-rounds %d, --cut-shoes %d (want 0 or more)", *capRounds, *cutShoes)}
 	}
-	if *cfgF == "" {
-		if *storeF != "" {
-			return usageError{"par: --store needs --config (the overrides apply to a configuration file)"}
-		}
-		return par.Command(ctx, args, stdout, stderr)
-	}
-	cfg, err := parConfig(*cfgF, *storeF)
-	if err != nil {
-		return err
-	}
-	in, err := rtp.FromConfig(cfg)
-	if err != nil {
-		return err
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *presets && (set["config"] || set["store"]) {
+		return usageError{"par: --presets analyses the engines' built-in rules: no --config or --store with it"}
 	}
 	ids := []game.ID{game.Royal, game.FreeBet, game.Zappit, game.Classic}
 	if *gameF != "all" {
@@ -58,10 +57,43 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if _, err := blackjack.Preset(id); err != nil {
 			return usageError{fmt.Sprintf("par: unknown game %q (want royal, freebet, zappit, classic or all)", *gameF)}
 		}
-		if _, ok := in.Rules[id]; !ok {
-			return fmt.Errorf("par: game %q is not enabled in %s", id, *cfgF)
-		}
 		ids = []game.ID{id}
+	}
+	var in rtp.Input
+	var source string
+	if *presets {
+		in = rtp.Input{Games: ids, Rules: map[game.ID]blackjack.Rules{}, Progressive: par.DefaultProgressive()}
+		for _, id := range ids {
+			in.Rules[id], _ = blackjack.Preset(id)
+		}
+		in.MinRTP = config.DefaultMinRTPBP()
+		source = "the engines' built-in presets (no configuration: the cabinet never runs these as they are; the return check below uses the default min_rtp)"
+	} else {
+		if _, err := os.Stat(*cfgF); errors.Is(err, os.ErrNotExist) && !set["config"] {
+			return fmt.Errorf("par: the shipped configuration %s is not here (run from the repository root, give --config FILE, or --presets for the engines' built-in rules): %w", *cfgF, err)
+		}
+		cfg, err := parConfig(*cfgF, *storeF)
+		if err != nil {
+			return err
+		}
+		if in, err = rtp.FromConfig(cfg); err != nil {
+			return err
+		}
+		source = "the rules in force of " + *cfgF
+		if *storeF != "" {
+			source += " with the operator overrides of " + *storeF
+		}
+		for _, id := range ids {
+			if _, ok := in.Rules[id]; !ok && *gameF != "all" {
+				return fmt.Errorf("par: game %q is not enabled in %s", id, *cfgF)
+			}
+		}
+	}
+	if *capGrid {
+		return parCapGrid(ctx, in, *capRounds, *quiet, stdout, stderr)
+	}
+	if !*asJSON {
+		fmt.Fprintf(stdout, "rules: %s\n\n", source)
 	}
 	opt := par.Options{Games: ids, Rules: in.Rules, Progressive: in.Progressive, JSON: *asJSON, Quiet: *quiet,
 		Sim: par.Sim{CapRounds: *capRounds, CutShoes: *cutShoes}}
@@ -72,7 +104,7 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return nil
 	}
 	in.Games = ids
-	_, err = rtp.NewGuard().Check(ctx, in)
+	_, err := rtp.NewGuard().Check(ctx, in)
 	var re *rtp.RefusedError
 	switch {
 	case errors.As(err, &re):
@@ -81,6 +113,38 @@ func cmdPar(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	default:
 		fmt.Fprintf(stdout, "return check (min_rtp %s): every wager within [min_rtp, 100 %%)\n", rtp.Percent(in.MinRTP))
+	}
+	return nil
+}
+
+// parCapGrid is `cabinet par --cap-grid`: Zappit's floor against the
+// simulated return over 1 to 3 spots and bets from a tenth of the cap to
+// twice the cap, under the configuration's cap; an error when a floor lies
+// above its simulation beyond the interval.
+func parCapGrid(ctx context.Context, in rtp.Input, rounds int, quiet bool, stdout, stderr io.Writer) error {
+	r, ok := in.Rules[game.Zappit]
+	if !ok || r.WinCap <= 0 {
+		return fmt.Errorf("par: --cap-grid: Zappit with a win cap is not in force")
+	}
+	if rounds <= 0 {
+		return usageError{"par: --cap-grid needs --cap-rounds 1 or more"}
+	}
+	start := time.Now()
+	progress := func(s string) {
+		if !quiet {
+			fmt.Fprintf(stderr, "[%5.1fs] %s\n", time.Since(start).Seconds(), s)
+		}
+	}
+	pts, err := par.CapGrid(ctx, r, []int{1, 2, 3}, par.GridBets(r), rounds, progress)
+	if err != nil {
+		return fmt.Errorf("par: %w", err)
+	}
+	bad := par.WriteCapGrid(stdout, r.WinCap, pts, 0.01)
+	fmt.Fprintf(stdout, "%d point(s), %d round(s) each, seed %d: %d outside (above the simulation, or more than 1 point below it beyond the interval)\n", len(pts), rounds, par.CapSeed, bad)
+	for _, p := range pts {
+		if p.Above() {
+			return fmt.Errorf("par: --cap-grid: the floor of %d spot(s) at %v lies above the simulated return", p.Spots, p.Bet)
+		}
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	mirrorF := fs.String("mirror", "", "newest-store proof file (default: [cabinet] store_mirror, or <store>.mirror with --store)")
 	fullscreen := fs.Bool("fullscreen", false, "full screen window")
 	sasF := fs.String("sas", "", "serve SAS on this serial port or pty (overrides [sas] port; address 1 if [sas] address is 0)")
+	printerF := fs.String("printer", "", "ticket printer on this serial port or pty (overrides [printer] port)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -99,6 +100,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opt := controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Overrides: overridesFunc(cfg, ret),
 		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()}
 	link.options(&opt)
+	tito, closePrinter, err := openPrinter(cfg, *printerF, log)
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	defer closePrinter()
+	opt.TITO = tito
 	var shown func(view.Shown)
 	if windowed { // the table waits for what the window has shown (platform.md §7)
 		opt.Display = controller.NewPresentation()

@@ -40,8 +40,9 @@ func newSASLink(cfg *config.Config, portFlag string) *sasLink {
 	if !s.On() {
 		return nil
 	}
-	return &sasLink{cfg: sasmachine.Config(s.Address, s.Denom, s.Serial, s.Asset, cfg.Cabinet.Currency), port: s.Port,
-		host: make(chan controller.HostRequest, hostQueue)}
+	c := sasmachine.Config(s.Address, s.Denom, s.Serial, s.Asset, cfg.Cabinet.Currency)
+	c.Validation = s.Validation // ticket in is not wired yet (docs/tito.md)
+	return &sasLink{cfg: c, port: s.Port, host: make(chan controller.HostRequest, hostQueue)}
 }
 
 // options sets the controller's SAS options (nil link: none).

@@ -99,6 +99,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	jsonF := fs.Bool("json", false, "print the summary as JSON")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	sasF := fs.String("sas", "", "serve SAS on this serial port or pty while playing (overrides [sas] port; address 1 if [sas] address is 0); after the rounds the sim keeps answering the host until interrupted")
+	printerF := fs.String("printer", "", "ticket printer on this serial port or pty, e.g. a tclemu printer's (overrides [printer] port)")
 	paceF := fs.Duration("pace", 0, "pause between steps (e.g. 50ms, so a SAS host can follow the play)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -155,6 +156,12 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	opt := controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
 		Overrides: overridesFunc(cfg, ret), Returns: ret, OnCommit: tally.add}
 	link.options(&opt)
+	tito, closePrinter, err := openPrinter(cfg, *printerF, nil)
+	if err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
+	defer closePrinter()
+	opt.TITO = tito
 	c, err := controller.New(opt)
 	if err != nil {
 		return err
@@ -177,6 +184,10 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			case r := <-link.host:
 				if err := c.Handle(controller.Input{Host: &r}); err != nil {
 					fmt.Fprintf(stderr, "sim: host request: %v\n", err)
+				}
+			case ev := <-c.TicketEvents():
+				if err := c.Handle(controller.Input{Ticket: &ev}); err != nil {
+					fmt.Fprintf(stderr, "sim: ticket: %v\n", err)
 				}
 			default:
 				return

@@ -25,11 +25,12 @@ import (
 // configuration's [cabinet] store).
 const DefaultStore = "var/cabinet.db"
 
-const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] meters|recall [N]|events [N]|check [--json|--csv]
+const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] meters|recall [N]|events [N]|tickets [N]|check [--json|--csv]
 
   meters     lifetime meters, credits, progressive pool
   recall N   the N newest recalled rounds (default: all kept), every step, card and payout
   events N   the N newest events of the log (default: all kept)
+  tickets N  the N newest tickets out and tickets in (default: all kept), the ticket meters
   check      integrity check (records, checksums, invariant, bbolt); non-zero exit on failure
 
 The store is opened read-only; it works while the cabinet is off.`
@@ -67,7 +68,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	}
 	if len(pos) == 0 {
 		fs.Usage()
-		return nil, fmt.Errorf("%w: missing command (meters, recall, events or check)", ErrUsage)
+		return nil, fmt.Errorf("%w: missing command (meters, recall, events, tickets or check)", ErrUsage)
 	}
 	o.cmd = pos[0]
 	switch o.cmd {
@@ -75,7 +76,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		if len(pos) > 1 {
 			return nil, fmt.Errorf("%w: %s takes no argument, got %q", ErrUsage, o.cmd, pos[1])
 		}
-	case "recall", "events":
+	case "recall", "events", "tickets":
 		if len(pos) > 2 {
 			return nil, fmt.Errorf("%w: %s takes at most one number, got %q", ErrUsage, o.cmd, pos[2])
 		}
@@ -88,7 +89,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		}
 	default:
 		fs.Usage()
-		return nil, fmt.Errorf("%w: unknown command %q (want meters, recall, events or check)", ErrUsage, o.cmd)
+		return nil, fmt.Errorf("%w: unknown command %q (want meters, recall, events, tickets or check)", ErrUsage, o.cmd)
 	}
 	if o.json && o.csv {
 		return nil, fmt.Errorf("%w: --json and --csv are exclusive", ErrUsage)
@@ -96,7 +97,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	return o, nil
 }
 
-// Run implements `cabinet audit [--store FILE] meters|recall [N]|events [N]|check [--json|--csv]`
+// Run implements `cabinet audit [--store FILE] meters|recall [N]|events [N]|tickets [N]|check [--json|--csv]`
 // on the store opened read-only. If a running cabinet holds the file, the
 // error says so (recovery.ErrLocked).
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -134,6 +135,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return o.recall(st)
 	case "events":
 		return o.events(st)
+	case "tickets":
+		return o.tickets(st)
 	default:
 		return o.check(st)
 	}

@@ -34,6 +34,8 @@ type Config struct {
 	Hardware pins.Config
 	// SAS is the [sas] section (sas.go).
 	SAS SAS
+	// Printer is the [printer] section (printer.go).
+	Printer Printer
 
 	enabled   []game.ID
 	rules     map[game.ID]blackjack.Rules
@@ -259,6 +261,12 @@ func build(f file) (*Config, error) {
 	}
 	if c.SAS, err = buildSAS(f.SAS); err != nil {
 		return nil, err
+	}
+	if c.Printer, err = buildPrinter(f.Printer); err != nil {
+		return nil, err
+	}
+	if c.Printer.On() && c.SAS.Asset == 0 {
+		return nil, bad("sas.asset", 0, "a nonzero asset number: it is printed on every ticket (required with a printer)")
 	}
 	for id, r := range c.rules {
 		if err := r.Validate(); err != nil {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cabinet/internal/sas"
 	"errors"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	if d := cmp.Diff(duel.DefaultConfig(), c.Duel); d != "" {
 		t.Errorf("Duel (-want +got):\n%s", d)
 	}
-	if c.SAS != (SAS{Denom: 1}) || c.SAS.On() {
+	if c.SAS != (SAS{Denom: 1, ValidationWait: 10 * time.Second}) || c.SAS.On() || c.Printer.On() {
 		t.Errorf("SAS = %+v, want off with a 0.01 accounting denomination", c.SAS)
 	}
 	if c.StorePath() != "var/cabinet.db" || c.RecallDepth() != 100 || c.EventDepth() != 1000 || c.Backend() != "sim" || c.ExpectedDigest() != "" {
@@ -253,6 +254,17 @@ func TestBadValues(t *testing.T) {
 		{"sas serial ascii", "[sas]\nserial = \"n°1\"\n", "sas.serial", "n°1", "printable ASCII"},
 		{"sas asset", "[sas]\nasset = 4294967296\n", "sas.asset", "4294967296", "0 to 4294967295"},
 		{"sas unknown key", "[sas]\nbaud = 9600\n", "sas.baud", "unknown key", "keys of"},
+		{"sas validation", "[sas]\nvalidation = \"enhanced\"\n", "sas.validation", `"enhanced"`, "secure-enhanced"},
+		{"sas validation wait", "[sas]\nvalidation_wait = \"500ms\"\n", "sas.validation_wait", `"500ms"`, "\"1s\" to \"60s\""},
+		{"sas ticket in", "[sas]\nticket_in = true\n", "sas.ticket_in", "true", "not available yet"},
+		{"sas ticket in limit", "[sas]\nticket_in_limit = \"-5\"\n", "sas.ticket_in_limit", `"-5"`, "no limit"},
+		{"printer baud", "[printer]\nbaud = 4800\n", "printer.baud", "4800", "9600, 19200"},
+		{"printer casino long", "[printer]\ncasino = \"" + strings.Repeat("C", 41) + "\"\n", "printer.casino", "CCC", "at most 40"},
+		{"printer address ascii", "[printer]\naddress1 = \"Rue de l'Été\"\n", "printer.address1", "Rue", "printable ASCII"},
+		{"printer machine", "[printer]\nmachine = \"A 12\"\n", "printer.machine", `"A 12"`, "letters, digits or '-'"},
+		{"printer expiry", "[printer]\nexpiry_days = 10000\n", "printer.expiry_days", "10000", "1 to 9999"},
+		{"printer without casino", "[printer]\nport = \"/dev/ttyUSB0\"\naddress1 = \"1 Main St\"\nmachine = \"A1\"\n", "printer.casino", `""`, "required with a printer"},
+		{"printer without asset", "[printer]\nport = \"/dev/ttyUSB0\"\ncasino = \"C\"\naddress1 = \"1 Main St\"\nmachine = \"A1\"\n", "sas.asset", "0", "nonzero asset"},
 		{"syntax", "[cabinet\n", "line 2", "end table name", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -313,12 +325,35 @@ func TestEmptyFileRefused(t *testing.T) {
 	}
 }
 
+func TestPrinterAndValidation(t *testing.T) {
+	c, err := Parse([]byte(minimalHead + "[sas]\naddress = 1\nport = \"/dev/ttyAMA0\"\nasset = 7\nvalidation = \"system\"\nvalidation_wait = \"5s\"\nticket_in_limit = \"500.00\"\n" +
+		"[printer]\nport = \"/dev/ticket-printer\"\nbaud = 38400\ncasino = \"Casino du Lac\"\naddress1 = \"1 quai du Lac\"\nmachine = \"A-12\"\nexpiry_days = 0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SAS.Validation != sas.ValidationSystem || c.SAS.ValidationWait != 5*time.Second || c.SAS.TicketIn || c.SAS.TicketInLimit != 50000 {
+		t.Errorf("SAS = %+v", c.SAS)
+	}
+	want := Printer{Port: "/dev/ticket-printer", Baud: 38400, Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12"}
+	if c.Printer != want {
+		t.Errorf("Printer = %+v, want %+v", c.Printer, want)
+	}
+	// --printer on a file without a printer heading is refused, naming the key.
+	c, err = Parse([]byte(minimalHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WithPrinterPort("/dev/pts/9"); err == nil || !strings.Contains(err.Error(), "printer.casino") {
+		t.Errorf("WithPrinterPort without a heading = %v, want a printer.casino error", err)
+	}
+}
+
 func TestSASSection(t *testing.T) {
 	c, err := Parse([]byte(minimalHead + "[sas]\naddress = 1\nport = \"/dev/ttyAMA0\"\ndenomination = \"0.05\"\nserial = \"CAB-0042\"\nasset = 4242\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := SAS{Address: 1, Port: "/dev/ttyAMA0", Denom: 5, Serial: "CAB-0042", Asset: 4242}
+	want := SAS{Address: 1, Port: "/dev/ttyAMA0", Denom: 5, Serial: "CAB-0042", Asset: 4242, ValidationWait: 10 * time.Second}
 	if c.SAS != want || !c.SAS.On() {
 		t.Errorf("SAS = %+v, want %+v", c.SAS, want)
 	}

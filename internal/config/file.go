@@ -24,6 +24,7 @@ type file struct {
 	// Amount types read "20ms" and "5.00").
 	Hardware pins.Config `toml:"hardware"`
 	SAS      sasFile     `toml:"sas"`
+	Printer  printerFile `toml:"printer"`
 }
 
 type cabinetFile struct {
@@ -157,7 +158,8 @@ func defaults() file {
 		ids[i] = string(id)
 	}
 	d := file{
-		SAS: defaultSAS(),
+		SAS:     defaultSAS(),
+		Printer: defaultPrinter(),
 		Cabinet: cabinetFile{
 			Store: DefaultStore, Language: "fr", Currency: "EUR", Denomination: "0.01",
 			CreditLimit: "1000.00", HandpayLimit: "1200.00",

@@ -12,7 +12,7 @@ const DefaultMinRTP = "75.00"
 // ZappitMaxBet is the default Zappit maximum bet. The engine's preset says
 // 1000.00, but with the rule book's 100.00 win cap on three spots the
 // return at that bet is about 57 % and the return check refuses it; at
-// 25.00 it is 97.17 % (a lower bound, see analysis.WorstBet).
+// 25.00 its floor is 98.40 % (a proven lower bound, see par.WithFloor).
 const ZappitMaxBet = "25.00"
 
 // minRTP parses [cabinet] min_rtp, a percentage string with at most two
@@ -46,3 +46,13 @@ func minRTP(key, s string) (int64, error) {
 
 // MinRTP is [cabinet] min_rtp in hundredths of a percent (7500 = 75.00 %).
 func (c *Config) MinRTP() int64 { return c.Cabinet.MinRTP }
+
+// DefaultMinRTPBP is DefaultMinRTP in hundredths of a percent (what a
+// configuration without min_rtp gets).
+func DefaultMinRTPBP() int64 {
+	bp, err := minRTP("cabinet.min_rtp", DefaultMinRTP)
+	if err != nil {
+		panic("BUG: DefaultMinRTP does not parse: " + err.Error())
+	}
+	return bp
+}

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"cabinet/internal/money"
 	"cabinet/internal/sas"
@@ -16,6 +17,16 @@ type SAS struct {
 	Denom   money.Cents // accounting denomination: meters are reported in credits of it
 	Serial  string      // up to 40 printable ASCII characters (LP 54)
 	Asset   uint32      // asset number
+
+	// Validation is how cash-out tickets are numbered (docs/tito.md):
+	// none (every cash-out a handpay), system (the host's number, waited
+	// for ValidationWait) or secure-enhanced (the cabinet's, after LP 4C).
+	Validation     sas.ValidationMode
+	ValidationWait time.Duration
+	// TicketIn turns ticket redemption on; TicketInLimit is the largest
+	// ticket taken (0: no limit).
+	TicketIn      bool
+	TicketInLimit money.Cents
 }
 
 // On reports whether the cabinet serves SAS.
@@ -27,9 +38,16 @@ type sasFile struct {
 	Denomination string `toml:"denomination"`
 	Serial       string `toml:"serial"`
 	Asset        int64  `toml:"asset"`
+
+	Validation     string `toml:"validation"`
+	ValidationWait string `toml:"validation_wait"`
+	TicketIn       bool   `toml:"ticket_in"`
+	TicketInLimit  string `toml:"ticket_in_limit"`
 }
 
-func defaultSAS() sasFile { return sasFile{Denomination: "0.01"} }
+func defaultSAS() sasFile {
+	return sasFile{Denomination: "0.01", Validation: "none", ValidationWait: "10s"}
+}
 
 // buildSAS validates the [sas] section. A port is required only when SAS
 // is on; `--sas PORT` on run and sim supplies or overrides it (WithSASPort).
@@ -60,5 +78,6 @@ func buildSAS(f sasFile) (SAS, error) {
 	if f.Address != 0 && strings.TrimSpace(f.Port) == "" {
 		return s, bad("sas.port", f.Port, "the serial device SAS is served on (e.g. \"/dev/ttyAMA0\") when sas.address is not 0")
 	}
-	return SAS{Address: byte(f.Address), Port: f.Port, Denom: d, Serial: f.Serial, Asset: uint32(f.Asset)}, nil
+	s = SAS{Address: byte(f.Address), Port: f.Port, Denom: d, Serial: f.Serial, Asset: uint32(f.Asset)}
+	return s, buildValidation(&s, f)
 }

@@ -100,8 +100,9 @@ func (c *Controller) billStacked(v money.Cents) error {
 	return nil
 }
 
-// cashOut locks the cabinet in a handpay for the whole credit meter. Only
-// between rounds.
+// cashOut pays the whole credit meter out: on a ticket when the cabinet
+// can print one (tito.go), else by locking a handpay, with the reason a
+// ticket could not be printed on screen. Only between rounds.
 func (c *Controller) cashOut() error {
 	if err := c.canPlay(); err != nil {
 		return err
@@ -112,16 +113,11 @@ func (c *Controller) cashOut() error {
 	if c.cur.m.Credits <= 0 {
 		return fmt.Errorf("%w: no credits", ErrNotNow)
 	}
-	err := c.commit("cash out", func(tx *recovery.Tx, s *state) error {
-		m := &s.m
-		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
-		return c.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits))
-	})
-	if err != nil {
-		return fmt.Errorf("cabinet: cash out: %w", err)
+	reason := c.ticketRefusal()
+	if reason == "" {
+		return c.cashOutTicket()
 	}
-	c.scr.clearBets()
-	return nil
+	return c.cashOutHandpay(reason, true)
 }
 
 // clearHandpay is the attendant's reset key: a cash-out handpay takes the
@@ -221,6 +217,9 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			c.playedAtDoor = c.cur.m.Meters.Played
 		}
 	case hw.ResetKey:
+		if on && c.cur.memErr == nil && c.cur.ticketUncertain() {
+			return c.ticketAttendant() // reprint, or void with the audit key (tito.go)
+		}
 		if on && c.cur.m.Handpay > 0 && c.cur.memErr == nil && !c.cur.switches[hw.AuditKey] {
 			return c.clearHandpay()
 		}
@@ -278,7 +277,7 @@ func (c *Controller) outputs(cs state) {
 	switch {
 	case len(cs.tilts()) > 0:
 		tower = hw.TowerTilt
-	case cs.m.Handpay > 0:
+	case cs.m.Handpay > 0 || cs.ticketUncertain():
 		tower = hw.TowerAttendant
 	}
 	if err := c.hw.SetTower(tower); err != nil {

@@ -70,6 +70,8 @@ type Options struct {
 	// controller's goroutine (Run hands each to Handle; a loop of its own,
 	// as cabinet sim's, does the same); the ledger commits them. nil: none.
 	Host <-chan HostRequest
+	// TITO turns cash-out by ticket on (tito.go; nil: handpays only).
+	TITO *TITO
 }
 
 // Controller is the cabinet. Handle (its single entry point) and Run (a
@@ -97,6 +99,7 @@ type Controller struct {
 	hostRTP  map[game.ID]int64 // main-bet return in force per game (nil: to compute)
 	// Rounds played at boot and when the main door last closed (HostInfo).
 	playedAtBoot, playedAtDoor int64
+	tito                       titoRun // tickets out (tito.go)
 }
 
 // New boots the cabinet on an open store: integrity check, power-up, resume
@@ -216,6 +219,9 @@ func (c *Controller) boot() error {
 		s.open = open
 		return nil
 	})
+	if err == nil {
+		err = c.titoBoot()
+	}
 	if err != nil {
 		if c.cur.memErr != nil {
 			return c.cur.memErr

@@ -53,6 +53,7 @@ const (
 	HostGameEnded                             // a round settled or voided
 	HostGameSelected                          // the player took a game from the menu to its table
 	HostBillJam                               // the bill acceptor jammed
+	HostCashout                               // the player pressed CASH OUT (a ticket or a handpay follows)
 )
 
 // HostEvent is one event the host may have to hear of. Which SAS
@@ -117,6 +118,11 @@ func billAllowed(h recovery.HostState, v money.Cents) bool {
 type HostRequest struct {
 	Cmd  HostCommand
 	Acks []uint64
+	// Tickets (tito.go): LP 58's validation number, LP 4C's validation
+	// ID, and the tickets whose LP 4D validation records the host read.
+	Validation     *HostValidation
+	ValidationID   *HostValidationID
+	ValidationRead []uint64
 }
 
 // Validate reports a command the controller would refuse, before it is
@@ -144,6 +150,15 @@ func (c *Controller) hostRequest(r HostRequest) error {
 	}
 	if r.Cmd.Kind != 0 {
 		errs = append(errs, c.host(r.Cmd))
+	}
+	if r.ValidationID != nil {
+		errs = append(errs, c.hostValidationID(*r.ValidationID))
+	}
+	if r.Validation != nil {
+		errs = append(errs, c.hostValidation(*r.Validation))
+	}
+	if len(r.ValidationRead) > 0 {
+		errs = append(errs, c.hostValidationRead(r.ValidationRead))
 	}
 	return errors.Join(errs...)
 }
@@ -318,6 +333,7 @@ func (c *Controller) publishHost(cs state) {
 		hi.Games = append(hi.Games, g)
 	}
 	c.hostInfo.Store(hi)
+	c.publishTITO(cs)
 }
 
 // gameSelected raises 8C (game selected) as the player takes a game from

@@ -15,9 +15,10 @@ import (
 // a request of the casino's host system (a command, acknowledgements), or
 // one step of autoplay. Exactly one is set.
 type Input struct {
-	HW   hw.Input     // Kind set: a hardware or touch input
-	Host *HostRequest // the SAS host's command and/or acknowledgements
-	Auto *AutoStep    // one committed step of autoplay
+	HW     hw.Input     // Kind set: a hardware or touch input
+	Host   *HostRequest // the SAS host's command and/or acknowledgements
+	Auto   *AutoStep    // one committed step of autoplay
+	Ticket *TicketEvent // the printer's result, a validation timeout (tito.go)
 	// Shown is the display's report of how far its presentation has got
 	// (shown.go).
 	Shown *view.Shown
@@ -46,6 +47,8 @@ func (c *Controller) Handle(in Input) (err error) {
 		return c.hostRequest(*in.Host)
 	case in.Auto != nil:
 		return c.autoStep(in.Auto.Game, in.Auto.Choose)
+	case in.Ticket != nil:
+		return c.ticketEvent(*in.Ticket)
 	case in.Shown != nil:
 		return c.shownReport(*in.Shown)
 	}
@@ -91,6 +94,10 @@ func (c *Controller) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
+		case ev := <-c.tito.events:
+			if err := c.Handle(Input{Ticket: &ev}); err != nil {
+				c.log.Error("ticket", "err", err)
+			}
 		case <-shown:
 			s := c.opt.Display.take()
 			if err := c.Handle(Input{Shown: &s}); err != nil {

@@ -58,6 +58,13 @@ type state struct {
 	// (read at boot, replaced by the commit of a change).
 	overrides map[string]string
 
+	// Tickets out (tito.go), as committed: the cash-out waiting for the
+	// host's validation number, the last ticket out recorded this boot,
+	// and why the cash-out handpay pending is not a ticket.
+	cashout      *waitingCashout
+	ticket       *recovery.TicketOut
+	ticketReason string
+
 	// digestErr is set when the program's digest is not the one the
 	// configuration expects (fixed at boot): play is disabled.
 	digestErr error

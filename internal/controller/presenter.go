@@ -168,6 +168,9 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 	if s.Message == "" && (s.Mode == view.Table && cs.open == nil || s.Mode == view.Menu) {
 		s.Message = hostNotice(cs, u.game) // why no round starts, while it is so
 	}
+	if s.Message == "" {
+		s.Message = ticketNotice(cs) // tickets out (tito.go)
+	}
 	s.Lamps = u.panel.lit()
 	return s
 }

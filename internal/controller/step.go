@@ -41,6 +41,8 @@ func (c *Controller) canPlay() error {
 		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.cur.tilts())
 	case c.cur.m.Handpay > 0:
 		return fmt.Errorf("%w: handpay pending", ErrNotNow)
+	case c.cur.ticketBusy() != "":
+		return fmt.Errorf("%w: %s", ErrNotNow, c.cur.ticketBusy())
 	case c.cur.switches[hw.AuditKey] || c.scr.mode == view.Operator:
 		return fmt.Errorf("%w: audit or operator screens open", ErrNotNow)
 	}

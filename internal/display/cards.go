@@ -25,6 +25,7 @@ func shadow(r Rect, radius float32) {
 
 // drawCard draws a face-up card filling r.
 func (fr *frame) drawCard(c card.Card, r Rect) {
+	defer fr.inObject("card", r)()
 	rad := r.W * 0.09
 	shadow(r, rad)
 	box(r, rad, colWhite)
@@ -88,6 +89,7 @@ func (fr *frame) drawCourt(c card.Card, r Rect, col color.RGBA) {
 
 // drawBack draws a face-down card.
 func (fr *frame) drawBack(r Rect) {
+	defer fr.inObject("card", r)()
 	rad := r.W * 0.09
 	shadow(r, rad)
 	box(r, rad, colWhite)
@@ -139,6 +141,7 @@ func chipLabel(v money.Cents) string {
 
 // drawChip draws a casino chip of value v centred at (x, y).
 func (fr *frame) drawChip(v money.Cents, x, y, r float32) {
+	defer fr.inObject("chip", Rect{x - r, y - r, 2 * r, 2 * r})()
 	body, ink := chipColor(v)
 	rl.DrawCircleV(v2(x+2, y+3), r, color.RGBA{0, 0, 0, 90})
 	rl.DrawCircleV(v2(x, y), r, body)
@@ -157,6 +160,7 @@ func (fr *frame) drawChip(v money.Cents, x, y, r float32) {
 
 // drawToken draws a Free Bet token: a gold octagon, unlike any money chip.
 func (fr *frame) drawToken(x, y, r float32) {
+	defer fr.inObject("token", Rect{x - r, y - r, 2 * r, 2 * r})()
 	rl.DrawPoly(v2(x+2, y+3), 8, r, 22.5, color.RGBA{0, 0, 0, 90})
 	rl.DrawPoly(v2(x, y), 8, r, 22.5, colGoldDark)
 	rl.DrawPoly(v2(x, y), 8, r*0.86, 22.5, colToken)

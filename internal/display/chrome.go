@@ -54,6 +54,7 @@ func (fr *frame) drawButtons() {
 	rl.DrawLineEx(v2(0, buttonBar().Y), v2(ScreenW, buttonBar().Y), 2, colGoldDark)
 	for b := hw.Button(0); b < hw.NumButtons; b++ {
 		r := ButtonRect(b)
+		end := fr.inPanel("button "+b.String(), r)
 		lit := fr.s.Lamps.Has(b)
 		face, ink := colUnlit, colUnlitText
 		if lit {
@@ -68,16 +69,16 @@ func (fr *frame) drawButtons() {
 		top := Rect{r.X + 3, r.Y + 14, r.W - 6, r.H/2 - 14}
 		rl.DrawRectangleRec(rec(top), fade(colWhite, 0.08))
 		frameBox(r, 10, 2, mix(face, colInk, 0.45))
-		label := fr.buttonLabel(b)
-		lines := fr.wrap(label, 17, r.W-8, true)
-		if len(lines) > 3 {
-			lines = lines[:3]
-		}
-		size := float32(17)
-		for _, l := range lines {
-			size = min(size, fr.fit(l, 17, r.W-8, true))
-		}
+		// Up to three lines, centred on the face; with the legend, above
+		// the key letter (smaller if they would run into it).
+		size, lines := fr.buttonLines(fr.buttonLabel(b), r.W-8, 3)
 		y := r.Y + r.H/2 - float32(len(lines))*size*0.6 + 4
+		if bottom := r.Y + r.H - 18; fr.legend && y+float32(len(lines)-1)*size*1.15+size > bottom {
+			for size > 10 && float32(len(lines))*size*1.15 > bottom-r.Y-6 {
+				size--
+			}
+			y = r.Y + 6 + (bottom-r.Y-6-float32(len(lines))*size*1.15)/2
+		}
 		for _, l := range lines {
 			fr.centered(l, r.X+r.W/2, y, size, ink, true, 0)
 			y += size * 1.15
@@ -86,28 +87,47 @@ func (fr *frame) drawButtons() {
 			k := keyName(b)
 			fr.text(k, r.X+r.W-fr.measure(k, 13, true)-6, r.Y+r.H-17, 13, fade(ink, 0.8), true)
 		}
+		end()
 	}
+}
+
+// buttonLines wraps a button's label to width w in at most n lines, at 17
+// or the size at which its widest line fits.
+func (fr *frame) buttonLines(label string, w float32, n int) (float32, []string) {
+	lines := fr.wrap(label, 17, w, true)
+	if len(lines) > n {
+		fr.cutOff(label)
+		lines = lines[:n]
+	}
+	size := float32(17)
+	for _, l := range lines {
+		size = min(size, fr.fit(l, 17, w, true))
+	}
+	return size, lines
 }
 
 // drawMeters draws the credit, bet and win meters and the next chip.
 func (fr *frame) drawMeters(bet money.Cents, showChip bool) {
 	mb := meterBar()
 	rl.DrawRectangleGradientV(int32(mb.X), int32(mb.Y), int32(mb.W), int32(mb.H), color.RGBA{24, 30, 44, 255}, colBar)
-	meter := func(x, w float32, label, value string, c color.RGBA) {
+	meter := func(x, w float32, label, value string, c color.RGBA, below string) {
 		r := Rect{x, mb.Y + 5, w, mb.H - 10}
+		defer fr.inPanel("meter "+label, r)()
 		box(r, 8, color.RGBA{0, 0, 0, 140})
 		frameBox(r, 8, 1.5, colGoldDark)
 		fr.text(label, r.X+12, r.Y+13, 18, colDim, true)
 		fr.right(value, r.X+r.W-12, r.Y+7, 30, c, true)
+		if below != "" {
+			fr.text(below, r.X+14, r.Y+31, 12, colDim, false)
+		}
 	}
-	credit := fr.money(fr.s.Credits)
-	meter(10, 420, fr.tr("meter.credits"), credit, colGold)
+	credit, count := fr.money(fr.s.Credits), ""
 	if fr.s.Denom > 0 {
-		n := int64(fr.s.Credits / fr.s.Denom)
-		fr.text(fr.trf("meter.credits_count", i18n.Number(fr.lang, n)), 24, mb.Y+36, 12, colDim, false)
+		count = fr.trf("meter.credits_count", i18n.Number(fr.lang, int64(fr.s.Credits/fr.s.Denom)))
 	}
-	meter(440, 300, fr.tr("meter.bet"), fr.money(bet), colWhite)
-	meter(750, 300, fr.tr("meter.win"), fr.money(fr.s.Win), colWin)
+	meter(10, 420, fr.tr("meter.credits"), credit, colGold, count)
+	meter(440, 300, fr.tr("meter.bet"), fr.money(bet), colWhite, "")
+	meter(750, 300, fr.tr("meter.win"), fr.money(fr.s.Win), colWin, "")
 	if showChip && fr.s.Chip > 0 {
 		fr.drawChip(fr.s.Chip, 1100, mb.Y+mb.H/2, 22)
 		fr.text(fr.tr("meter.chip"), 1130, mb.Y+10, 16, colDim, true)
@@ -141,15 +161,42 @@ func (fr *frame) drawNotice(msg string, y float32, c color.RGBA) {
 }
 
 // drawNoticeAt draws a notice centred in the column col (X, W) at col.Y,
-// shrunk to fit it.
-func (fr *frame) drawNoticeAt(msg string, col Rect, c color.RGBA) {
-	size := fr.fit(msg, 26, min(1000, col.W-48), true)
-	w := fr.measure(msg, size, true) + 48
-	r := Rect{col.X + (col.W-w)/2, col.Y, w, 44}
+// shrunk to fit it, or on two or three lines when one would be too small to
+// read; it returns the notice's box.
+func (fr *frame) drawNoticeAt(msg string, col Rect, c color.RGBA) Rect {
+	maxW := min(1000, col.W-48)
+	size := fr.fit(msg, 26, maxW, true)
+	if size >= 18 {
+		w := fr.measure(msg, size, true) + 48
+		r := Rect{col.X + (col.W-w)/2, col.Y, w, 44}
+		defer fr.inPanel("notice", r)()
+		box(r, 12, fade(colInk, 0.88))
+		frameBox(r, 12, 2, c)
+		fr.inRect(msg, r, size, c, true)
+		return r
+	}
+	size = 18
+	lines := fr.wrap(msg, size, maxW, true)
+	w := float32(0)
+	for _, l := range lines {
+		w = max(w, fr.measure(l, size, true))
+	}
+	w += 32
+	r := Rect{col.X + (col.W-w)/2, col.Y, w, float32(len(lines))*size*1.2 + 20}
+	defer fr.inPanel("notice", r)()
 	box(r, 12, fade(colInk, 0.88))
 	frameBox(r, 12, 2, c)
-	fr.inRect(msg, r, size, c, true)
+	y := r.Y + 10
+	for _, l := range lines {
+		fr.centered(l, r.X+r.W/2, y, size, c, true, r.W-16)
+		y += size * 1.2
+	}
+	return r
 }
+
+// legendTop is the top of the simulator's legend strip where it goes at the
+// top of the felt.
+const legendTop = 56
 
 // drawLegend is the simulator's keyboard legend (switches and bills; the
 // button keys are printed on the buttons).
@@ -176,11 +223,17 @@ func (fr *frame) drawLegend() {
 	size := fr.fit(line, 14, ScreenW-20, false)
 	w := fr.measure(line, size, false)
 	r := Rect{(ScreenW - w - 16) / 2, meterBar().Y - 22, w + 16, 20}
-	if fr.s.Mode == view.Table && fr.s.Game != game.Duel || fr.s.Mode == view.Menu {
-		// On the felt the bottom edge holds the bet labels: use the top
-		// (Poker Duel's top holds the Baron's hand: it keeps the bottom).
-		r.Y = topBar().Y + topBar().H + 4
+	m := fr.s.Mode
+	if m == view.Tilt || m == view.Handpay {
+		m = fr.s.Under // the strip stays where the screen below has it
 	}
+	if m == view.Table && fr.s.Game != game.Duel || m == view.Menu || m == view.Attract || m == "" {
+		// On the felt the bottom edge holds the bet labels, on the menu
+		// and attract the hint lines: use the top (Poker Duel's top holds
+		// the Baron's hand: it keeps the bottom).
+		r.Y = legendTop
+	}
+	defer fr.inPanel("legend", r)()
 	box(r, 6, fade(colInk, 0.7))
 	fr.text(line, r.X+8, r.Y+3, size, colDim, false)
 }

@@ -63,5 +63,16 @@ func TestAttractDemo(t *testing.T) {
 		if !slices.ContainsFunc(strs, func(s string) bool { return strings.Contains(s, want) }) {
 			t.Errorf("%s: demo picture not marked %q", lang, want)
 		}
+		// The demonstration's round is no round of this cabinet: its
+		// number is not shown (issue 26).
+		second.Lang, strs = lang, nil
+		o.seen = func(s string) { strs = append(strs, s) }
+		if _, err := o.image(second, 0, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		o.seen = nil
+		if n := i18n.Tf(lang, "meter.round", second.Round.Round); slices.Contains(strs, n) {
+			t.Errorf("%s: demo picture shows its round number %q", lang, n)
+		}
 	}
 }

@@ -27,7 +27,9 @@
 // with zapped hands marked by a bolt, Classic, and Poker Duel with the Baron,
 // a clothed cartoon gentleman whose hat, glasses, scarf, jacket, gloves and
 // shoes come off and return, and a victory scene); help and paytables (rules,
-// pays and RTP exactly as given in Snapshot.Help); audit (meters, game recall
+// pays and RTP exactly as given in Snapshot.Help, with how to play, paged by
+// SPOT/BET+ as the layout needs; Poker Duel's pot, hand ranking, deck and
+// level, and why it has no return figure); audit (meters, game recall
 // redrawn as a scaled table picture, event log, self-test, program SHA-256);
 // operator menu; hardware self-test; tilt and handpay overlays over the
 // frozen screen; "game recovered" and transient notices.
@@ -71,6 +73,10 @@
 //     (cabinet.Notice*); it is drawn at the table, the menu, attract and
 //     inside the tilt and handpay overlays. Table limits are drawn at the
 //     table; between rounds SPECIAL reads "Chip <value>".
+//   - Text fit (ink.go): tests record every string drawn, measured with
+//     the real font, with the box it must stay in and the panels, cards
+//     and chips around it; TestTextFits walks every screen of every game in
+//     both languages and fails on text that overflows, overlaps or is cut.
 //   - Attract demo (demo.go): Options.Demo's pictures take turns with the
 //     attract screen, marked DEMONSTRATION.
 //   - Frame cost (layers.go): the still picture of a snapshot is cached in

@@ -176,6 +176,10 @@ func (fr *frame) drawPlayChips(n int64, x, y float32) {
 	if n <= 0 {
 		k = 0
 	}
+	if k > 0 {
+		top := y - float32(k-1)*5 - 20
+		defer fr.inObject("play chips", Rect{x - 20, top, 40, y + 23 - top})()
+	}
 	for i := range k {
 		yy := y - float32(i)*5
 		rl.DrawCircleV(v2(x, yy+3), 20, color.RGBA{0, 0, 0, 80})
@@ -193,7 +197,7 @@ func (fr *frame) drawDuel() {
 	right := ""
 	if s.Round != nil {
 		d = duel.PictureOf(*s.Round)
-		if s.Round.Round > 0 {
+		if s.Round.Round > 0 && !s.Demo {
 			right = fr.trf("meter.round", s.Round.Round)
 		}
 	}
@@ -206,9 +210,11 @@ func (fr *frame) drawDuel() {
 	}
 	fr.drawTopBar(fr.tr("game.duel"), right)
 	ca := duelCharacterArea()
+	endCA := fr.inPanel("the Baron", ca)
 	box(ca, 20, fade(colInk, 0.35))
 	fr.drawBaron(Rect{ca.X + 20, ca.Y + 6, ca.W - 40, 420}, newOutfit(d), false)
-	fr.drawOutfitList(d, Rect{ca.X + 10, ca.Y + 436, ca.W - 20, 44})
+	fr.drawOutfitList(d, Rect{ca.X + 10, ca.Y + 430, ca.W - 20, 44})
+	endCA()
 
 	di := s.DuelInput
 	if d == nil {
@@ -222,7 +228,7 @@ func (fr *frame) drawDuel() {
 		}
 		fr.centered(fr.tr("duel.buy"), 740, 290, 18, colDim, false, 600)
 		fr.centered(fr.tr("duel.chips_note"), 740, 330, 16, colFeltLine, false, 600)
-		fr.drawNotices()
+		fr.drawNotices(Rect{440, 404, 600, 0})
 		fr.drawMeters(0, false)
 		return
 	}
@@ -241,23 +247,27 @@ func (fr *frame) drawDuel() {
 		}
 	}
 	if d.ComputerDrew > 0 {
-		fr.badge(fr.trf("duel.drew", d.ComputerDrew), cc.X+cc.W+60, cc.Y+50, 14, colInk, colDim)
+		fr.badge(fr.trf("duel.drew", d.ComputerDrew), cc.X+cc.W+60, cc.Y+14, 14, colInk, colDim) // over his chips
 	}
 	fr.drawPlayChips(d.ComputerStack, cc.X+cc.W+60, cc.Y+110)
 
-	// Pot, call, phase.
+	// Pot, call, phase: the phase on its own line across the top (it can be
+	// long: "Draw — mark the cards to exchange"), the pot and what is to
+	// call under it.
 	pa := duelPotArea()
 	box(pa, 16, fade(colInk, 0.4))
-	fr.drawPlayChips(d.Pot, pa.X+50, pa.Y+60)
-	fr.text(fr.tr("duel.pot"), pa.X+90, pa.Y+14, 18, colDim, true)
-	fr.text(fr.trf("duel.stack", i18n.Number(fr.lang, d.Pot)), pa.X+90, pa.Y+38, 28, colGold, true)
-	if d.ToCall > 0 {
-		fr.right(fr.trf("duel.to_call", i18n.Number(fr.lang, d.ToCall)), pa.X+pa.W-14, pa.Y+72, 16, colActive, true)
-	}
+	endPot := fr.within(pa)
 	if d.Phase != "" {
 		// The engine writes "duel.draw"; the catalogue has "phase.draw".
-		fr.right(fr.word("phase", strings.TrimPrefix(d.Phase, "duel.")), pa.X+pa.W-14, pa.Y+14, 15, colFeltLine, true)
+		fr.centered(fr.word("phase", strings.TrimPrefix(d.Phase, "duel.")), pa.X+pa.W/2, pa.Y+8, 15, colFeltLine, true, pa.W-24)
 	}
+	fr.drawPlayChips(d.Pot, pa.X+50, pa.Y+66)
+	fr.text(fr.tr("duel.pot"), pa.X+90, pa.Y+32, 16, colDim, true)
+	fr.text(fr.trf("duel.stack", i18n.Number(fr.lang, d.Pot)), pa.X+90, pa.Y+52, 28, colGold, true)
+	if d.ToCall > 0 {
+		fr.right(fr.trf("duel.to_call", i18n.Number(fr.lang, d.ToCall)), pa.X+pa.W-14, pa.Y+32, 16, colActive, true)
+	}
+	endPot()
 	// Between the two hands, clear of both: the result of the deal, or
 	// what the Baron just did.
 	switch say := fr.baronSays(d); {
@@ -289,19 +299,23 @@ func (fr *frame) drawDuel() {
 	fr.right(fr.trf("duel.stack", i18n.Number(fr.lang, d.PlayerStack)), pc.X+pc.W, pc.Y+pc.H+2, 20, colWhite, true)
 	fr.drawPlayChips(d.PlayerStack, pc.X+pc.W+60, pc.Y+110)
 	if d.PlayerDrew > 0 {
-		fr.badge(fr.trf("duel.drew", d.PlayerDrew), pc.X+pc.W+60, pc.Y+20, 14, colInk, colDim)
+		fr.badge(fr.trf("duel.drew", d.PlayerDrew), pc.X+pc.W+60, pc.Y+4, 14, colInk, colDim)
 	}
 	if di != nil && di.Amount > 0 {
-		fr.badge(fr.trf("duel.amount", i18n.Number(fr.lang, di.Amount)), pc.X+pc.W+60, pc.Y+52, 14, colInk, colGold)
+		fr.badge(fr.trf("duel.amount", i18n.Number(fr.lang, di.Amount)), pc.X+pc.W+60, pc.Y+34, 14, colInk, colGold) // over the chips
 	}
 	// Deck and level.
 	fr.right(fr.deckLevel(d.Deck, d.Level, ""), ScreenW-18, 62, 16, colFeltLine, false)
 	if d.SessionOver && !d.PlayerWon {
 		fr.drawNotice(fr.tr("duel.defeat")+" — "+fr.tr("duel.defeat_text"), 300, colLose)
 	}
-	fr.drawNotices()
+	fr.drawNotices(duelNotice)
 	fr.drawMeters(0, false)
 }
+
+// duelNotice is where a refusal goes during a session: the right of the
+// felt, between the Baron's chips and the player's badges.
+var duelNotice = Rect{930, 246, 340, 0}
 
 // drawOutfitList shows each item: worn, pawned (ticket) or taken off.
 func (fr *frame) drawOutfitList(d *duel.Picture, r Rect) {

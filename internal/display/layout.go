@@ -190,13 +190,14 @@ func sideBetCenter(kind game.BetKind, j, s, spots int) (x, y, r float32) {
 	}
 	cx := spotCenterX(s, spots)
 	if spots <= 1 {
-		return cx + spotWidth(1)/2 + 40 + float32(j)*52, betCircleY - 6, 19
+		// 76 apart: their result labels ("Bust in 4") fit side by side.
+		return cx + spotWidth(1)/2 + 40 + float32(j)*76, betCircleY - 6, 19
 	}
 	return cx + 56 + float32(j)*34, betCircleY - 6, 14
 }
 
 // Poker Duel geometry.
-func duelCharacterArea() Rect { return Rect{24, 64, 380, 496} }
+func duelCharacterArea() Rect { return Rect{24, 64, 380, 478} } // above the legend strip
 func duelComputerCards() Rect { return Rect{440, 96, 600, 130} }
 func duelPlayerCards() Rect   { return Rect{440, 372, 600, 150} }
-func duelPotArea() Rect       { return Rect{560, 256, 360, 100} }
+func duelPotArea() Rect       { return Rect{530, 254, 420, 104} }

@@ -100,6 +100,19 @@ func (o *Offscreen) drawTarget(s *view.Snapshot, t float64, legend bool, miss fu
 	rl.EndTextureMode()
 }
 
+// inkOf renders s as image does and returns where its text went (ink.go).
+func (o *Offscreen) inkOf(s *view.Snapshot, legend bool) (*inkLog, error) {
+	l := newInkLog()
+	err := o.do(func() {
+		rl.BeginTextureMode(o.target)
+		fr := newFrame(o.fonts, s, 0, legend)
+		fr.ink = l
+		fr.draw()
+		rl.EndTextureMode()
+	})
+	return l, err
+}
+
 // Image renders s (animations frozen at time t seconds) and returns the pixels.
 func (o *Offscreen) Image(s *view.Snapshot, t float64) (*image.RGBA, error) {
 	return o.image(s, t, false, nil)

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"context"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
 	"cabinet/internal/hw"
@@ -136,34 +138,61 @@ func realController(t *testing.T) (*controller.Controller, *config.Config, contr
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	// The return check of the rules in force, as `cabinet run` wires it:
+	// help shows the figures.
+	g := rtp.NewGuard()
+	in, err := rtp.FromConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Check(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	ret := &controller.Returns{Guard: g, MinRTP: cfg.MinRTP()}
 	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5}, InForce: set,
-		Operator: cfg, Overrides: controller.OverridesFrom(cfg)})
+		Operator: cfg, Overrides: ret.Guarded(controller.OverridesFrom(cfg)), Returns: ret})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c, cfg, set
 }
 
-// TestHelpPages: the paytables the controller sends for the shipped games
-// need one help page, except Free Bet's five (two pages): no empty page.
+// TestHelpPages: the help the controller sends for each shipped game, laid
+// out in each language, takes 1 to 4 pages (TestTextFits walks 4) and no
+// page is empty; the longer texts page rather than being cut (issue 26:
+// Royal Poker's help ended mid-sentence).
 func TestHelpPages(t *testing.T) {
+	o := offscreen(t)
 	c, _, set := realController(t)
 	if err := c.Handle(controller.HW(hw.Input{Kind: hw.BillStacked, Value: 2000})); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int{"royal": 1, "freebet": 2, "zappit": 1, "classic": 1, "duel": 1}
 	seen := map[string]bool{}
 	for range set.Games {
 		if err := c.Handle(controller.HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Help})); err != nil {
 			t.Fatal(err)
 		}
-		h := c.Snapshot().Help
+		s := *c.Snapshot()
+		h := s.Help
 		if h == nil {
-			t.Fatalf("no help view (mode %s)", c.Snapshot().Mode)
+			t.Fatalf("no help view (mode %s)", s.Mode)
 		}
 		seen[string(h.Game)] = true
-		if got := payPages(h.Pays); got != want[string(h.Game)] {
-			t.Errorf("%s: %d help pages, want %d (%d pay lines)", h.Game, got, want[string(h.Game)], len(h.Pays))
+		for _, lang := range []string{"fr", "en"} {
+			s.Lang = lang
+			var l helpLayout
+			if err := o.do(func() { l = newFrame(o.fonts, &s, 0, false).helpLayoutOf(h, h.Game) }); err != nil {
+				t.Fatal(err)
+			}
+			if n := l.pages(); n < 1 || n > 4 {
+				t.Errorf("%s (%s): %d help pages, want 1 to 4", h.Game, lang, n)
+			}
+			for p := range l.pages() {
+				if (p >= len(l.rules) || len(l.rules[p]) == 0) && (p >= len(l.right) || len(l.right[p]) == 0) {
+					t.Errorf("%s (%s): help page %d of %d is empty", h.Game, lang, p+1, l.pages())
+				}
+			}
+			t.Logf("%s (%s): %d help pages", h.Game, lang, l.pages())
 		}
 		for _, b := range []hw.Button{hw.Game, hw.Spot} { // back to the menu, next game
 			if err := c.Handle(controller.HW(hw.Input{Kind: hw.ButtonPressed, Button: b})); err != nil {
@@ -171,8 +200,8 @@ func TestHelpPages(t *testing.T) {
 			}
 		}
 	}
-	if len(seen) != len(want) {
-		t.Errorf("help seen for %v, want every game of %v", seen, want)
+	if len(seen) != len(set.Games) {
+		t.Errorf("help seen for %v, want every game of %v", seen, set.Games)
 	}
 }
 

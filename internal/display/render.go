@@ -62,8 +62,12 @@ type frame struct {
 	// chips are the settlement's chips moving (pace.go), chipF how far.
 	chips []chipFlight
 	chipF float32
-	// messageDrawn: the screen placed Snapshot.Message itself.
+	// messageDrawn: the screen placed Snapshot.Message itself;
+	// roundBottom is the bottom of the round's notices right of the dealer.
 	messageDrawn bool
+	roundBottom  float32
+	// ink, if set, records where every string goes (tests, ink.go).
+	ink *inkLog
 }
 
 func newFrame(f *fonts, s *view.Snapshot, t float64, legend bool) *frame {
@@ -102,6 +106,9 @@ func (fr *frame) money(c money.Cents) string { return i18n.Money(fr.lang, c, fr.
 func (fr *frame) text(s string, x, y, size float32, c color.RGBA, bold bool) {
 	if fr.seen != nil {
 		fr.seen(s)
+	}
+	if fr.ink != nil {
+		fr.recordText(s, x, y, fr.measure(s, size, bold), size)
 	}
 	rl.DrawTextEx(fr.f.pick(size, bold), s, rl.Vector2{X: x, Y: y}, size, 0, c)
 }

@@ -8,6 +8,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
+	"cabinet/internal/game/duel"
 	"cabinet/internal/i18n"
 	"cabinet/internal/money"
 	"cabinet/internal/view"
@@ -40,10 +41,15 @@ func (fr *frame) drawAttract() {
 		g := fr.s.Games[i]
 		fr.centered(fr.tr("game."+string(g.ID))+" — "+fr.tr("gametag."+string(g.ID)), ScreenW/2, 470, 24, colWhite, true, 1150)
 	}
-	blink := uint8(155 + 100*fr.pulse(1.4))
-	fr.centered(fr.tr("attract.insert"), ScreenW/2, 506, 32, color.RGBA{255, 255, 255, blink}, true, 1100)
-	fr.centered(fr.tr("attract.help")+"  ·  "+fr.tr("attract.responsible"), ScreenW/2, 546, 15, colFeltLine, false, 1200)
-	fr.drawNotices()
+	if fr.s.Message != "" {
+		// A refusal (a bill returned) takes the place of the call to insert one.
+		fr.drawNotices(Rect{0, 502, ScreenW, 0})
+	} else {
+		blink := uint8(155 + 100*fr.pulse(1.4))
+		fr.centered(fr.tr("attract.insert"), ScreenW/2, 506, 32, color.RGBA{255, 255, 255, blink}, true, 1100)
+		fr.centered(fr.tr("attract.help")+"  ·  "+fr.tr("attract.responsible"), ScreenW/2, 546, 15, colFeltLine, false, 1200)
+		fr.drawNotices(feltNotice)
+	}
 	fr.drawMeters(0, false)
 }
 
@@ -97,8 +103,13 @@ func (fr *frame) drawMenu() {
 			fr.centered(fr.trf("menu.spots", g.Spots), r.X+r.W/2, r.Y+356, 16, colDim, false, r.W-16)
 		}
 	}
-	fr.centered(fr.tr("menu.hint"), ScreenW/2, 526, 18, colFeltLine, true, 1200)
-	fr.drawNotices()
+	if fr.s.Message != "" {
+		// A refusal takes the hint's place, under the tiles.
+		fr.drawNotices(Rect{0, 516, ScreenW, 0})
+	} else {
+		fr.centered(fr.tr("menu.hint"), ScreenW/2, 526, 18, colFeltLine, true, 1200)
+		fr.drawNotices(feltNotice)
+	}
 	fr.drawMeters(0, false)
 }
 
@@ -127,30 +138,229 @@ func (fr *frame) drawEmblem(id game.ID, r Rect) {
 	}
 }
 
-// The help screen's paytable box and its row height.
-const helpRow = 23
+// The help screen's two columns: the rules in force and the return (left),
+// the payouts and how to play (right). Both are laid out as lines and paged:
+// SPOT or BET+ turns the page (the controller counts the presses, this
+// layout says how many pages there are), so no line is ever cut off.
+func helpLeftBox() Rect  { return Rect{24, 66, 590, 452} }
+func helpRightBox() Rect { return Rect{634, 66, 622, 452} }
 
-func helpPaysBox() Rect { return Rect{634, 66, 622, 488} }
+// helpLine is one line of a help column: its height and how it is drawn
+// with its top at y (nil: a gap). keep holds it on the page of the line
+// after it (a heading, a paragraph's lines); a heading is repeated at the
+// top of a page that goes on under it.
+type helpLine struct {
+	h       float32
+	draw    func(y float32)
+	keep    bool
+	heading bool
+}
 
-// helpPayRows is how many paytable rows one help page holds.
-func helpPayRows() int { return int((helpPaysBox().H - 60) / helpRow) }
+// pageLines splits lines into pages of at most height. A run of kept lines
+// goes whole to the next page when it does not fit what is left of this one
+// (unless it is taller than a page); a page never starts with a gap, and one
+// that starts under a heading of the last page repeats it.
+func pageLines(lines []helpLine, height float32) [][]helpLine {
+	var pages [][]helpLine
+	var cur []helpLine
+	used := float32(0)
+	var head *helpLine
+	for i := 0; i < len(lines); {
+		j, runH := i, float32(0) // the run lines[i:j] is kept together
+		for j < len(lines) {
+			runH += lines[j].h
+			j++
+			if !lines[j-1].keep {
+				break
+			}
+		}
+		if used+runH > height && len(cur) > 0 && (runH <= height || used+lines[i].h > height) {
+			pages = append(pages, cur)
+			cur, used = nil, 0
+			if lines[i].draw == nil {
+				i++ // a gap at the top of a page
+				continue
+			}
+			if head != nil && !lines[i].heading {
+				cur, used = append(cur, *head), head.h
+			}
+		}
+		for ; i < j; i++ {
+			if used+lines[i].h > height && len(cur) > 0 { // a run taller than a page
+				pages = append(pages, cur)
+				cur, used = nil, 0
+			}
+			if lines[i].heading {
+				head = &lines[i]
+			}
+			cur = append(cur, lines[i])
+			used += lines[i].h
+		}
+	}
+	if len(cur) > 0 || len(pages) == 0 {
+		pages = append(pages, cur)
+	}
+	return pages
+}
 
-// payPages is the number of help pages the paytable needs: a heading row
-// per bet and a row per line, helpPayRows a page.
-func payPages(pays []view.PayLine) int {
-	rows, last := 0, game.BetKind("-")
-	for _, p := range pays {
+// helpLayout is the help screen of h paged: the rules of each page (the
+// return block is on every page, at the bottom of the left column) and the
+// right column's lines of each page.
+type helpLayout struct {
+	rules [][]helpLine
+	rtp   []helpLine
+	right [][]helpLine
+}
+
+func (l helpLayout) pages() int { return max(len(l.rules), len(l.right)) }
+
+const (
+	helpRow  = 23 // a paytable row
+	helpRule = 21 // a rule or return row
+)
+
+// helpLayoutOf lays out h (the help of game id) for the frame's language.
+func (fr *frame) helpLayoutOf(h *view.HelpView, id game.ID) helpLayout {
+	left, right := helpLeftBox(), helpRightBox()
+	var l helpLayout
+	// The return, at the bottom of the left column.
+	l.rtp = append(l.rtp, helpLine{h: 30, draw: func(y float32) { fr.text(fr.tr("help.rtp"), left.X+16, y, 17, colGold, true) }})
+	for _, r := range h.RTP {
+		// The figure, its basis (as `cabinet par` gives it) and how it was
+		// obtained; for the main bet, the figure per initial bet, and where
+		// a cap makes the return depend on the bet, the worst allowed bet it
+		// was computed at (the figure is then at least that).
+		l.rtp = append(l.rtp, helpLine{h: helpRule, draw: func(y float32) {
+			fr.text(fr.tr("bet."+string(r.Bet)), left.X+16, y, 16, colWhite, true)
+			pct := i18n.Percent(fr.lang, r.RTPBP)
+			if r.WorstBet > 0 {
+				pct = fr.trf("help.at_least", pct)
+			}
+			fr.text(pct, left.X+220, y, 16, colWin, true)
+			if r.Basis != "" {
+				fr.text(fr.tr("basis."+r.Basis), left.X+220+fr.measure(pct, 16, true)+8, y+2, 13, colDim, false)
+			}
+			fr.right(fr.method(r.Method), left.X+left.W-16, y, 14, colDim, false)
+		}})
+		switch {
+		case r.WorstBet > 0:
+			l.rtp = append(l.rtp, helpLine{h: helpRule, draw: func(y float32) {
+				fr.text(fr.trf("help.worst_bet", r.WorstSpots, fr.money(r.WorstBet)), left.X+32, y+1, 13, colDim, false)
+			}})
+		case r.InitialBP > 0:
+			l.rtp = append(l.rtp, helpLine{h: helpRule, draw: func(y float32) {
+				fr.text(fr.trf("help.per_initial", i18n.Percent(fr.lang, r.InitialBP)), left.X+32, y+1, 13, colDim, false)
+			}})
+		}
+	}
+	switch {
+	case len(h.RTP) > 0:
+	case id == game.Duel:
+		// An amusement game: no figure to give, and the heading says why.
+		l.rtp = append(l.rtp, fr.paragraph(fr.tr("help.rtp.duel"), left.X+16, left.W-32, 15, 19, colWhite)...)
+	default:
+		// A controller without the return check wired sends none: say so
+		// under the heading rather than leave it empty.
+		l.rtp = append(l.rtp, fr.paragraph(fr.tr("help.rtp.none"), left.X+16, left.W-32, 15, 19, colDim)...)
+	}
+	rtpH := float32(0)
+	for _, ln := range l.rtp {
+		rtpH += ln.h
+	}
+	// The rules in force, above it.
+	var rules []helpLine
+	rule := func(label, value string) {
+		rules = append(rules, helpLine{h: helpRule, draw: func(y float32) {
+			fr.text(label, left.X+16, y, 16, colWhite, false)
+			fr.right(value, left.X+left.W-16, y, 16, colActive, true)
+		}})
+	}
+	for _, kv := range h.Rules {
+		rule(fr.word("rule", kv.Key), fr.value(kv.Value))
+	}
+	if id == game.Duel {
+		deck, level := fr.duelInForce()
+		if deck > 0 {
+			rule(fr.tr("help.duel.deck"), fr.trf("duel.deck", deck))
+		}
+		if level != "" {
+			rule(fr.tr("help.duel.level"), fr.word("level", level))
+		}
+	}
+	l.rules = pageLines(rules, left.H-24-32-rtpH-12)
+	// The payouts, then how to play.
+	var lines []helpLine
+	heading := func(text string, size, h float32) {
+		lines = append(lines, helpLine{h: h, draw: func(y float32) { fr.text(text, right.X+16, y, size, colActive, true) }, keep: true, heading: true})
+	}
+	lines = append(lines, helpLine{h: 34, draw: func(y float32) { fr.text(fr.tr("help.pays"), right.X+16, y, 22, colGold, true) }, keep: true})
+	var last game.BetKind = "-"
+	for _, p := range h.Pays {
 		if p.Bet != last {
-			rows++
+			heading(fr.tr("bet."+string(p.Bet)), 17, helpRow)
 			last = p.Bet
 		}
-		rows++
+		lines = append(lines, helpLine{h: helpRow, draw: func(y float32) {
+			fr.text(fr.payHand(p.Hand), right.X+36, y, 16, colWhite, false)
+			fr.right(fr.pays(p.Pays), right.X+right.W-16, y, 16, colGold, true)
+		}})
 	}
-	return max(1, (rows+helpPayRows()-1)/helpPayRows())
+	if id == game.Duel && len(h.Pays) == 0 {
+		// Poker Duel pays no credits: the pot goes to the better hand,
+		// ranked as games.md §5 ranks them.
+		lines = append(lines, fr.paragraph(fr.tr("help.duel.pot"), right.X+16, right.W-32, 15, 19, colWhite)...)
+		lines = append(lines, helpLine{h: 8})
+		heading(fr.tr("help.duel.ranking"), 17, helpRow)
+		for i, k := range duelRanking {
+			lines = append(lines, helpLine{h: helpRow - 2, draw: func(y float32) {
+				fr.text(fr.word("hand", k), right.X+36, y, 16, colWhite, false)
+				fr.right(strconv.Itoa(i+1), right.X+right.W-16, y, 16, colGold, true)
+			}})
+		}
+	}
+	lines = append(lines, helpLine{h: 14})
+	heading(fr.tr("help.howto"), 17, 26)
+	for i, para := range strings.Split(fr.tr("help.howto."+string(id)), "\n") {
+		if i > 0 {
+			lines = append(lines, helpLine{h: 5})
+		}
+		lines = append(lines, fr.paragraph(para, right.X+16, right.W-32, 15, 19, colWhite)...)
+	}
+	l.right = pageLines(lines, right.H-24)
+	return l
+}
+
+// duelRanking is Poker Duel's hands, highest first (games.md §5).
+var duelRanking = [...]string{"straight flush", "four of a kind", "full house", "flush", "straight",
+	"three of a kind", "two pairs", "one pair", "nothing"}
+
+// paragraph wraps s into lines of width w at size, line apart, at x.
+func (fr *frame) paragraph(s string, x, w, size, line float32, c color.RGBA) []helpLine {
+	var out []helpLine
+	ts := fr.wrap(s, size, w, false)
+	for i, t := range ts {
+		out = append(out, helpLine{h: line, draw: func(y float32) { fr.text(t, x, y, size, c, false) }, keep: i < len(ts)-1})
+	}
+	return out
+}
+
+// duelInForce is Poker Duel's deck and level: the session's while one is
+// played, else what DEAL buys next.
+func (fr *frame) duelInForce() (int, string) {
+	if fr.s.Round != nil && !duelBuying(fr.s) {
+		if d := duel.PictureOf(*fr.s.Round); d != nil {
+			return d.Deck, d.Level
+		}
+	}
+	if di := fr.s.DuelInput; di != nil {
+		return di.Deck, di.Level
+	}
+	return 0, ""
 }
 
 // drawHelp is the help and paytable page of a game: rules in force, the
-// paytables and the RTP figures, all from the snapshot (never hand-typed).
+// paytables and the RTP figures, all from the snapshot (never hand-typed),
+// and how to play, over as many pages as they need.
 func (fr *frame) drawHelp() {
 	h := fr.s.Help
 	id := fr.s.Game
@@ -158,111 +368,49 @@ func (fr *frame) drawHelp() {
 		id = h.Game
 	}
 	fr.drawFelt()
-	right, page := "", 0
-	if h != nil {
-		// The controller counts the player's page presses; the pages are
-		// what this layout needs for the paytable.
-		pages := payPages(h.Pays)
-		page = h.Page % pages
-		if pages > 1 {
-			right = fr.trf("help.page", page+1, pages)
-		}
-	}
-	fr.drawTopBar(fr.trf("help.title", fr.tr("game."+string(id))), right)
 	if h == nil {
+		fr.drawTopBar(fr.trf("help.title", fr.tr("game."+string(id))), "")
 		fr.drawMeters(0, false)
 		return
 	}
-	left := Rect{24, 66, 590, 488}
-	rightR := helpPaysBox()
+	l := fr.helpLayoutOf(h, id)
+	pages := l.pages()
+	page := h.Page % pages
+	right := ""
+	if pages > 1 {
+		right = fr.trf("help.page", page+1, pages)
+	}
+	fr.drawTopBar(fr.trf("help.title", fr.tr("game."+string(id))), right)
+	left, rightR := helpLeftBox(), helpRightBox()
 	box(left, 14, fade(colInk, 0.55))
 	box(rightR, 14, fade(colInk, 0.55))
-
-	const row, rtpRow = helpRow, 21
-	// The RTP block is anchored at the bottom of the left box; the rules
-	// fill what is above it (a row that does not fit is not drawn).
-	rtpLines := len(h.RTP)
-	for _, r := range h.RTP {
-		if r.InitialBP > 0 || r.WorstBet > 0 {
-			rtpLines++ // the main bet's second line
+	draw := func(lines []helpLine, y float32) {
+		for _, ln := range lines {
+			if ln.draw != nil {
+				ln.draw(y)
+			}
+			y += ln.h
 		}
 	}
-	rtpTop := left.Y + left.H - 12 - 30 - rtpRow*float32(rtpLines)
-	// Rules in force.
-	y := left.Y + 12
-	fr.text(fr.tr("help.rules"), left.X+16, y, 22, colGold, true)
-	y += 32
-	for _, kv := range h.Rules {
-		if y+rtpRow > rtpTop-6 {
-			break
-		}
-		fr.text(fr.word("rule", kv.Key), left.X+16, y, 16, colWhite, false)
-		fr.right(fr.value(kv.Value), left.X+left.W-16, y, 16, colActive, true)
-		y += rtpRow
+	endLeft := fr.within(left)
+	fr.text(fr.tr("help.rules"), left.X+16, left.Y+12, 22, colGold, true)
+	draw(l.rules[min(page, len(l.rules)-1)], left.Y+44)
+	rtpH := float32(0)
+	for _, ln := range l.rtp {
+		rtpH += ln.h
 	}
-	// RTP, below the rules.
-	y = rtpTop
-	fr.text(fr.tr("help.rtp"), left.X+16, y, 17, colGold, true)
-	y += 30
-	for _, r := range h.RTP {
-		// The figure, its basis (as `cabinet par` gives it) and how it was
-		// obtained; for the main bet, the figure per initial bet, and where
-		// a cap makes the return depend on the bet, the worst allowed bet it
-		// was computed at (the figure is then at least that).
-		fr.text(fr.tr("bet."+string(r.Bet)), left.X+16, y, 16, colWhite, true)
-		pct := i18n.Percent(fr.lang, r.RTPBP)
-		if r.WorstBet > 0 {
-			pct = fr.trf("help.at_least", pct)
-		}
-		fr.text(pct, left.X+220, y, 16, colWin, true)
-		if r.Basis != "" {
-			fr.text(fr.tr("basis."+r.Basis), left.X+220+fr.measure(pct, 16, true)+8, y+2, 13, colDim, false)
-		}
-		fr.right(fr.method(r.Method), left.X+left.W-16, y, 14, colDim, false)
-		y += rtpRow
-		switch {
-		case r.WorstBet > 0:
-			fr.text(fr.trf("help.worst_bet", r.WorstSpots, fr.money(r.WorstBet)), left.X+32, y+1, 13, colDim, false)
-			y += rtpRow
-		case r.InitialBP > 0:
-			fr.text(fr.trf("help.per_initial", i18n.Percent(fr.lang, r.InitialBP)), left.X+32, y+1, 13, colDim, false)
-			y += rtpRow
-		}
+	draw(l.rtp, left.Y+left.H-12-rtpH)
+	endLeft()
+	endRight := fr.within(rightR)
+	if page < len(l.right) {
+		draw(l.right[page], rightR.Y+12)
 	}
-	// Paytables, grouped by bet.
-	y = rightR.Y + 12
-	fr.text(fr.tr("help.pays"), rightR.X+16, y, 22, colGold, true)
-	y += 34
-	var last game.BetKind = "-"
-	start := page * helpPayRows()
-	n := 0
-	for _, p := range h.Pays {
-		lines := 1
-		if p.Bet != last {
-			lines = 2
-		}
-		if n+lines <= start {
-			n += lines
-			last = p.Bet
-			continue
-		}
-		if y > rightR.Y+rightR.H-row {
-			break
-		}
-		if p.Bet != last {
-			fr.text(fr.tr("bet."+string(p.Bet)), rightR.X+16, y, 17, colActive, true)
-			y += row
-			last = p.Bet
-		}
-		fr.text(fr.payHand(p.Hand), rightR.X+36, y, 16, colWhite, false)
-		fr.right(fr.pays(p.Pays), rightR.X+rightR.W-16, y, 16, colGold, true)
-		y += row
-		n += lines
+	endRight()
+	hint := fr.tr("help.back")
+	if pages > 1 {
+		hint = fr.tr("help.next") + "  ·  " + hint
 	}
-	if page == payPages(h.Pays)-1 {
-		fr.drawHowTo(id, Rect{rightR.X + 16, y + 14, rightR.W - 32, rightR.Y + rightR.H - y - 24})
-	}
-	fr.centered(fr.tr("help.back"), ScreenW/2, 548, 14, colFeltLine, false, 0)
+	fr.centered(hint, ScreenW/2, left.Y+left.H+6, 15, colFeltLine, true, 1200)
 	fr.drawMeters(0, false)
 }
 
@@ -379,29 +527,6 @@ func (fr *frame) draw() {
 		fr.drawTilt()
 	case view.Handpay:
 		fr.drawHandpay()
-	}
-}
-
-// drawHowTo teaches the game in plain words (help.howto.<game>) in r,
-// below the last page's paytable: a paragraph per line of the text, as
-// many lines as fit.
-func (fr *frame) drawHowTo(id game.ID, r Rect) {
-	const size, line = 15, 19
-	if r.H < 2*line+30 {
-		return
-	}
-	y := r.Y
-	fr.text(fr.tr("help.howto"), r.X, y, 17, colActive, true)
-	y += 26
-	for _, para := range strings.Split(fr.tr("help.howto."+string(id)), "\n") {
-		for _, l := range fr.wrap(para, size, r.W, false) {
-			if y+line > r.Y+r.H {
-				return
-			}
-			fr.text(l, r.X, y, size, colWhite, false)
-			y += line
-		}
-		y += 5
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"cabinet/internal/game"
+	"cabinet/internal/i18n"
 	"cabinet/internal/money"
 	"cabinet/internal/view"
 
@@ -51,6 +52,7 @@ func outcomeColor(o game.Outcome) color.RGBA {
 func (fr *frame) badge(s string, cx, y, size float32, fg, bg color.RGBA) Rect {
 	w := fr.measure(s, size, true) + 18
 	r := Rect{cx - w/2, y, w, size + 10}
+	defer fr.inPanel("badge "+s, r)()
 	box(r, (size+10)/2, bg)
 	fr.inRect(s, r, size, fg, true)
 	return r
@@ -83,7 +85,7 @@ func (fr *frame) drawBlackjack() {
 	fr.drawFelt()
 	right := ""
 	t := s.Round
-	if t != nil && t.Round > 0 {
+	if t != nil && t.Round > 0 && !s.Demo { // a demonstration is no round of this cabinet
 		right = fr.trf("meter.round", t.Round)
 	}
 	fr.drawTopBar(fr.tr("game."+string(s.Game)), right)
@@ -107,7 +109,11 @@ func (fr *frame) drawBlackjack() {
 	// Prompts and notices: right of the dealer during a round (never over
 	// the rules line, the dealer or a hand), in the empty middle of the
 	// felt while betting.
-	round := func(msg string, c color.RGBA) { fr.drawNoticeAt(msg, roundNotice, c) }
+	round := func(msg string, c color.RGBA) Rect {
+		r := fr.drawNoticeAt(msg, roundNotice, c)
+		fr.roundBottom = r.Y + r.H
+		return r
+	}
 	switch {
 	case s.Message != "" && !pending:
 		// A refusal during a round takes the prompt's place until the next input.
@@ -122,14 +128,15 @@ func (fr *frame) drawBlackjack() {
 		if t.Paid > 0 {
 			c = colWin
 		}
-		round(fr.tr("callout."+callout(t)), c)
+		r := round(fr.tr("callout."+callout(t)), c)
 		if t.Paid > 0 {
-			fr.drawNoticeAt(fr.trf("table.paid", fr.money(t.Paid)), Rect{roundNotice.X, roundNotice.Y + 52, roundNotice.W, 0}, colWin)
+			p := fr.drawNoticeAt(fr.trf("table.paid", fr.money(t.Paid)), Rect{roundNotice.X, r.Y + r.H + 8, roundNotice.W, 0}, colWin)
+			fr.roundBottom = p.Y + p.H
 		}
 	case t != nil && t.Done && t.Paid > 0:
 		round(fr.trf("table.paid", fr.money(t.Paid)), colWin)
 	}
-	fr.drawNotices()
+	fr.drawNotices(feltNotice)
 	if !fr.still {
 		fr.drawFlying()
 	}
@@ -140,16 +147,35 @@ func (fr *frame) drawBlackjack() {
 	fr.drawMeters(bet, true)
 }
 
-// drawNotices draws the recovered notice and the transient message.
-func (fr *frame) drawNotices() {
+// drawNotices draws the recovered notice and the transient message, the
+// message in the column msg (X, W; Y its top) the screen keeps for it.
+func (fr *frame) drawNotices(msg Rect) {
 	if fr.s.Recovered {
-		// Top left, clear of the dealer's cards and of the title bar.
-		fr.drawNoticeAt(fr.tr("msg.recovered"), Rect{12, 60, 440, 0}, colZap)
+		r := recoveredNotice(fr.s.Game)
+		if fr.s.Game != game.Duel {
+			r.Y = max(r.Y, fr.roundBottom+8) // under the round's notices
+		}
+		fr.drawNoticeAt(fr.tr("msg.recovered"), r, colZap)
 	}
 	if fr.s.Message != "" && !fr.messageDrawn {
-		fr.drawNotice(fr.word("msg", fr.s.Message), 180, colLose)
+		fr.drawNoticeAt(fr.word("msg", fr.s.Message), msg, colLose)
 	}
 }
+
+// recoveredNotice is where "game recovered" goes: at a blackjack table
+// under the round's prompt, right of the dealer (clear of the legend strip,
+// the limits, the dealer and the rules line); at Poker Duel, in the middle
+// of the title bar (the felt's top holds the Baron and his label).
+func recoveredNotice(id game.ID) Rect {
+	if id == game.Duel {
+		return Rect{ScreenW/2 - 300, 4, 600, 0}
+	}
+	return Rect{roundNotice.X, roundNotice.Y + 52, roundNotice.W, 0}
+}
+
+// feltNotice is the message column of a blackjack table while bets are
+// placed: under the top of the felt, right of the table limits.
+var feltNotice = Rect{260, 180, 760, 0}
 
 // drawBetting draws the empty spots with the pending bets.
 func (fr *frame) drawBetting(info view.GameInfo, spots int) {
@@ -231,13 +257,15 @@ func (fr *frame) drawSideSpot(kind game.BetKind, spot, j, spots int, amt money.C
 	}
 	if outcome != "" {
 		label := fr.word("outcome", string(outcome))
-		if hand != "" {
+		if s, ok := i18n.Lookup(fr.lang, "sidehand", hand); ok && hand != "" && i18n.Has(fr.lang, "sidehand."+hand) {
+			label = s // the short form, where the full name is long
+		} else if hand != "" {
 			label = fr.word("hand", hand)
 		}
 		c := outcomeColor(outcome)
-		fr.badge(label, x, y+r+2, 11, colInk, c)
+		b := fr.badge(label, x, y+r+2, 11, colInk, c)
 		if win > 0 {
-			fr.badge("+"+fr.money(win), x, y+r+20, 11, colInk, colWin)
+			fr.badge("+"+fr.money(win), x, b.Y+b.H+2, 11, colInk, colWin)
 		}
 	}
 }
@@ -316,7 +344,11 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 			// A doubled hand's card lies sideways (face down while the
 			// rules keep it hidden, Hidden counting it).
 			sideways := h.Doubled && j == len(rs)-1 && j >= 2
+			endSide := noop
 			if sideways {
+				// Recorded where it lies (ink.go), turned a quarter.
+				cx, cy := r.Center()
+				endSide = fr.inObject("card", Rect{cx - r.H/2, cy - r.W/2, r.H, r.W})
 				rl.PushMatrix()
 				rl.Translatef(r.X+r.W/2, r.Y+r.H/2, 0)
 				rl.Rotatef(90, 0, 0, 1)
@@ -330,21 +362,10 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 			if sideways {
 				rl.PopMatrix()
 			}
+			endSide()
 		}
 		cx := a.X + a.W/2
-		if tt := fr.totalText(h); tt != "" {
-			bg := colWhite
-			if active {
-				bg = colActive
-			}
-			fr.badge(tt, cx, a.Y-30, 16, colInk, bg)
-		}
-		if h.Note == "zapped" {
-			drawBolt(Rect{cx + 36, a.Y - 34, 22, 30}, colZap)
-			fr.badge(fr.word("note", h.Note), cx-62, a.Y-30, 13, colInk, colZap)
-		} else if h.Note != "" {
-			fr.badge(fr.word("note", h.Note), cx-70, a.Y-30, 13, colInk, colDim)
-		}
+		fr.drawHandLabels(h, active, cx, a.Y-30, a.W)
 		// Outcome and win under the cards.
 		y := a.Y + ch + 4
 		var pills []pill
@@ -368,12 +389,63 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if h.Bet > 0 {
 			fr.drawStack(h.Bet, bx, betCircleY)
 		}
-		if h.Doubled {
-			fr.badge("×2", bx-38, betCircleY-30, 13, colInk, colGold)
+		if h.Doubled { // left of the chips, clear of them
+			fr.badge("×2", bx-(betCircleR-4)-26, betCircleY-30, 13, colInk, colGold)
 		}
 		if h.Insured > 0 && h.Outcome == "" { // once settled, the pills say what it did
 			fr.badge(fr.tr("note.insured")+" "+fr.money(h.Insured), cx, betCircleY-52, 11, colInk, colPush)
 		}
+	}
+}
+
+// drawHandLabels draws above a hand its note ("split", "zapped" with
+// Zappit's bolt after it) and its total, side by side and centred on cx, or
+// the note above the total when the hand's width w cannot hold both: however
+// wide the words, they never overlap.
+func (fr *frame) drawHandLabels(h game.HandView, active bool, cx, y, w float32) {
+	const gap, noteSize, totalSize, boltW = 6, 13, 16, 22
+	note, tt := "", fr.totalText(h)
+	if h.Note != "" {
+		note = fr.word("note", h.Note)
+	}
+	zapped := h.Note == "zapped"
+	wNote, wTotal := float32(0), float32(0)
+	if note != "" {
+		wNote = fr.measure(note, noteSize, true) + 18
+		if zapped {
+			wNote += gap + boltW
+		}
+	}
+	if tt != "" {
+		wTotal = fr.measure(tt, totalSize, true) + 18
+	}
+	// x and y of the note and of the total.
+	nx, ny := cx-(wNote+gap+wTotal)/2, y+(totalSize-noteSize)/2
+	tx := nx + wNote + gap
+	switch {
+	case note == "":
+		tx = cx - wTotal/2
+	case tt == "":
+		nx = cx - wNote/2
+	case wNote+gap+wTotal > w:
+		nx, ny, tx = cx-wNote/2, y-noteSize-14, cx-wTotal/2
+	}
+	if note != "" {
+		bg := colDim
+		bw := wNote
+		if zapped {
+			bg = colZap
+			bw -= gap + boltW
+			drawBolt(Rect{nx + bw + gap, ny - 4, boltW, noteSize + 14}, colZap)
+		}
+		fr.badge(note, nx+bw/2, ny, noteSize, colInk, bg)
+	}
+	if tt != "" {
+		bg := colWhite
+		if active {
+			bg = colActive
+		}
+		fr.badge(tt, tx+wTotal/2, y, totalSize, colInk, bg)
 	}
 }
 
@@ -418,6 +490,7 @@ func (fr *frame) drawSideBets(side []game.SideView, spots int) {
 // drawJackpot draws the progressive meter.
 func (fr *frame) drawJackpot(r Rect, big bool) {
 	p := fr.pulse(1.6)
+	defer fr.inPanel("jackpot", r)()
 	box(r, r.H/2, color.RGBA{40, 10, 10, 255})
 	frameBox(r, r.H/2, 3, mix(colGoldDark, colGold, p))
 	label := fr.tr("meter.jackpot")

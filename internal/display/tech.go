@@ -30,7 +30,17 @@ func (fr *frame) drawAudit() {
 		a = &view.AuditView{Page: "meters"}
 	}
 	fr.techBackground()
-	fr.drawTopBar(fr.tr("audit.title")+" — "+fr.tr("audit."+a.Page), fr.tr("audit.key_hint"))
+	title := fr.tr("audit.title") + " — " + fr.tr("audit."+a.Page)
+	if fr.s.Message != "" {
+		// A key turn refused here says why (the reset key on a handpay), in
+		// the title bar in place of the key hint: the pages below stay
+		// readable.
+		fr.drawTopBar(title, "")
+		x := 18 + fr.measure(title, 28, true) + 16
+		fr.drawNoticeAt(fr.word("msg", fr.s.Message), Rect{x, 4, ScreenW - x - 8, 0}, colLose)
+	} else {
+		fr.drawTopBar(title, fr.tr("audit.key_hint"))
+	}
 	// Tabs.
 	for i, p := range auditPages {
 		r := Rect{20 + float32(i)*200, 60, 190, 34}
@@ -38,8 +48,10 @@ func (fr *frame) drawAudit() {
 		if p == a.Page {
 			bg, fg = colGold, colInk
 		}
+		end := fr.inPanel("tab", r)
 		box(r, 8, bg)
 		fr.inRect(fr.tr("audit."+p), r, 16, fg, true)
+		end()
 	}
 	body := Rect{20, 104, ScreenW - 40, 430}
 	switch a.Page {
@@ -60,9 +72,6 @@ func (fr *frame) drawAudit() {
 		}
 	default:
 		fr.drawKVGrid(a.Meters, body, "meter", false)
-	}
-	if fr.s.Message != "" { // a key turn refused here says why (the reset key on a handpay)
-		fr.drawNotice(fr.word("msg", fr.s.Message), body.Y+body.H/2-22, colLose)
 	}
 	fr.centered(fr.tr("audit.nav"), ScreenW/2, 580, 18, colDim, true, 1200)
 	if a.Digest != "" && a.Page != "program" {
@@ -224,36 +233,74 @@ func (fr *frame) drawOperator() {
 	if o == nil {
 		return
 	}
-	const row = 27
+	// A row is one line high, or as many as its longest cell needs: no
+	// label, value or allowed range is cut.
+	const row, more = 27, 18
 	r := Rect{20, 64, ScreenW - 40, 430}
 	cols := []float32{r.X + 16, r.X + 560, r.X + 820}
+	widths := []float32{cols[1] - cols[0] - 12, cols[2] - cols[1] - 12, r.X + r.W - cols[2] - 8}
 	for i, h := range []string{fr.tr("operator.setting"), fr.tr("operator.value"), fr.tr("operator.allowed")} {
 		fr.text(h, cols[i], r.Y, 17, colGold, true)
 	}
-	visible := int((r.H - 30) / row)
-	first := max(0, o.Cursor-visible+1)
-	for i := first; i < len(o.Items) && i < first+visible; i++ {
+	type cell struct {
+		lines []string
+		size  float32
+		bold  bool
+	}
+	cells := func(i int) ([3]cell, float32) {
 		it := o.Items[i]
-		y := r.Y + 30 + float32(i-first)*row
+		v := fr.settingValue(it, it.Value)
+		if it.Draft { // a draft is marked as one until it is saved
+			v += "  (" + fr.tr("operator.draft") + ")"
+		}
+		cs := [3]cell{{nil, 17, i == o.Cursor}, {nil, 17, true}, {nil, 15, false}}
+		n := 1
+		for k, s := range []string{fr.settingLabel(it), v, fr.allowedOf(it)} {
+			cs[k].lines = fr.wrap(s, cs[k].size, widths[k], cs[k].bold)
+			n = max(n, len(cs[k].lines))
+		}
+		return cs, row + float32(n-1)*more
+	}
+	avail := r.H - 30
+	first, used := o.Cursor, float32(0)
+	for first >= 0 && first < len(o.Items) {
+		_, h := cells(first)
+		if used+h > avail {
+			break
+		}
+		used += h
+		first--
+	}
+	first = max(first+1, 0)
+	y := r.Y + 30
+	for i := first; i < len(o.Items); i++ {
+		cs, h := cells(i)
+		if y+h > r.Y+30+avail {
+			break
+		}
 		if i == o.Cursor {
-			box(Rect{r.X, y - 3, r.W, row}, 6, fade(colActive, 0.85))
+			box(Rect{r.X, y - 3, r.W, h}, 6, fade(colActive, 0.85))
 		} else if i%2 == 0 {
-			rl.DrawRectangleRec(rec(Rect{r.X, y - 3, r.W, row}), fade(colWhite, 0.04))
+			rl.DrawRectangleRec(rec(Rect{r.X, y - 3, r.W, h}), fade(colWhite, 0.04))
 		}
 		ink, val := colWhite, colGold
 		if i == o.Cursor {
 			ink, val = colInk, colInk
+		} else if o.Items[i].Draft {
+			val = colLose
 		}
-		fr.text(fr.fitText(fr.settingLabel(it), 17, cols[1]-cols[0]-12), cols[0], y, 17, ink, i == o.Cursor)
-		v := fr.settingValue(it, it.Value)
-		if it.Draft { // a draft is marked as one until it is saved
-			v += "  (" + fr.tr("operator.draft") + ")"
-			if i != o.Cursor {
-				val = colLose
+		inks := [3]color.RGBA{ink, val, mix(ink, colDim, 0.4)}
+		for k, c := range cs {
+			ly := y
+			if k == 2 {
+				ly++
+			}
+			for _, l := range c.lines {
+				fr.text(l, cols[k], ly, c.size, inks[k], c.bold)
+				ly += more
 			}
 		}
-		fr.text(v, cols[1], y, 17, val, true)
-		fr.text(fr.fitText(fr.allowedOf(it), 15, r.X+r.W-cols[2]-8), cols[2], y+1, 15, mix(ink, colDim, 0.4), false)
+		y += h
 	}
 	switch {
 	case o.Error != nil:
@@ -350,18 +397,6 @@ func (fr *frame) percentText(v string) string {
 	return v + "%"
 }
 
-// fitText cuts s with an ellipsis to fit w.
-func (fr *frame) fitText(s string, size, w float32) string {
-	if fr.measure(s, size, false) <= w {
-		return s
-	}
-	rs := []rune(s)
-	for len(rs) > 1 && fr.measure(string(rs)+"…", size, false) > w {
-		rs = rs[:len(rs)-1]
-	}
-	return string(rs) + "…"
-}
-
 // drawHwTest is the hardware self-test screen.
 func (fr *frame) drawHwTest() {
 	h := fr.s.HwTest
@@ -405,7 +440,9 @@ func (fr *frame) drawHwTest() {
 // drawTilt covers the whole frozen screen and says what is wrong.
 func (fr *frame) drawTilt() {
 	rl.DrawRectangle(0, 0, ScreenW, ScreenH, colTilt)
+	fr.overlay()
 	r := tiltRect
+	defer fr.within(r)()
 	box(r, 24, color.RGBA{30, 0, 0, 245})
 	frameBox(r, 24, 4, mix(colLose, colWhite, fr.pulse(1)*0.5))
 	fr.centered("⚠ "+fr.tr("tilt.title"), ScreenW/2, r.Y+26, 48, colWhite, true, r.W-40)
@@ -418,15 +455,15 @@ func (fr *frame) drawTilt() {
 	if t := fr.s.Round; t != nil && !t.Done {
 		fr.centered(fr.tr("tilt.frozen"), ScreenW/2, r.Y+r.H-50, 18, colDim, false, r.W-40)
 	}
-	fr.overlayMessage(r.Y + r.H - 150)
+	fr.overlayMessage(r, r.Y+r.H-150)
 }
 
 // overlayMessage draws the transient message (a refused bill, key, button)
 // inside an overlay at y: the screen below is dimmed, so its own notice is
 // not readable there.
-func (fr *frame) overlayMessage(y float32) {
+func (fr *frame) overlayMessage(box Rect, y float32) {
 	if fr.s.Message != "" {
-		fr.drawNotice(fr.word("msg", fr.s.Message), y, colLose)
+		fr.drawNoticeAt(fr.word("msg", fr.s.Message), Rect{box.X + 10, y, box.W - 20, 0}, colLose)
 	}
 }
 
@@ -439,7 +476,9 @@ var (
 // drawHandpay is the handpay lock.
 func (fr *frame) drawHandpay() {
 	rl.DrawRectangle(0, 0, ScreenW, ScreenH, color.RGBA{0, 0, 0, 190})
+	fr.overlay()
 	r := handpayRect
+	defer fr.within(r)()
 	box(r, 24, color.RGBA{40, 28, 0, 250})
 	frameBox(r, 24, 5, mix(colGoldDark, colGold, fr.pulse(1)))
 	fr.centered(fr.tr("handpay.title"), ScreenW/2, r.Y+34, 52, colGold, true, r.W-40)
@@ -449,7 +488,7 @@ func (fr *frame) drawHandpay() {
 	}
 	fr.centered(fr.trf(key, fr.money(fr.s.Handpay)), ScreenW/2, r.Y+150, 44, colWhite, true, r.W-40)
 	fr.centered(fr.tr("handpay.hint"), ScreenW/2, r.Y+r.H-70, 22, colDim, false, r.W-40)
-	fr.overlayMessage(r.Y + r.H - 130)
+	fr.overlayMessage(r, r.Y+r.H-130)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

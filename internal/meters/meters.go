@@ -55,6 +55,21 @@ type Meters struct {
 	// PowerUps counts boots; Recoveries the boots that found a round open.
 	PowerUps   int64 `json:"power_ups"`
 	Recoveries int64 `json:"recoveries"`
+
+	// Tickets (TITO; cashable tickets only, see tickets.go). TicketsIn:
+	// tickets stacked and credited. TicketsIssued: cash-outs to a ticket,
+	// debited from the credit meter when the ticket is recorded pending,
+	// before it is printed. Each issued ticket ends printed (TicketsOut) or
+	// voided by the attendant and paid by hand (TicketsVoided); the rest
+	// (at most one ticket) is outstanding. Every amount has its count.
+	TicketsIn          money.Cents `json:"tickets_in"`
+	TicketsInCount     int64       `json:"tickets_in_count"`
+	TicketsIssued      money.Cents `json:"tickets_issued"`
+	TicketsIssuedCount int64       `json:"tickets_issued_count"`
+	TicketsOut         money.Cents `json:"tickets_out"`
+	TicketsOutCount    int64       `json:"tickets_out_count"`
+	TicketsVoided      money.Cents `json:"tickets_voided"`
+	TicketsVoidedCount int64       `json:"tickets_voided_count"`
 }
 
 // GameMeters are the meters of one game.
@@ -173,17 +188,25 @@ func (m *Meters) RoundOver(g game.ID, staked, paid money.Cents) {
 }
 
 // Expected returns the credit meter the money meters imply:
-// BillsIn − TotalIn + TotalWon − HandpayCancelled.
+// BillsIn + TicketsIn − TotalIn + TotalWon − HandpayCancelled − TicketsIssued.
 func (m *Meters) Expected() money.Cents {
-	return m.BillsIn - m.TotalIn + m.TotalWon - m.HandpayCancelled
+	return m.BillsIn + m.TicketsIn - m.TotalIn + m.TotalWon - m.HandpayCancelled - m.TicketsIssued
 }
 
-// Check verifies the money invariant of platform.md §3,
+// Check verifies the money invariant of platform.md §3 extended with
+// tickets (issue 30: bills + tickets in = credits played + tickets out +
+// handpays),
 //
-//	credits = BillsIn − TotalIn + TotalWon − HandpayCancelled,
+//	credits = BillsIn + TicketsIn − TotalIn + TotalWon − HandpayCancelled − TicketsIssued,
 //
-// and that no meter (nor the credit meter) is negative. Handpaid jackpots
-// (JackpotHandpay) are outside the invariant: they were never credited.
+// where every ticket issued is printed, voided (handpaid) or outstanding:
+//
+//	TicketsIssued = TicketsOut + TicketsVoided + outstanding, 0 ≤ outstanding,
+//
+// with at most one ticket outstanding (its amount is the store's business:
+// recovery checks it against the ticket record), and that no meter (nor
+// the credit meter) is negative. Handpaid jackpots (JackpotHandpay) are
+// outside the invariant: they were never credited.
 func (m *Meters) Check(credits money.Cents) error {
 	if credits < 0 {
 		return fmt.Errorf("%w: credits %v", ErrNegative, credits)
@@ -194,8 +217,13 @@ func (m *Meters) Check(credits money.Cents) error {
 		}
 	}
 	if want := m.Expected(); credits != want {
-		return fmt.Errorf("%w: credits %v, meters say %v (bills in %v − total in %v + total won %v − handpay cancelled %v)",
-			ErrInvariant, credits, want, m.BillsIn, m.TotalIn, m.TotalWon, m.HandpayCancelled)
+		return fmt.Errorf("%w: credits %v, meters say %v (bills in %v + tickets in %v − total in %v + total won %v − handpay cancelled %v − tickets issued %v)",
+			ErrInvariant, credits, want, m.BillsIn, m.TicketsIn, m.TotalIn, m.TotalWon, m.HandpayCancelled, m.TicketsIssued)
+	}
+	if a, n := m.TicketsOutstanding(); a < 0 || n < 0 || n > 1 || (n == 0) != (a == 0) {
+		return fmt.Errorf("%w: tickets issued %v (%d) − printed %v (%d) − voided %v (%d) leaves %v in %d ticket(s) outstanding, want nothing or one ticket",
+			ErrInvariant, m.TicketsIssued, m.TicketsIssuedCount, m.TicketsOut, m.TicketsOutCount,
+			m.TicketsVoided, m.TicketsVoidedCount, a, n)
 	}
 	return nil
 }
@@ -264,6 +292,14 @@ func (m *Meters) Lines() []Line {
 		n("operator_key", m.OperatorKey),
 		n("power_ups", m.PowerUps),
 		n("recoveries", m.Recoveries),
+		c("tickets_in", m.TicketsIn),
+		n("tickets_in_count", m.TicketsInCount),
+		c("tickets_issued", m.TicketsIssued),
+		n("tickets_issued_count", m.TicketsIssuedCount),
+		c("tickets_out", m.TicketsOut),
+		n("tickets_out_count", m.TicketsOutCount),
+		c("tickets_voided", m.TicketsVoided),
+		n("tickets_voided_count", m.TicketsVoidedCount),
 	}
 	denoms := slices.Collect(maps.Keys(m.Bills))
 	slices.SortFunc(denoms, func(a, b string) int {

@@ -102,11 +102,15 @@ const (
 	KindProgram      = "program"       // program digest checked / changed
 	KindHost         = "host"          // a command of the casino's host system (SAS)
 	KindRecall       = "recall"        // a recalled round was displayed on the audit screens
+	// Tickets and the note validator (issues 29, 30).
+	KindTicketOut = "ticket_out" // a cash-out ticket issued, printed, failed, reprinted or voided
+	KindTicketIn  = "ticket_in"  // a ticket inserted, authorised, stacked and credited, rejected or returned
+	KindNote      = "note"       // a note's escrow record resolved (validator power-up)
 )
 
 // Kinds lists every event kind in a stable order.
 func Kinds() []string {
 	return []string{KindPowerUp, KindRecovery, KindDoor, KindKey, KindBillAccepted, KindBillRefused,
 		KindBillError, KindTilt, KindTiltClear, KindHandpay, KindHandpayClear, KindConfigChange,
-		KindMemoryClear, KindVoid, KindJackpot, KindMemoryError, KindProgram}
+		KindMemoryClear, KindVoid, KindJackpot, KindMemoryError, KindProgram, KindTicketOut, KindTicketIn, KindNote}
 }

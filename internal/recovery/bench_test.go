@@ -2,6 +2,7 @@ package recovery
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,5 +207,50 @@ func BenchmarkBootResume(b *testing.B) {
 			b.Fatal(err)
 		}
 		s.Close()
+	}
+}
+
+// BenchmarkTicketCheck is what every commit that writes the machine record
+// adds since tickets (checkTickets): the ticket meters against tito/state
+// and, while a ticket is outstanding, its record.
+func BenchmarkTicketCheck(b *testing.B) {
+	for _, open := range []bool{false, true} {
+		b.Run(fmt.Sprintf("outstanding=%v", open), func(b *testing.B) {
+			s, err := Open(filepath.Join(b.TempDir(), "s.db"), Options{Init: true, Now: fixedClock()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if err := s.Update(func(tx *Tx) error {
+				m, _ := tx.Machine()
+				m.Credits, m.Meters.BillsIn = 1000, 1000
+				if open {
+					if _, err := tx.IssueTicket(TicketRequest{Validation: "000000000000000001", Amount: 1000}); err != nil {
+						return err
+					}
+					m.Credits = 0
+					m.Meters.TicketIssued(1000)
+				}
+				return tx.PutMachine(m)
+			}); err != nil {
+				b.Fatal(err)
+			}
+			if err := s.View(func(tx *Tx) error {
+				m, err := tx.Machine()
+				if err != nil {
+					return err
+				}
+				tx.machine = &m
+				b.ResetTimer()
+				for range b.N {
+					if err := tx.checkTickets(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
 }

@@ -81,7 +81,8 @@ func checkRecords(tx *Tx) []error {
 	if empty {
 		return []error{fmt.Errorf("recovery: no bucket: %w", ErrNotInitialised)}
 	}
-	known := map[string]bool{string(bSAS): true} // optional (sas.go)
+	// optional: sas.go, tito.go
+	known := map[string]bool{string(bSAS): true, string(bTITO): true, string(bTicketsOut): true, string(bTicketsIn): true}
 	for _, b := range allBuckets {
 		known[string(b)] = true
 		if tx.tx.Bucket(b) == nil {
@@ -193,6 +194,8 @@ func checkRecords(tx *Tx) []error {
 		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: fmt.Sprintf("store format %d, want %d", sm.Format, storeFormat)})
 	}
 	b := tx.tx.Bucket(bMachine)
+	machineOK := b != nil && b.Get(kMachine) != nil && decode(bMachine, kMachine, b.Get(kMachine), &Machine{}) == nil
+	checkTITO(tx, machineOK, add)
 	if b != nil && b.Get(kMachine) == nil {
 		add(&CorruptError{Bucket: string(bMachine), Key: string(kMachine), Reason: "record missing"})
 	} else if b != nil && b.Get(kMachine) != nil && decode(bMachine, kMachine, b.Get(kMachine), &Machine{}) == nil {

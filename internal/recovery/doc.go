@@ -14,7 +14,8 @@
 // is the commit point: with a proof file bbolt's own syncs are off, the store
 // is synced once, then the proof; mirror.go, unproven.go). Only after Update
 // returns nil may anything be shown. Before committing, Update verifies the meter invariant of
-// the machine record written in the transaction; a violation returns
+// the machine record written in the transaction, and the ticket meters
+// against the ticket records (tito_check.go); a violation returns
 // ErrInvariant and nothing is written.
 //
 // # Records
@@ -40,6 +41,17 @@
 //	sas/queue           the queue's next sequence number
 //	sas/host            HostState: the host's commands in force
 //	                    (the sas bucket exists once SAS has written)
+//	tito/state          ticket sequence numbers, the open ticket out and in,
+//	                    the totals the ticket meters must equal, the
+//	                    secure-enhanced validation state (LP 4C), the last
+//	                    system-validation cash-out ID (tito.go)
+//	tito/note           Note: the note between the decision to stack and
+//	                    Stacked (ID-003; note.go)
+//	tickets_out/#<seq>  TicketOut ring (TicketDepth newest kept; tito.go)
+//	tickets_in/#<seq>   TicketIn ring, with each ticket's SAS redemption
+//	                    (TicketDepth newest kept; ticketin.go)
+//	                    (these three buckets exist once a ticket or note
+//	                    has been recorded)
 //
 // # Newest-store proof
 //

@@ -100,3 +100,36 @@ func (e *MirrorError) Error() string {
 
 // Unwrap returns ErrCorrupt and the kind.
 func (e *MirrorError) Unwrap() []error { return []error{ErrCorrupt, e.Kind} }
+
+// Ticket and note records (tito.go, ticketin.go, note.go). Each refusal
+// writes nothing.
+var (
+	// ErrTicketState: the record is not in a state the transition starts
+	// from (a *TransitionError says which).
+	ErrTicketState = errors.New("recovery: ticket transition not allowed")
+	// ErrTicketUnresolved: a cash-out ticket is pending or uncertain; no
+	// other ticket is issued until it is printed or voided by the
+	// attendant (errors.Is matches ErrTicketState too).
+	ErrTicketUnresolved = errors.New("recovery: a cash-out ticket is unresolved")
+	// ErrBadTicket: a value out of range: an amount not above 0, a
+	// validation number not 18 digits or already used, an empty reason.
+	ErrBadTicket = errors.New("recovery: bad ticket data")
+)
+
+// TransitionError is a refused ticket, redemption or note transition: the
+// record, the operation, the state it was in and the states it is allowed
+// from. errors.Is matches ErrTicketState and Kind.
+type TransitionError struct {
+	Record  string // "ticket out 12", "ticket in 3", "note"
+	Op      string // "print done", "attendant void", …
+	From    string // the record's state ("none": no such record)
+	Allowed string // the states the operation starts from
+	Kind    error  // ErrTicketState or ErrTicketUnresolved
+}
+
+func (e *TransitionError) Error() string {
+	return fmt.Sprintf("recovery: %s: %s refused in state %s (allowed from %s)", e.Record, e.Op, e.From, e.Allowed)
+}
+
+// Unwrap returns ErrTicketState and Kind.
+func (e *TransitionError) Unwrap() []error { return []error{ErrTicketState, e.Kind} }

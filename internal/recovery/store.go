@@ -613,6 +613,11 @@ func (s *Store) Update(fn func(tx *Tx) error) error {
 				return fmt.Errorf("recovery: commit: %w: %w", ErrInvariant, err)
 			}
 		}
+		if tx.machine != nil || tx.titoTouched {
+			if err := tx.checkTickets(); err != nil {
+				return fmt.Errorf("recovery: commit: %w", err)
+			}
+		}
 		for _, n := range s.notes {
 			if err := tx.Log(meters.KindRecovery, n); err != nil {
 				return err

@@ -109,6 +109,9 @@ type Tx struct {
 	// queueChanged: the transaction raised or acknowledged a host
 	// exception (Proven publishes the queue again).
 	queueChanged bool
+	// titoTouched: a ticket or note record was written (tito.go): the
+	// ticket meters are checked against the records before commit.
+	titoTouched bool
 }
 
 func (tx *Tx) bucket(name []byte) (*bolt.Bucket, error) {

@@ -1,6 +1,10 @@
 package sas
 
-import "errors"
+import (
+	"errors"
+
+	"cabinet/internal/serial"
+)
 
 // ErrBadCRC is returned when a message's CRC does not match its bytes.
 var ErrBadCRC = errors.New("sas: bad CRC")
@@ -16,7 +20,7 @@ var ErrConfig = errors.New("sas: bad configuration")
 var ErrBCD = errors.New("sas: not BCD")
 
 // ErrTermios is wrapped when the serial port cannot be set up.
-var ErrTermios = errors.New("sas: serial port setup")
+var ErrTermios = serial.ErrTermios
 
 // ErrNoCashout is returned by SystemValidator.SetValidationNumber when the
 // cash-out is no longer waiting for a number (LP 58 answers "not in

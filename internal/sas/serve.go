@@ -103,7 +103,7 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 		romCh     = make(chan romResult, 1)
 	)
 	for ctx.Err() == nil {
-		n, err := p.read(buf, 10*time.Millisecond)
+		n, err := p.Read(buf, 10*time.Millisecond)
 		if err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 				lastAddr = now
 				if down {
 					down = false
-					log.Info("SAS link up", "port", p.name)
+					log.Info("SAS link up", "port", p.Name())
 				}
 			}
 			msg := f.Feed(b)
@@ -125,7 +125,7 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 				continue
 			}
 			if r := e.Handle(now, msg); r != nil {
-				if err := p.write(r); err != nil {
+				if err := p.Write(r); err != nil {
 					return err
 				}
 			}
@@ -136,7 +136,7 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 			if st, ok := e.M.(interface{ Stopped() bool }); ok && st.Stopped() && e.Cfg.Address != 0 {
 				// Memory error reported (34) and acknowledged: the address
 				// drops to 0 (the reference), nothing more is answered.
-				log.Error("SAS stopped after the memory error was reported: address 0", "port", p.name)
+				log.Error("SAS stopped after the memory error was reported: address 0", "port", p.Name())
 				e.Cfg.Address = 0
 			}
 		}
@@ -161,10 +161,10 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 			if !down {
 				down = true
 				e.Unsync()
-				log.Warn("SAS link down: no address byte", "port", p.name, "silence", opt.ChirpAfter)
+				log.Warn("SAS link down: no address byte", "port", p.Name(), "silence", opt.ChirpAfter)
 			}
 			if now.Sub(lastChirp) >= opt.ChirpEvery {
-				if err := p.chirp(e.Cfg.Address); err != nil {
+				if err := p.WriteMarked(e.Cfg.Address); err != nil {
 					return err
 				}
 				lastChirp = now

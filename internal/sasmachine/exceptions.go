@@ -23,6 +23,8 @@ func Exceptions(e controller.HostEvent) []byte {
 		return []byte{exGameSelected}
 	case controller.HostBillJam:
 		return []byte{exBillJam}
+	case controller.HostCashout:
+		return []byte{exCashout}
 	case controller.HostLogged:
 		return loggedCodes(e.Log)
 	}
@@ -123,10 +125,6 @@ func loggedCodes(e meters.Event) []byte {
 	case meters.KindTilt:
 		if e.Detail == "bill_jam" {
 			return []byte{exBillJam}
-		}
-	case meters.KindHandpay:
-		if e.Detail == "cashout_handpay" {
-			return []byte{exCashout}
 		}
 	case meters.KindHandpayClear:
 		return []byte{exHandpayReset}

@@ -70,6 +70,8 @@ type Machine struct {
 	// unsent are acknowledgements not yet handed to the controller (its
 	// queue was full); every Peek and Ack tries again.
 	unsent []uint64
+	// tito is what the host sent of tickets, until committed (tito.go).
+	tito titoMem
 }
 
 var (
@@ -108,7 +110,7 @@ func (m *Machine) Snapshot() (sas.Snapshot, error) {
 	mt := rec.Meters
 	hi := m.Cab.HostInfo()
 	s := sas.Snapshot{
-		CoinIn: mt.TotalIn, CoinOut: mt.TotalWon, Jackpot: mt.JackpotHandpay, Cancelled: mt.HandpayCancelled,
+		CoinIn: mt.TotalIn, CoinOut: mt.TotalWon, Jackpot: mt.JackpotHandpay, Cancelled: mt.HandpayCancelled + mt.TicketsVoided,
 		Drop: mt.BillsIn, Credits: rec.Credits,
 		Played: mt.Played, Won: mt.Won, Lost: mt.Lost, SlotDoor: mt.MainDoor, PowerUps: mt.PowerUps,
 		SincePowerUp: hi.SincePowerUp, SinceDoor: hi.SinceDoor,
@@ -117,6 +119,8 @@ func (m *Machine) Snapshot() (sas.Snapshot, error) {
 		Selected: GameNumber(hi.Selected),
 		Handpay: sas.Handpay{Pending: rec.Handpay > 0, Amount: rec.Handpay,
 			Cancelled: rec.HandpayKind == controller.HandpayCashout},
+		TicketsIn: mt.TicketsIn, TicketsInCount: mt.TicketsInCount,
+		TicketsOut: mt.TicketsOut, TicketsOutCount: mt.TicketsOutCount,
 	}
 	for k, n := range mt.Bills {
 		v, err := strconv.ParseInt(k, 10, 64)
@@ -130,7 +134,7 @@ func (m *Machine) Snapshot() (sas.Snapshot, error) {
 	}
 	for _, g := range hi.Games {
 		ids := gameIDs[g.ID]
-		sg := sas.Game{ID: ids[0], Paytable: ids[1], BasePct: int(g.RTPBP / 100), MaxBet: g.MaxBet, Enabled: g.Enabled}
+		sg := sas.Game{ID: ids[0], Paytable: ids[1], BasePct: int(g.RTPBP), MaxBet: g.MaxBet, Enabled: g.Enabled}
 		if gm := mt.Games[g.ID]; gm != nil {
 			// The game's machine-paid coin out and hand-paid jackpot, as
 			// the machine's own (TotalWon, JackpotHandpay) are split.

@@ -1,6 +1,10 @@
 package sasmachine
 
 import (
+	"fmt"
+
+	"cabinet/internal/analysis/rtp"
+	"cabinet/internal/config"
 	"context"
 	"os"
 	"path/filepath"
@@ -398,4 +402,75 @@ func locked(t *testing.T, st *recovery.Store) bool {
 		t.Fatal(err)
 	}
 	return h.PlayLocked
+}
+
+// TestBasePctIsTheRulesInForce: LP 53 reports each game's base % as the
+// main bet's return for the rules in force in hundredths of a percent
+// (four ASCII digits, implied decimal: "9970" for 99.70 %), the figure the
+// analyser gives (par, through the return check); LP 1F the machine's
+// lowest. The shipped configuration, with the return check wired as
+// cmd/cabinet wires it.
+func TestBasePctIsTheRulesInForce(t *testing.T) {
+	cfg, err := config.Load(filepath.Join("..", "..", "configs", "cabinet.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := controller.InForceFrom(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := rtp.Check(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := make(chan controller.HostRequest, 64)
+	be := sim.New()
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, Exceptions: Exceptions, Host: host,
+		RNG: controller.SeededRNG{Seed: 7}, Returns: &controller.Returns{Guard: rtp.NewGuard(), MinRTP: cfg.MinRTP()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = c.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done; be.Close(); st.Close() })
+	m := &Machine{Store: st, Cab: c, Host: host}
+	now := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	eng := &sas.Engine{Cfg: sas.Config{Address: 1, Denom: 1}, M: m, Q: m, Clock: func() time.Time { return now }}
+	poll := func(msg ...byte) []byte {
+		now = now.Add(200 * time.Millisecond)
+		return eng.Handle(now, msg)
+	}
+	poll(0x82)
+	lowest := int64(0)
+	for i, id := range game.IDs {
+		want := "0000" // Poker Duel: played for chips, no figure
+		if fs := figs[id]; len(fs) > 0 {
+			if fs[0].Bet != game.Main || fs[0].RTP < 5000 {
+				t.Fatalf("%s: main figure %+v", id, fs[0])
+			}
+			want = fmt.Sprintf("%04d", fs[0].RTP)
+			if lowest == 0 || fs[0].RTP < lowest {
+				lowest = fs[0].RTP
+			}
+		}
+		r := poll(sas.AppendCRC([]byte{0x01, 0x53, 0x00, byte(i + 1)})...)
+		if len(r) < 6 {
+			t.Fatalf("LP 53 game %d (%s) = % X", i+1, id, r)
+		}
+		if got := string(r[len(r)-6 : len(r)-2]); got != want {
+			t.Errorf("LP 53 game %d (%s): base %% %q, want %q (the analyser's main-bet figure in hundredths of a percent)", i+1, id, got, want)
+		}
+	}
+	r := poll(0x01, 0x1F)
+	if len(r) < 6 {
+		t.Fatalf("LP 1F = % X", r)
+	}
+	if got, want := string(r[len(r)-6:len(r)-2]), fmt.Sprintf("%04d", lowest); got != want {
+		t.Errorf("LP 1F base %% %q, want the lowest figure %q", got, want)
+	}
 }

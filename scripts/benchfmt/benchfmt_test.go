@@ -38,6 +38,7 @@ func full() string {
 	b.WriteString(ev(pkgDuel, "BenchmarkDeal", "BenchmarkDeal \t 1000\t 250000 ns/op\n"))
 	b.WriteString(ev(pkgDisplay, "BenchmarkFrame", "BenchmarkFrame-2 \t 300\t 4000000 ns/op\t 3.1 busy-ms/frame\t 0.2 empty-ms/frame\t 15.5 busy/empty\n"))
 	b.WriteString(ev(pkgDisplay, "BenchmarkFrameAttract", "BenchmarkFrameAttract-2 \t 300\t 4000000 ns/op\t 2.5 busy/empty\n"))
+	b.WriteString(ev(pkgRTP, "BenchmarkGuardChange", "BenchmarkGuardChange \t 17\t 120000000 ns/op\t 341.2 max-cpu-ms\t 360.5 max-ms\n"))
 	b.WriteString(ev(pkgSASHost, "BenchmarkSASSlowSync", "BenchmarkSASSlowSync-2 \t 1\t 20920271754 ns/op\t 236.0 late\t 163.7 max-ms\t 420.0 replies\n"))
 	return b.String()
 }
@@ -63,6 +64,7 @@ func TestFigures(t *testing.T) {
 			"engine_duel 4000 rounds/s/core",
 			"frame_busy_per_empty 15.5 ratio",
 			"frame_attract_busy_per_empty 2.5 ratio",
+			"guard_change 341 ms",
 			"sas_late_replies_40ms_sync 236 late/420",
 			"sas_reply_max_40ms_sync 164 ms",
 			"par 1.31 s",
@@ -73,6 +75,7 @@ func TestFigures(t *testing.T) {
 			"engine_blackjack NA no benchmark of cabinet/internal/player reports rounds/s",
 			"engine_duel NA BenchmarkDeal not found in cabinet/internal/game/duel",
 			"frame_busy_per_empty NA BenchmarkFrame not found in cabinet/internal/display",
+			"guard_change NA BenchmarkGuardChange not found in cabinet/internal/analysis/rtp",
 			"sas_late_replies_40ms_sync NA BenchmarkSASSlowSync not found in cabinet/internal/sashost",
 			"par NA cabinet par did not build",
 		}},

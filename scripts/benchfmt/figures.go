@@ -18,6 +18,7 @@ const (
 	pkgDuel      = "cabinet/internal/game/duel"
 	pkgDisplay   = "cabinet/internal/display"
 	pkgSASHost   = "cabinet/internal/sashost"
+	pkgRTP       = "cabinet/internal/analysis/rtp" // the return guard
 )
 
 // Figure is one line of the report. Value is nil when the figure is not
@@ -149,6 +150,10 @@ func Figures(r *Run) []Figure {
 	}
 	figs = append(figs, r.engines()...)
 	figs = append(figs, r.frames()...)
+	// The return guard: the slowest single operator change of the shipped
+	// configuration answered on a fresh guard (start-up with it), CPU time
+	// on one core (-cpu 1), so the machine's load does not count.
+	figs = append(figs, r.single("guard_change", pkgRTP, "BenchmarkGuardChange", "max-cpu-ms", 1, "ms", "< 500"))
 	figs = append(figs, r.sasSlowSync()...)
 	return figs
 }

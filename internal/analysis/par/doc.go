@@ -21,10 +21,10 @@
 // always resplit while the rules allow.
 // Free Bet's shoe is analysed full (the cut card's depletion is not
 // modelled). A win cap (Zappit) is valued at the worst bet — the maximum bet
-// on every spot: by Analyse (the return guard, help) as a bound on each
-// hand's share of the cap, a floor of the capped return (WorstBet); by
-// `cabinet par` by simulating the cap's cost on the engine with a stated 95 %
-// interval (capsim.go, Options.CapRounds).
+// on every spot: by Analyse (the return guard, help) by its floor, a proven
+// lower bound of the capped return of the analyser's own player
+// (capbound.go, docs/par.md); by `cabinet par` also by simulating the cap's
+// cost on the engine with a stated 95 % interval (capsim.go, Options.CapRounds).
 //
 // Side bets are exact enumerations over the shoe composition (Any Pair, 21+3,
 // Hot 3, Royal Poker over all five-card hands of the deck) or by dealer

@@ -20,7 +20,7 @@ func TestDealerDistributionAgainstEngine(t *testing.T) {
 	for i, id := range []game.ID{game.Classic, game.Zappit} {
 		t.Run(string(id), func(t *testing.T) {
 			r, _ := blackjack.Preset(id)
-			b := newBJ(r, 0)
+			b := newBJ(r)
 			// Analyser: average the dealer distribution over the player's
 			// non-blackjack first two cards and the up card.
 			var want [nOutcomes]float64

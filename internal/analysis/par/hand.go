@@ -28,20 +28,14 @@ func handOf(vs ...int) hand {
 
 // kind is how a hand is paid: net win, net loss, what it loses to a dealer
 // blackjack found after play (European dealing, Free Bet ten up), and the
-// money staked on it (tokens are not money). cap, when above zero, bounds
-// the hand's net win (Zappit's win cap at the worst bet: see bj.capUnits).
+// money staked on it (tokens are not money). A win cap (Zappit) is not
+// valued here: it joins every hand of the round (capbound.go).
 type kind struct {
 	win, loss, late, stake float64
-	cap                    float64
 }
 
-// pay is the hand's net win when it wins: win, bounded by the cap.
-func (k kind) pay() float64 {
-	if k.cap > 0 && k.win > k.cap {
-		return k.cap
-	}
-	return k.win
-}
+// pay is the hand's net win when it wins.
+func (k kind) pay() float64 { return k.win }
 
 // val is an expected value and the expected money staked beyond the
 // original bet, under the strategy chosen by maximising the value.

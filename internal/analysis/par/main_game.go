@@ -3,6 +3,7 @@ package par
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -45,17 +46,12 @@ type bj struct {
 	full   [11]int
 	n      int
 	graphs [11]*dealerGraph
-	// capUnits is the round's win cap per spot in units of one spot's bet
-	// (0: no cap). Every hand's net win is bounded by capUnits, each hand
-	// of a split by capUnits/MaxHands: min(ΣW, c) ≥ Σ min(W_i, c/n), so the
-	// value is a lower bound of the capped round's value for the player who
-	// plays to it (and exact while no hand can win more than its share).
-	capUnits float64
 }
 
-// newBJ prepares the analysis of r; capUnits as in bj (0: no cap).
-func newBJ(r blackjack.Rules, capUnits float64) *bj {
-	b := &bj{r: r, capUnits: capUnits}
+// newBJ prepares the analysis of r. A win cap is not part of the values
+// (the player decides without it); its floor is capbound.go's.
+func newBJ(r blackjack.Rules) *bj {
+	b := &bj{r: r}
 	for v := 1; v <= 9; v++ {
 		b.full[v] = 4 * r.Decks
 	}
@@ -87,31 +83,23 @@ func (b *bj) upEval(up int) *upEval {
 }
 
 // base is the kind of an original hand.
-func (u *upEval) base() kind { return kind{win: 1, loss: 1, late: 1, stake: 1, cap: u.b.capUnits} }
-
-// splitCap is the win bound of one hand of a split (see bj.capUnits).
-func (u *upEval) splitCap() float64 { return u.b.capUnits / float64(max(2, u.b.r.MaxHands)) }
+func (u *upEval) base() kind { return kind{win: 1, loss: 1, late: 1, stake: 1} }
 
 // splitKind is the kind of the first hand of a split.
-func (u *upEval) splitKind() kind {
-	k := u.base()
-	k.cap = u.splitCap()
-	return k
-}
+func (u *upEval) splitKind() kind { return u.base() }
 
 // secondSplitKind is the kind of the second hand of a split of value p.
 func (u *upEval) secondSplitKind(p int) kind {
 	r := &u.b.r
-	c := u.splitCap()
 	switch {
 	case r.FreeBets && p != 10:
-		return kind{win: 1, cap: c} // free-bet token: wins as money, loses nothing
+		return kind{win: 1} // free-bet token: wins as money, loses nothing
 	case r.Peek == blackjack.NoHole:
-		return kind{win: 1, loss: 1, late: 1, stake: 1, cap: c}
+		return kind{win: 1, loss: 1, late: 1, stake: 1}
 	case r.FreeBets:
-		return kind{win: 1, loss: 1, late: 0, stake: 1, cap: c} // paid split stake returned on a late blackjack
+		return kind{win: 1, loss: 1, late: 0, stake: 1} // paid split stake returned on a late blackjack
 	}
-	return kind{win: 1, loss: 1, late: 1, stake: 1, cap: c}
+	return kind{win: 1, loss: 1, late: 1, stake: 1}
 }
 
 // splitCtx is the context of a split hand of pair value p when the spot
@@ -340,7 +328,7 @@ func (u *upEval) surrenderEV(h hand) float64 {
 // (even money taken when it is worth more).
 func (u *upEval) blackjackEV() (ev float64, evenMoney bool) {
 	pbj := u.main.pBJ(handOf(1, 10))
-	ev = kind{win: 1.5, cap: u.b.capUnits}.pay() * (1 - pbj)
+	ev = 1.5 * (1 - pbj)
 	if u.b.r.EvenMoney && u.up == 1 && ev < 1 {
 		return 1, true
 	}
@@ -366,6 +354,10 @@ type MainResult struct {
 	// (capsim.go): EV, RTP and RTPBet are then the capped figures, within
 	// Cap.HalfWidth (95 %), no longer a bound.
 	Cap *CapResult `json:"cap,omitempty"`
+	// Floor, when set, is a win cap at the worst bet applied by its floor
+	// (capbound.go): EV, RTP and RTPBet are then lower bounds of the capped
+	// figures for this strategy.
+	Floor *CapFloor `json:"floor,omitempty"`
 	// Cut, when set, is the cut card's effect simulated (cutcard.go): EV,
 	// RTP and RTPBet are then the returns by the cut card, within
 	// Cut.HalfWidth (95 %); Cut.FullShoe the exact full shoe's.
@@ -386,6 +378,16 @@ type Sim struct {
 	CutShoes  int // shoes for a cut card (cutcard.go)
 }
 
+// CapFloor is a win cap at the worst bet applied by its floor.
+type CapFloor struct {
+	// Uncapped and UncappedBet are the exact returns without the cap (per
+	// money staked, per initial bet); Excess the bound of the money the cap
+	// withholds per round, in units of one spot's bet.
+	Uncapped    float64 `json:"uncapped"`
+	UncappedBet float64 `json:"uncapped_initial"`
+	Excess      float64 `json:"excess"`
+}
+
 // CapResult is a win cap at the worst bet, its cost simulated.
 type CapResult struct {
 	CapEstimate
@@ -394,65 +396,103 @@ type CapResult struct {
 	HalfWidth    float64 `json:"half_width"`
 	HalfWidthBet float64 `json:"half_width_initial"`
 	// Uncapped is the exact return per money staked without the cap, Floor
-	// the bound the return guard and help use (each hand's win bounded by
-	// its share of the cap).
+	// the floor the return guard and help use (capbound.go).
 	Uncapped float64 `json:"uncapped"`
 	Floor    float64 `json:"floor"`
 }
 
 // analyseMain computes the main game's expected value by recursion over the
 // shoe composition, each up card in parallel. Where a win cap binds at the
-// worst bet, the figure is a bound (WorstBet) unless sim.CapRounds > 0: then
-// the cap's cost is simulated over that many rounds; a cut-card shoe is
+// worst bet, the figure is its floor (capbound.go) unless sim.CapRounds > 0:
+// then the cap's cost is simulated over that many rounds; a cut-card shoe is
 // analysed full unless sim.CutShoes > 0 (`cabinet par`).
 func analyseMain(ctxt context.Context, r blackjack.Rules, sim Sim, progress func(string)) (MainResult, error) {
-	var evals [11]*upEval
-	capUnits, binds := WorstBet(r)
-	res, err := newBJ(r, capUnits).analyse(ctxt, &evals, progress)
+	_, binds := WorstBet(r)
+	if !r.FreshShuffle && sim.CutShoes > 0 && binds {
+		return MainResult{}, fmt.Errorf("analysis: %s: a win cap with a cut-card shoe is not analysed", r.Game)
+	}
+	free, law, err := analyseBase(ctxt, r, progress)
 	if err != nil {
-		return res, err
+		return free, err
 	}
 	if !r.FreshShuffle && sim.CutShoes > 0 {
-		if binds {
-			return MainResult{}, fmt.Errorf("analysis: %s: a win cap with a cut-card shoe is not analysed", r.Game)
-		}
-		return withCut(ctxt, r, res, sim.CutShoes, progress)
+		return withCut(ctxt, r, free, sim.CutShoes, progress)
 	}
-	capRounds := sim.CapRounds
 	if !binds {
-		return res, nil
+		return free, nil
 	}
-	res.WorstBet, res.WorstSpots = r.MaxBet, max(1, r.MaxSpots)
-	if capRounds <= 0 {
-		return res, nil
+	floor := WithFloor(free, law, r)
+	if sim.CapRounds <= 0 {
+		return floor, nil
 	}
-	floor := res.RTP
-	var free [11]*upEval
-	res, err = newBJ(r, 0).analyse(ctxt, &free, nil)
-	if err != nil {
-		return res, err
-	}
+	res := free
+	res.Notes = slices.Clone(free.Notes)
 	res.WorstBet, res.WorstSpots = r.MaxBet, max(1, r.MaxSpots)
 	if progress != nil {
-		progress(fmt.Sprintf("%s win cap: simulating %d rounds at the worst bet", r.Game, capRounds))
+		progress(fmt.Sprintf("%s win cap: simulating %d rounds at the worst bet", r.Game, sim.CapRounds))
 	}
-	est, err := simulateCap(ctxt, r, capRounds, CapSeed)
+	est, err := simulateCap(ctxt, r, sim.CapRounds, CapSeed)
 	if err != nil {
 		return MainResult{}, fmt.Errorf("analysis: %s win cap: %w", r.Game, err)
 	}
 	spots := float64(est.Spots)
-	c := &CapResult{CapEstimate: est, Uncapped: res.RTP, Floor: floor}
+	c := &CapResult{CapEstimate: est, Uncapped: free.RTP, Floor: floor.RTP}
 	res.EV -= est.Excess / spots
 	res.RTPBet = 1 + res.EV
 	res.RTP = (res.Staked + res.EV) / res.Staked
 	c.HalfWidthBet = 1.96 * est.ExcessSE / spots
 	c.HalfWidth = c.HalfWidthBet / res.Staked
 	res.Cap = c
-	res.Notes = slices.DeleteFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "win cap ") })
 	res.Notes = append(res.Notes, fmt.Sprintf(
 		"win cap %v at the worst bet (%d spot(s) at %v): its cost simulated on the engine with this strategy, %d rounds (seed %d), the cap bound in %.3f %% of them; 95 %% interval ± %.4f %%; the exact uncapped return is %.4f %%, the floor the return guard and help use %.4f %%",
 		r.WinCap, est.Spots, r.MaxBet, est.Rounds, est.Seed, 100*est.Capped, 100*c.HalfWidth, 100*c.Uncapped, 100*c.Floor))
 	return res, nil
+}
+
+// analyseBase is the main game of r without its win cap (exact, for the
+// analyser's player), and, when r has a cap, the bounding measure of the
+// round's net for up to max(3, r.MaxSpots) spots (capbound.go): neither
+// depends on the bets, the cap or the spots in force.
+func analyseBase(ctxt context.Context, r blackjack.Rules, progress func(string)) (MainResult, *CapLaw, error) {
+	var evals [11]*upEval
+	b := newBJ(r)
+	res, err := b.analyse(ctxt, &evals, progress)
+	if err != nil || r.WinCap <= 0 {
+		return res, nil, err
+	}
+	law, err := b.capLaw(ctxt, &evals, max(3, r.MaxSpots))
+	if err != nil {
+		return MainResult{}, nil, err
+	}
+	return res, law, nil
+}
+
+// WithFloor is the uncapped result free of r's play rules with r's win cap
+// applied at the worst bet (every spot at the maximum bet) by its floor:
+// EV − Excess/k, Excess the bound of the money the cap withholds per round
+// (law, from the same play rules; see capbound.go). A cap that cannot bind
+// leaves free as it is. A law that does not cover r's spots is a bug.
+func WithFloor(free MainResult, law *CapLaw, r blackjack.Rules) MainResult {
+	c, binds := WorstBet(r)
+	if !binds {
+		return free
+	}
+	k := max(1, r.MaxSpots)
+	x := law.Excess(k, c*float64(k))
+	if math.IsNaN(x) {
+		panic(fmt.Sprintf("BUG: win cap floor of %s: no law for %d spot(s)", r.Game, k))
+	}
+	res := free
+	res.Notes = slices.Clone(free.Notes)
+	res.WorstBet, res.WorstSpots = r.MaxBet, k
+	res.Floor = &CapFloor{Uncapped: free.RTP, UncappedBet: free.RTPBet, Excess: x}
+	res.EV -= x / float64(k)
+	res.RTPBet = 1 + res.EV
+	res.RTP = (res.Staked + res.EV) / res.Staked
+	res.Notes = append(res.Notes, fmt.Sprintf(
+		"win cap %v at the worst bet (%d spot(s) at %v): floor %.4f %% (a proven lower bound for this strategy: the money the cap withholds, %.4f bets a round at most, bounded by a change of measure over the shoe; docs/par.md); the exact uncapped return is %.4f %%",
+		r.WinCap, k, r.MaxBet, 100*res.RTP, x, 100*free.RTP))
+	return res
 }
 
 // withCut replaces res's figures by the returns by the cut card, simulated
@@ -606,9 +646,7 @@ func mainNotes(r blackjack.Rules) []string {
 	if r.Peek == blackjack.NoHole && r.Surrender {
 		notes = append(notes, "European dealing with surrender: settled when the dealer's hand is complete, the whole bet lost to a dealer blackjack")
 	}
-	if c, binds := WorstBet(r); binds {
-		notes = append(notes, fmt.Sprintf("win cap %v at the worst bet (%d spot(s) at %v, cap = %.4f bets per spot): each hand's win bounded by its share of the cap, a lower bound of the capped return", r.WinCap, max(1, r.MaxSpots), r.MaxBet, c))
-	} else if r.WinCap > 0 {
+	if _, binds := WorstBet(r); !binds && r.WinCap > 0 {
 		notes = append(notes, fmt.Sprintf("win cap %v cannot bind on the main game at the maximum bet %v on %d spot(s)", r.WinCap, r.MaxBet, max(1, r.MaxSpots)))
 	}
 	return notes

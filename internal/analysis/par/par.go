@@ -225,11 +225,12 @@ func WriteReport(w io.Writer, rep Report) {
 	case m.Cap != nil:
 		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (smaller bets return more); the cap's cost simulated, %d rounds, 95 %% interval\n", m.WorstSpots, m.WorstBet, r.WinCap, m.Cap.Rounds)
 		hw, hwBet = fmt.Sprintf(" ± %.4f %%", 100*m.Cap.HalfWidth), fmt.Sprintf(" ± %.4f %%", 100*m.Cap.HalfWidthBet)
+		fmt.Fprintf(w, "  floor the return guard and help use: %s per money staked (a proven lower bound for this strategy, docs/par.md)\n", pct(m.Cap.Floor))
 	case m.Cut != nil:
 		fmt.Fprintf(w, "  dealt by the cut card at %d %% of the shoe, simulated, %d shoes, 95 %% interval (full shoe, exact: %s)\n", r.Penetration, m.Cut.Shoes, pct(m.Cut.FullShoe))
 		hw, hwBet = fmt.Sprintf(" ± %.4f %%", 100*m.Cut.HalfWidth), fmt.Sprintf(" ± %.4f %%", 100*m.Cut.HalfWidthBet)
 	case m.WorstBet > 0:
-		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v (a lower bound; smaller bets return more)\n", m.WorstSpots, m.WorstBet, r.WinCap)
+		fmt.Fprintf(w, "  at the worst bet: %d spot(s) at %v under the win cap %v: the floor (a proven lower bound for this strategy; smaller bets return more)\n", m.WorstSpots, m.WorstBet, r.WinCap)
 	}
 	fmt.Fprintf(w, "  return per initial bet   %s%s  (house edge %s)\n", pct(m.RTPBet), hwBet, pct(-m.EV))
 	fmt.Fprintf(w, "  return per money staked  %s%s  (%.4f staked per round with doubles and paid splits)\n", pct(m.RTP), hw, m.Staked)
@@ -269,4 +270,48 @@ func WriteReport(w io.Writer, rep Report) {
 		writeSide(*rep.Insurance)
 	}
 	fmt.Fprintf(w, "(%.2f s)\n\n", rep.Seconds)
+}
+
+// Base is what a game's figures depend on besides its limits (bets, spots
+// and the win cap's amount): the PAR sheet of its rules with the cap left
+// out, and, for a game with a cap, the bounding measure of a capped round
+// (capbound.go). Base.For gives the figures for any limits at once, which
+// the return guard needs while an operator edits a draft.
+type Base struct {
+	Report Report  `json:"report"`
+	Law    *CapLaw `json:"law,omitempty"`
+}
+
+// AnalyseBase computes the Base of r (its limits do not matter, only
+// whether it has a win cap).
+func AnalyseBase(ctxt context.Context, r blackjack.Rules, pr Progressive) (Base, error) {
+	start := time.Now()
+	if err := r.Validate(); err != nil {
+		return Base{}, fmt.Errorf("analysis: %s: %w", r.Game, err)
+	}
+	main, law, err := analyseBase(ctxt, r, nil)
+	if err != nil {
+		return Base{}, err
+	}
+	rep, err := analyseSides(ctxt, r, pr)
+	if err != nil {
+		return Base{}, err
+	}
+	rep.Main = main
+	rep.Seconds = time.Since(start).Seconds()
+	return Base{Report: rep, Law: law}, nil
+}
+
+// For is the PAR sheet of r, whose rules differ from the base's at most in
+// their limits: the main bet at r's worst bet, by the floor, where r's cap
+// binds (Analyse's figures, without computing).
+func (b Base) For(r blackjack.Rules) (Report, error) {
+	if _, binds := WorstBet(r); binds && (b.Law == nil || len(b.Law.Mu) < max(1, r.MaxSpots)) {
+		return Report{}, fmt.Errorf("analysis: %s: the base has no win cap law for %d spot(s)", r.Game, max(1, r.MaxSpots))
+	}
+	rep := b.Report
+	rep.Rules = r
+	rep.Main.Notes = mainNotes(r)
+	rep.Main = WithFloor(rep.Main, b.Law, r)
+	return rep, nil
 }

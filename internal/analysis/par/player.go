@@ -186,13 +186,13 @@ func (c *ctx) hitHand(h hand, k kind) val {
 // doubled returns the kind of a hand after doubling (free or paid).
 func (c *ctx) doubled(h hand, k kind) kind {
 	if c.freeDouble(h) {
-		return kind{win: 2 * k.win, loss: k.loss, late: k.late, stake: k.stake, cap: k.cap}
+		return kind{win: 2 * k.win, loss: k.loss, late: k.late, stake: k.stake}
 	}
 	late := k.late
 	if c.r.Peek == blackjack.NoHole {
 		late *= 2
 	}
-	return kind{win: 2 * k.win, loss: 2 * k.loss, late: late, stake: 2 * k.stake, cap: k.cap}
+	return kind{win: 2 * k.win, loss: 2 * k.loss, late: late, stake: 2 * k.stake}
 }
 
 func (c *ctx) freeDouble(h hand) bool {

@@ -123,7 +123,7 @@ func threeCard(decks int, eval func(a, b, up card.Card) string) map[string]float
 // depend on how the player plays. A player blackjack pushes the bet; its
 // joint probability with each dealer result uses the shoe less A and a ten.
 func bustIt(r blackjack.Rules) map[string]float64 {
-	b := newBJ(r, 0)
+	b := newBJ(r)
 	var all, givenBJ [maxDealerCards + 1]float64
 	for up := 1; up <= 10; up++ {
 		g := b.graphs[up]

@@ -25,7 +25,7 @@ func NewValues(r blackjack.Rules) (*Values, error) {
 	if err := r.Validate(); err != nil {
 		return nil, fmt.Errorf("par: values for %s: %w", r.Game, err)
 	}
-	return &Values{b: newBJ(r, 0)}, nil
+	return &Values{b: newBJ(r)}, nil
 }
 
 // AnalysedValues returns the valuation with every up card computed (in

@@ -27,7 +27,7 @@ func BenchmarkCheckCold(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		g := &Guard{cache: map[string][]Figure{}}
+		g := newColdGuard()
 		if _, err := g.Check(context.Background(), in); err != nil {
 			b.Fatal(err)
 		}

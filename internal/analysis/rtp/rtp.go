@@ -79,29 +79,34 @@ func FromConfig(cfg *config.Config) (Input, error) {
 }
 
 // Guard computes figures and keeps them by the rules they were computed
-// for. Safe for concurrent use. The zero value is not usable: NewGuard.
+// for, and keeps what they depend on besides the limits (par.Base: bets,
+// spots and the win cap's amount change no analysis, only the floor's sum),
+// so a change of limits is answered at once. Safe for concurrent use. The
+// zero value is not usable: NewGuard.
 type Guard struct {
 	mu    sync.Mutex
 	cache map[string][]Figure
+	bases map[string]par.Base
 }
 
-// NewGuard returns a Guard whose cache holds the embedded figures of the
-// shipped configuration.
+// NewGuard returns a Guard that holds the embedded bases of the shipped
+// configuration's rules (known.json).
 func NewGuard() *Guard {
-	g := &Guard{cache: map[string][]Figure{}}
-	for k, v := range known() {
-		g.cache[k] = v
-	}
-	return g
+	return &Guard{cache: map[string][]Figure{}, bases: known()}
+}
+
+// newColdGuard returns a Guard that knows nothing: everything computed.
+func newColdGuard() *Guard {
+	return &Guard{cache: map[string][]Figure{}, bases: map[string]par.Base{}}
 }
 
 // Check computes every wager of every enabled blackjack game of in and
-// refuses the first one returning 100 % or more or below in.MinRTP with a
-// *RefusedError (the figures are returned with it). Another error means
-// the rules could not be analysed.
+// refuses the combination when a wager returns 100 % or more or below
+// in.MinRTP, with a *RefusedError naming every such wager (the figures are
+// returned with it). Another error means the rules could not be analysed.
 func (g *Guard) Check(ctxt context.Context, in Input) (Figures, error) {
 	out := Figures{}
-	var refused error
+	var bad []Figure
 	for _, id := range in.Games {
 		r, ok := in.Rules[id]
 		if !ok {
@@ -113,12 +118,15 @@ func (g *Guard) Check(ctxt context.Context, in Input) (Figures, error) {
 		}
 		out[id] = fs
 		for _, f := range fs {
-			if refused == nil && (f.RTP >= 10000 || f.RTP < in.MinRTP) {
-				refused = &RefusedError{Figure: f, MinRTP: in.MinRTP}
+			if f.RTP >= 10000 || f.RTP < in.MinRTP {
+				bad = append(bad, f)
 			}
 		}
 	}
-	return out, refused
+	if len(bad) > 0 {
+		return out, &RefusedError{Figure: bad[0], Also: bad[1:], MinRTP: in.MinRTP}
+	}
+	return out, nil
 }
 
 // Check is Guard.Check for a configuration, with a fresh Guard.
@@ -131,24 +139,65 @@ func Check(ctxt context.Context, cfg *config.Config) (Figures, error) {
 }
 
 // Game returns the figures of one blackjack game under r (the progressive
-// counts for Royal Poker only), from the cache or computed.
+// counts for Royal Poker only): from the cache, from the base of r's rules
+// (embedded or computed before) for its limits, or computed.
 func (g *Guard) Game(ctxt context.Context, r blackjack.Rules, pr par.Progressive) ([]Figure, error) {
-	key := Key(r, pr)
+	key, bkey := Key(r, pr), BaseKey(r, pr)
 	g.mu.Lock()
 	fs, ok := g.cache[key]
+	base, bok := g.bases[bkey]
 	g.mu.Unlock()
 	if ok {
 		return slices.Clone(fs), nil
 	}
-	rep, err := par.Analyse(ctxt, r, pr, nil)
+	if !bok {
+		var err error
+		if base, err = par.AnalyseBase(ctxt, r, pr); err != nil {
+			return nil, fmt.Errorf("rtp: %s: %w", r.Game, err)
+		}
+	}
+	rep, err := base.For(r)
 	if err != nil {
 		return nil, fmt.Errorf("rtp: %s: %w", r.Game, err)
 	}
 	fs = FromReport(rep)
 	g.mu.Lock()
 	g.cache[key] = fs
+	g.bases[bkey] = base
 	g.mu.Unlock()
 	return slices.Clone(fs), nil
+}
+
+// Base returns the base of r's rules (par.AnalyseBase), from the Guard or
+// computed.
+func (g *Guard) Base(ctxt context.Context, r blackjack.Rules, pr par.Progressive) (par.Base, error) {
+	bkey := BaseKey(r, pr)
+	g.mu.Lock()
+	base, ok := g.bases[bkey]
+	g.mu.Unlock()
+	if ok {
+		return base, nil
+	}
+	base, err := par.AnalyseBase(ctxt, r, pr)
+	if err != nil {
+		return par.Base{}, fmt.Errorf("rtp: %s: %w", r.Game, err)
+	}
+	g.mu.Lock()
+	g.bases[bkey] = base
+	g.mu.Unlock()
+	return base, nil
+}
+
+// BaseKey identifies what a game's base depends on: its rules without
+// their limits (minimum and maximum bet, spots, the win cap's amount, but
+// whether there is a cap), and the progressive where Royal Poker's side
+// bet is offered.
+func BaseKey(r blackjack.Rules, pr par.Progressive) string {
+	r.MinBet, r.MaxBet, r.MaxSpots = 0, 0, 0
+	if r.WinCap > 0 {
+		r.WinCap = 1
+	}
+	return "base-" + Key(r, pr)
 }
 
 // Key identifies what a game's figures depend on: its rules and, for
@@ -178,7 +227,7 @@ func FromReport(rep par.Report) []Figure {
 	m := rep.Main
 	method := fmt.Sprintf("computed, composition-dependent strategy; per money staked (%s per initial bet)", Percent(floorBP(m.RTPBet)))
 	if m.WorstBet > 0 {
-		method += fmt.Sprintf("; at the worst bet, %d spot(s) at %v (lower bound; the cap's cost simulated: cabinet par)", m.WorstSpots, m.WorstBet)
+		method += fmt.Sprintf("; at the worst bet, %d spot(s) at %v: a floor (a proven lower bound for this strategy; the cap's cost simulated: cabinet par)", m.WorstSpots, m.WorstBet)
 	}
 	if !rep.Rules.FreshShuffle {
 		method += "; a full shoe (the cut card's effect simulated: cabinet par)"
@@ -197,15 +246,17 @@ func FromReport(rep par.Report) []Figure {
 	return fs
 }
 
-// knownJSON holds the figures of the shipped configuration by Key,
-// generated by `go test ./internal/analysis/rtp -run TestKnown -update`; a
-// test fails when it is stale. Never edit it by hand.
+// knownJSON holds the bases of the shipped configuration's rules by
+// BaseKey (the analysis of every game, and Zappit's win cap law: any bets,
+// spots and cap answer at once), generated by `go test
+// ./internal/analysis/rtp -run TestKnown -update`; a test fails when it is
+// stale. Never edit it by hand.
 //
 //go:embed known.json
 var knownJSON []byte
 
-func known() map[string][]Figure {
-	var k map[string][]Figure
+func known() map[string]par.Base {
+	var k map[string]par.Base
 	if err := json.Unmarshal(knownJSON, &k); err != nil {
 		panic("BUG: known.json does not decode: " + err.Error())
 	}

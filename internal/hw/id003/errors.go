@@ -1,6 +1,10 @@
 package id003
 
-import "errors"
+import (
+	"errors"
+
+	"cabinet/internal/serial"
+)
 
 // ErrShort is returned by Decode when the bytes end before the frame does:
 // read more and decode again.
@@ -20,7 +24,7 @@ var ErrCRC = errors.New("id003: bad CRC")
 
 // ErrTermios is wrapped when the serial port cannot be opened or set to
 // 9600 baud, 8 data bits, even parity, 1 stop bit.
-var ErrTermios = errors.New("id003: serial port setup")
+var ErrTermios = serial.ErrTermios
 
 // ErrNoReply is wrapped when the validator did not answer a command with a
 // valid frame within the reply timeout (after the retries).

@@ -1,6 +1,10 @@
 package tcl
 
-import "errors"
+import (
+	"errors"
+
+	"cabinet/internal/serial"
+)
 
 // Ticket errors: Print returns them before sending anything.
 
@@ -21,10 +25,10 @@ var ErrBarcode = errors.New("tcl: bad interleaved 2 of 5 data")
 // Line and protocol errors.
 
 // ErrTermios is wrapped when the serial port cannot be opened or set up.
-var ErrTermios = errors.New("tcl: serial port setup")
+var ErrTermios = serial.ErrTermios
 
 // ErrBaud is returned by OpenPort for a speed TCL printers do not use.
-var ErrBaud = errors.New("tcl: unsupported baud rate")
+var ErrBaud = serial.ErrBaud
 
 // ErrBadStatus is wrapped by DecodeStatus for bytes that are not a TCL
 // status reply (*S|unit|version|f1|f2|f3|f4|f5|Pt|*).

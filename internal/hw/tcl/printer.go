@@ -161,10 +161,10 @@ func (p *Printer) Print(t Ticket) (Status, error) {
 		}
 	}
 	before := st
-	if err := p.port.discard(); err != nil {
+	if err := p.port.Discard(); err != nil {
 		return fail(NotSent, st, err)
 	}
-	if err := p.port.write(printCommand(fields)); err != nil {
+	if err := p.port.Write(printCommand(fields)); err != nil {
 		// Some bytes may have left: the printer may print.
 		return fail(Sent, st, fmt.Errorf("%w: %w", ErrPrinterError, err))
 	}
@@ -248,7 +248,7 @@ func (p *Printer) load() (Status, error) {
 	}
 	cmds = append(cmds, templateCommand())
 	for _, c := range cmds {
-		if err := p.port.write(c); err != nil {
+		if err := p.port.Write(c); err != nil {
 			return Status{}, fmt.Errorf("%w: load the ticket template: %w", ErrPrinterError, err)
 		}
 	}
@@ -295,16 +295,16 @@ func (p *Printer) Status() (Status, error) {
 	buf := make([]byte, 0, 2*maxStatus)
 	chunk := make([]byte, 128)
 	for time.Now().Before(deadline) {
-		if err := p.port.discard(); err != nil {
+		if err := p.port.Discard(); err != nil {
 			return Status{}, err
 		}
-		if err := p.port.write(enq); err != nil {
+		if err := p.port.Write(enq); err != nil {
 			return Status{}, fmt.Errorf("%w: %w", ErrNoAnswer, err)
 		}
 		buf = buf[:0]
 		until := time.Now().Add(p.opt.Reply)
 		for time.Now().Before(until) {
-			n, err := p.port.read(chunk, time.Until(until))
+			n, err := p.port.Read(chunk, time.Until(until))
 			if err != nil {
 				return Status{}, fmt.Errorf("%w: %w", ErrNoAnswer, err)
 			}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+
+	"cabinet/internal/config"
+	"cabinet/internal/controller"
+	"cabinet/internal/hw/tcl"
+)
+
+// openPrinter is the ticket printer of `cabinet run` and `cabinet sim`:
+// the [printer] section, with `--printer PORT` overriding its port
+// (checked as the file's would be: the ticket's heading and the SAS asset
+// number are required). It returns the controller's cash-out by ticket
+// (nil: no printer, every cash-out is a handpay) and what closes the port.
+// Opening does not talk to the printer: the cabinet starts with it off.
+func openPrinter(cfg *config.Config, portFlag string, log *slog.Logger) (*controller.TITO, func(), error) {
+	if portFlag != "" {
+		c, err := cfg.WithPrinterPort(portFlag)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--printer %s: %w", portFlag, err)
+		}
+		cfg = c
+	}
+	pc := cfg.Printer
+	if !pc.On() {
+		return nil, func() {}, nil
+	}
+	p, err := tcl.Open(pc.Port, pc.Baud, tcl.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("printer: %w", err)
+	}
+	t := &controller.TITO{Printer: p, Validation: controller.TicketValidation(cfg.SAS.Validation), Wait: cfg.SAS.ValidationWait,
+		Ticket: tcl.Ticket{Currency: cfg.Cabinet.Currency, Lang: cfg.Cabinet.Language, Casino: pc.Casino, Address1: pc.Address1,
+			Address2: pc.Address2, Machine: pc.Machine, Asset: cfg.SAS.Asset, ExpiryDays: pc.ExpiryDays}}
+	if log != nil {
+		log.Info("ticket printer", "port", pc.Port, "baud", pc.Baud, "validation", cfg.SAS.Validation.String())
+	}
+	return t, func() { p.Close() }, nil
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"cabinet/internal/config"
+	"cabinet/internal/controller"
+	"cabinet/internal/hw/tcl/tclemu"
+	"cabinet/internal/sas"
+)
+
+const printerHead = "[cabinet]\ncurrency = \"EUR\"\nlanguage = \"en\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\n"
+
+// --printer on a file without the ticket's heading is refused at start,
+// naming the key; with it, the printer is wired with the [sas] validation
+// mode and the heading the file gives.
+func TestOpenPrinter(t *testing.T) {
+	pr, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	bare, err := config.Parse([]byte(printerHead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := openPrinter(bare, pr.Path, nil); err == nil || !strings.Contains(err.Error(), "printer.casino") {
+		t.Errorf("--printer without a heading: %v, want a printer.casino error", err)
+	}
+	tito, closeP, err := openPrinter(bare, "", nil)
+	if err != nil || tito != nil {
+		t.Errorf("no printer: %v, %v; want none", tito, err)
+	}
+	closeP()
+	cfg, err := config.Parse([]byte(printerHead + "[sas]\nasset = 77\nvalidation = \"secure-enhanced\"\n" +
+		"[printer]\ncasino = \"Casino du Lac\"\naddress1 = \"1 quai du Lac\"\nmachine = \"A-12\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tito, closeP, err = openPrinter(cfg, pr.Path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeP()
+	if tito.Validation != controller.TicketValidation(sas.ValidationSecureEnhanced) || tito.Ticket.Asset != 77 ||
+		tito.Ticket.Casino != "Casino du Lac" || tito.Ticket.Currency != "EUR" || tito.Ticket.Lang != "en" || tito.Ticket.ExpiryDays != 30 {
+		t.Errorf("TITO = %+v", tito)
+	}
+}

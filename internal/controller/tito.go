@@ -1,0 +1,602 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"cabinet/internal/hw"
+	"cabinet/internal/hw/tcl"
+	"cabinet/internal/meters"
+	"cabinet/internal/money"
+	"cabinet/internal/recovery"
+)
+
+// Cash-out by ticket (TITO out, docs/tito.md). With a printer and a SAS
+// validation mode configured (Options.TITO) and SAS on, CASH OUT prints a
+// ticket instead of locking a handpay:
+//
+//  1. The ticket's validation number is found: under secure-enhanced
+//     validation the cabinet computes it (the LP 4C state's next sequence
+//     number, committed with the ticket); under system validation the
+//     cabinet commits a new cash-out ID (recovery NextCashoutID), shows
+//     "waiting for the casino system", and the SAS link raises exception
+//     57 until the host reads the amount (LP 57) and answers its number
+//     (LP 58, a HostRequest.Validation here). No answer within TITO.Wait,
+//     or a denial (system ID 00): a handpay, with the reason on screen.
+//  2. One commit records the ticket pending (recovery IssueTicket: amount,
+//     validation number) and takes its credits off the meter
+//     (Meters.TicketIssued). Only then does the printer start, on its own
+//     goroutine; its result comes back as a TicketEvent through Handle.
+//  3. The printer's confirmation commits the ticket printed
+//     (Meters.TicketPrinted; the SAS link then reports exception 3D and
+//     the validation record LP 4D reads). Any printer failure, whatever
+//     its stage, commits it uncertain with the printer's reason; so does a
+//     boot that finds it still pending (a power cut while printing).
+//  4. An uncertain ticket locks play until the attendant resolves it: the
+//     reset key alone reprints it with the same validation number; the
+//     reset key with the audit key on voids it (its number is never
+//     valid, Meters.TicketVoided) and the attendant pays it by hand. The
+//     cabinet never prints a second ticket for the same credits by itself.
+//
+// No printer, SAS off, validation "none", a secure-enhanced cabinet whose
+// validation ID the host never set, or an amount no ticket can carry: the
+// cash-out is a handpay as without tickets, with the reason on screen.
+
+// TicketValidation is how ticket validation numbers are obtained (the
+// [sas] validation key; sas.ValidationMode's values, kept apart so that
+// the controller does not import the protocol).
+type TicketValidation int
+
+// Validation modes.
+const (
+	ValidateNone           TicketValidation = iota // no tickets: every cash-out is a handpay
+	ValidateSystem                                 // the host numbers each ticket (exception 57, LP 57/58)
+	ValidateSecureEnhanced                         // the cabinet numbers them after LP 4C
+)
+
+// TicketPrinter prints one ticket (a *tcl.Printer). Print is called on a
+// goroutine of its own, one ticket at a time.
+type TicketPrinter interface {
+	Print(t tcl.Ticket) (tcl.Status, error)
+}
+
+// TITO wires cash-out by ticket (Options.TITO; nil: every cash-out is a
+// handpay).
+type TITO struct {
+	Printer    TicketPrinter // nil: no printer
+	Validation TicketValidation
+	// Wait is how long a cash-out waits for the host's validation number
+	// under system validation (0: 10 s).
+	Wait time.Duration
+	// Ticket is the heading every ticket carries: Currency, Lang, Casino,
+	// Address1, Address2, Machine, Asset, ExpiryDays (the rest is the
+	// ticket's own).
+	Ticket tcl.Ticket
+}
+
+// TicketEventKind names a TicketEvent.
+type TicketEventKind int
+
+// Ticket events.
+const (
+	TicketPrintResult       TicketEventKind = iota + 1 // the printer's result for ticket Seq
+	TicketValidationTimeout                            // cash-out Cashout waited TITO.Wait for the host's number
+)
+
+// TicketEvent comes back from the printer's goroutine or the validation
+// timer; Run hands it to Handle (Input.Ticket), a loop of its own reads
+// TicketEvents.
+type TicketEvent struct {
+	Kind    TicketEventKind
+	Seq     uint64 // TicketPrintResult: the ticket out printed
+	Cashout uint64 // TicketValidationTimeout: the cash-out ID
+	Status  tcl.Status
+	Err     error // nil: print done
+}
+
+// HostValidation is the host's LP 58 for cash-out Cashout: its validation
+// system ID (01–99) and 16-digit number, or SystemID 0: denied.
+type HostValidation struct {
+	Cashout  uint64
+	SystemID int
+	Number   uint64
+}
+
+// HostValidationID is the host's LP 4C: the machine validation ID and
+// sequence number (secure-enhanced validation; MachineID 0 only reads).
+type HostValidationID struct {
+	MachineID, Sequence uint32
+}
+
+// ValidationState is the committed secure-enhanced validation state
+// (sas.ValidationID's fields).
+type ValidationState struct {
+	MachineID, Sequence, SetID, SetSeq uint32
+}
+
+// TITOInfo is what the SAS link reads of the cabinet's tickets besides the
+// store (safe for concurrent use: published with every snapshot).
+type TITOInfo struct {
+	Validation TicketValidation
+	// Cashout is the cash-out waiting for the host's validation number (0:
+	// none), for CashoutAmount.
+	Cashout       uint64
+	CashoutAmount money.Cents
+	// ID is the secure-enhanced validation state as committed.
+	ID ValidationState
+}
+
+// defaultWait is TITO.Wait's default: Monaco re-posts exception 57 every
+// 800 ms, so a host has a dozen chances to answer.
+const defaultWait = 10 * time.Second
+
+// titoRun is the controller's ticket machinery outside the store.
+type titoRun struct {
+	events   chan TicketEvent
+	id       ValidationState // committed secure-enhanced state (read at boot, updated after commits)
+	printing bool            // a Print is running on the printer's goroutine
+	info     atomic.Pointer[TITOInfo]
+}
+
+// TicketEvents is the channel of printer results and validation timeouts
+// that Run hands to Handle (a loop of its own must do the same). nil
+// without Options.TITO.
+func (c *Controller) TicketEvents() <-chan TicketEvent { return c.tito.events }
+
+// TITOInfo returns the last published ticket information.
+func (c *Controller) TITOInfo() TITOInfo {
+	if p := c.tito.info.Load(); p != nil {
+		return *p
+	}
+	return TITOInfo{}
+}
+
+func (c *Controller) publishTITO(cs state) {
+	ti := &TITOInfo{ID: c.tito.id}
+	if c.opt.TITO != nil {
+		ti.Validation = c.opt.TITO.Validation
+	}
+	if cs.cashout != nil {
+		ti.Cashout, ti.CashoutAmount = cs.cashout.id, cs.cashout.amount
+	}
+	c.tito.info.Store(ti)
+}
+
+// waitingCashout is a cash-out waiting for the host's validation number
+// (committed state: set by the commit of its cash-out ID, cleared by the
+// commit of its ticket or handpay; a boot forgets it, the credits being
+// still on the meter).
+type waitingCashout struct {
+	id     uint64
+	amount money.Cents
+}
+
+// titoBoot reads the ticket records at boot and makes a ticket still
+// pending uncertain: the printer may or may not have printed it before the
+// power went (recovery TicketOutAtBoot). Called at the end of boot.
+func (c *Controller) titoBoot() error {
+	if c.opt.TITO != nil {
+		c.tito.events = make(chan TicketEvent, 4)
+	}
+	var ok bool
+	err := c.st.View(func(tx *recovery.Tx) error {
+		var err error
+		if _, ok, err = tx.OpenTicketOut(); err != nil {
+			return err
+		}
+		v, err := tx.ValidationID()
+		c.tito.id = ValidationState{v.MachineID, v.Sequence, v.SetID, v.SetSeq}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%w: read tickets at boot: %w", ErrMemory, err)
+	}
+	if !ok {
+		return nil
+	}
+	return c.commit("tickets at boot", func(tx *recovery.Tx, s *state) error {
+		t, changed, err := tx.TicketOutAtBoot()
+		if err != nil {
+			return err
+		}
+		s.ticket = &t
+		if !changed {
+			return nil
+		}
+		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, t.Reason),
+			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(t.Reason))
+	})
+}
+
+func argText(s string) meters.Arg { return meters.Arg{Type: meters.ArgText, Value: s} }
+
+// ticketBusy is why play waits for a ticket: a cash-out waiting for the
+// host's number, a ticket printing, or one the attendant must resolve.
+func (s *state) ticketBusy() string {
+	switch {
+	case s.cashout != nil:
+		return "waiting for the casino system's validation number"
+	case s.ticket != nil && s.ticket.Status == recovery.TicketPending:
+		return "printing a ticket"
+	case s.ticketUncertain():
+		return "a ticket awaits the attendant"
+	}
+	return ""
+}
+
+// ticketUncertain reports a ticket waiting for the attendant (the tower
+// calls them, as for a handpay).
+func (s *state) ticketUncertain() bool {
+	return s.ticket != nil && s.ticket.Status == recovery.TicketUncertain
+}
+
+// Handpay reasons of a cash-out that could not be a ticket (the screen
+// shows "msg.tito_"+reason while the handpay is pending).
+const (
+	ticketNoPrinter    = "no_printer"
+	ticketNoValidation = "no_validation"
+	ticketNoHost       = "no_host"
+	ticketNoID         = "no_validation_id"
+	ticketTooLarge     = "too_large"
+	ticketHostTimeout  = "host_timeout"
+	ticketHostDenied   = "host_denied"
+)
+
+// ticketRefusal is why a cash-out of the credits cannot be a ticket now,
+// "" when it can; "-" when tickets are not configured at all (a handpay
+// as always, nothing to explain).
+func (c *Controller) ticketRefusal() string {
+	t := c.opt.TITO
+	switch {
+	case t == nil:
+		return "-"
+	case t.Printer == nil:
+		return ticketNoPrinter
+	case t.Validation == ValidateNone:
+		return ticketNoValidation
+	case !c.sasOn():
+		return ticketNoHost
+	case t.Validation == ValidateSecureEnhanced && c.tito.id.MachineID == 0:
+		return ticketNoID
+	case c.cur.m.Credits > tcl.MaxAmount:
+		return ticketTooLarge
+	}
+	return ""
+}
+
+// cashOutTicket starts a cash-out of the whole credit meter by ticket
+// (ticketRefusal said it can).
+func (c *Controller) cashOutTicket() error {
+	amount := c.cur.m.Credits
+	if c.opt.TITO.Validation == ValidateSystem {
+		var id uint64
+		err := c.commit("cash out: ask the host", func(tx *recovery.Tx, s *state) error {
+			var err error
+			if id, err = tx.NextCashoutID(); err != nil {
+				return err
+			}
+			s.cashout = &waitingCashout{id: id, amount: amount}
+			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+				return err
+			}
+			return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
+				"ticket_validation_wait", argMoney(amount))
+		})
+		if err != nil {
+			return fmt.Errorf("cabinet: cash out by ticket: %w", err)
+		}
+		wait, events := c.opt.TITO.Wait, c.tito.events
+		if wait <= 0 {
+			wait = defaultWait
+		}
+		time.AfterFunc(wait, func() { events <- TicketEvent{Kind: TicketValidationTimeout, Cashout: id} })
+		return nil
+	}
+	return c.issueTicket("cash out by ticket", amount, true, func(tx *recovery.Tx) (string, error) {
+		v, err := tx.ValidationID()
+		if err != nil {
+			return "", err
+		}
+		next, n, err := v.Next()
+		if err != nil {
+			return "", err
+		}
+		if err := tx.PutValidationID(next); err != nil {
+			return "", err
+		}
+		return recovery.Validation(0, n)
+	})
+}
+
+// issueTicket commits ticket pending for amount, numbered by number (in
+// the same transaction), with its credits off the meter, then starts the
+// printer. pressed: this is the commit of the CASH OUT press (SAS 66).
+func (c *Controller) issueTicket(op string, amount money.Cents, pressed bool, number func(tx *recovery.Tx) (string, error)) error {
+	var t recovery.TicketOut
+	var id ValidationState
+	err := c.commit(op, func(tx *recovery.Tx, s *state) error {
+		val, err := number(tx)
+		if err != nil {
+			return err
+		}
+		var expiry time.Time
+		if d := c.opt.TITO.Ticket.ExpiryDays; d > 0 {
+			expiry = c.now().AddDate(0, 0, d)
+		}
+		if t, err = tx.IssueTicket(recovery.TicketRequest{Validation: val, Amount: amount, Expiry: expiry}); err != nil {
+			return err
+		}
+		if amount > s.m.Credits {
+			return fmt.Errorf("%w: ticket %v above credits %v", ErrMemory, amount, s.m.Credits)
+		}
+		s.m.Credits -= amount
+		s.m.Meters.TicketIssued(amount)
+		s.cashout, s.ticket = nil, &t
+		if pressed {
+			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+				return err
+			}
+		}
+		v, err := tx.ValidationID()
+		id = ValidationState{v.MachineID, v.Sequence, v.SetID, v.SetSeq}
+		if err != nil {
+			return err
+		}
+		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v issued (ticket %04d): printing", t.Validation, amount, t.TicketNumber()),
+			"ticket_issued", argText(t.Validation), argMoney(amount))
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: %s: %w", op, err)
+	}
+	c.tito.id = id
+	c.scr.clearBets()
+	c.startPrint(t)
+	return nil
+}
+
+// startPrint runs the printer on its own goroutine for ticket t (committed
+// pending); the result comes back as a TicketEvent.
+func (c *Controller) startPrint(t recovery.TicketOut) {
+	tk := c.opt.TITO.Ticket
+	tk.Validation, tk.Amount, tk.Issued, tk.Number = t.Validation, t.Amount, t.Created.Local(), t.TicketNumber()
+	p, events := c.opt.TITO.Printer, c.tito.events
+	c.tito.printing = true
+	go func() {
+		st, err := p.Print(tk)
+		events <- TicketEvent{Kind: TicketPrintResult, Seq: t.Seq, Status: st, Err: err}
+	}()
+}
+
+// ticketEvent handles a printer result or a validation timeout.
+func (c *Controller) ticketEvent(ev TicketEvent) error {
+	if c.cur.memErr != nil && ev.Kind == TicketValidationTimeout {
+		return nil // the store is evidence: nothing to pay from
+	}
+	switch ev.Kind {
+	case TicketPrintResult:
+		c.tito.printing = false
+		return c.printResult(ev)
+	case TicketValidationTimeout:
+		if c.cur.cashout == nil || c.cur.cashout.id != ev.Cashout {
+			return nil // answered (or abandoned) meanwhile
+		}
+		return c.cashOutHandpay(ticketHostTimeout, false)
+	}
+	return fmt.Errorf("cabinet: unknown ticket event %d", ev.Kind)
+}
+
+// printResult commits the printer's result for the pending ticket: printed
+// on print done, uncertain on any failure.
+func (c *Controller) printResult(ev TicketEvent) error {
+	if c.cur.memErr != nil {
+		c.log.Error("ticket print result during memory error: not recorded (the boot finds it uncertain)", "seq", ev.Seq, "err", ev.Err)
+		return nil
+	}
+	return c.commit("ticket print result", func(tx *recovery.Tx, s *state) error {
+		if ev.Err == nil {
+			t, err := tx.TicketPrintDone(ev.Seq)
+			if err != nil {
+				return err
+			}
+			s.m.Meters.TicketPrinted(t.Amount)
+			s.ticket = &t
+			text := fmt.Sprintf("ticket %s of %v printed", t.Validation, t.Amount)
+			if ev.Status.Has(tcl.PaperLow) {
+				text += " (printer paper low)"
+			}
+			return c.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
+		}
+		reason := printReason(ev.Err)
+		t, err := tx.TicketPrintFailed(ev.Seq, reason)
+		if err != nil {
+			return err
+		}
+		s.ticket = &t
+		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, reason),
+			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(reason))
+	})
+}
+
+// printReason is the attendant's record of a failed print: the printer's
+// condition and how far the print got.
+func printReason(err error) string {
+	var pe *tcl.PrintError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("printer: %v (%s)", pe.Err, pe.Stage)
+	}
+	return "printer: " + err.Error()
+}
+
+// cashOutHandpay locks a handpay for the credit meter, as a cash-out
+// without tickets does, with the reason the ticket could not be printed
+// (reason "" or "-": none to show). pressed: this is the commit of the
+// CASH OUT press (SAS 66), not the end of a wait for the host that was.
+func (c *Controller) cashOutHandpay(reason string, pressed bool) error {
+	err := c.commit("cash out", func(tx *recovery.Tx, s *state) error {
+		m := &s.m
+		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
+		s.cashout, s.ticketReason = nil, ""
+		if pressed {
+			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+				return err
+			}
+		}
+		if err := c.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
+			return err
+		}
+		if reason == "" || reason == "-" {
+			return nil
+		}
+		s.ticketReason = reason
+		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v by handpay, no ticket: %s", m.Credits, reason),
+			"ticket_handpay", argMoney(m.Credits), argKey("tito_reason."+reason))
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: cash out: %w", err)
+	}
+	c.scr.clearBets()
+	return nil
+}
+
+// hostValidation is the host's LP 58 for the waiting cash-out.
+func (c *Controller) hostValidation(v HostValidation) error {
+	if c.cur.memErr != nil {
+		return nil // the store is evidence: nothing is issued
+	}
+	w := c.cur.cashout
+	if w == nil || w.id != v.Cashout {
+		c.log.Warn("host validation number for a cash-out no longer waiting: ignored", "cashout", v.Cashout)
+		return nil
+	}
+	if v.SystemID == 0 {
+		return c.cashOutHandpay(ticketHostDenied, false)
+	}
+	val, err := recovery.Validation(v.SystemID, v.Number)
+	if err != nil {
+		c.log.Error("host validation number refused: handpay", "err", err)
+		return c.cashOutHandpay(ticketHostDenied, false)
+	}
+	err = c.issueTicket("cash out by ticket", w.amount, false, func(*recovery.Tx) (string, error) { return val, nil })
+	if errors.Is(err, recovery.ErrBadTicket) {
+		// e.g. a number already on a kept ticket: never two tickets with one number
+		c.log.Error("host validation number refused: handpay", "err", err)
+		return c.cashOutHandpay(ticketHostDenied, false)
+	}
+	return err
+}
+
+// hostValidationID is the host's LP 4C: the new secure-enhanced state
+// (sas.ValidationID.Apply) committed with its event-log entry.
+func (c *Controller) hostValidationID(h HostValidationID) error {
+	var id ValidationState
+	err := c.commit("host validation ID", func(tx *recovery.Tx, s *state) error {
+		if tx == nil {
+			return errNothing
+		}
+		v, err := tx.ValidationID()
+		if err != nil {
+			return err
+		}
+		next := v.Apply(h.MachineID, h.Sequence)
+		if next == v {
+			return errNothing
+		}
+		if err := tx.PutValidationID(next); err != nil {
+			return err
+		}
+		id = ValidationState{next.MachineID, next.Sequence, next.SetID, next.SetSeq}
+		return c.logDetail(tx, meters.KindHost, fmt.Sprintf("host: ticket validation ID %06X, sequence %d (LP 4C)", next.MachineID, next.Sequence),
+			"host_validation_id", argText(fmt.Sprintf("%06X", next.MachineID)), argCount(uint64(next.Sequence)))
+	})
+	if errors.Is(err, errNothing) {
+		return nil
+	}
+	if err == nil {
+		c.tito.id = id
+	}
+	return err
+}
+
+// hostValidationRead records that the host read and acknowledged the LP
+// 4D validation records of tickets seqs.
+func (c *Controller) hostValidationRead(seqs []uint64) error {
+	return c.commit("host read validation records", func(tx *recovery.Tx, s *state) error {
+		if tx == nil {
+			return nil
+		}
+		for _, seq := range seqs {
+			if err := tx.AckValidationRecord(seq); err != nil && !errors.Is(err, recovery.ErrTicketState) {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ticketAttendant is the reset key while a ticket is uncertain: alone, the
+// ticket is printed again with the same validation number; with the audit
+// key on, it is voided and its amount paid by hand.
+func (c *Controller) ticketAttendant() error {
+	t := c.cur.ticket
+	if c.cur.switches[hw.AuditKey] {
+		return c.commit("attendant voids ticket", func(tx *recovery.Tx, s *state) error {
+			v, err := tx.TicketVoid(t.Seq)
+			if err != nil {
+				return err
+			}
+			s.m.Meters.TicketVoided(v.Amount)
+			s.ticket = &v
+			return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s voided: %v paid by the attendant", v.Validation, v.Amount),
+				"ticket_voided", argText(v.Validation), argMoney(v.Amount))
+		})
+	}
+	if c.opt.TITO == nil || c.opt.TITO.Printer == nil || c.tito.printing {
+		return fmt.Errorf("%w: no printer to reprint ticket %s", ErrNotNow, t.Validation)
+	}
+	var r recovery.TicketOut
+	err := c.commit("attendant reprints ticket", func(tx *recovery.Tx, s *state) error {
+		var err error
+		if r, err = tx.TicketReprint(t.Seq); err != nil {
+			return err
+		}
+		s.ticket = &r
+		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v reprinted by the attendant (same validation number, reprint %d)", r.Validation, r.Amount, r.Reprints),
+			"ticket_reprint", argText(r.Validation), argMoney(r.Amount))
+	})
+	if err != nil {
+		return err
+	}
+	c.startPrint(r)
+	return nil
+}
+
+// Notices of tickets (the display translates "msg."+notice).
+const (
+	NoticeTicketWait      = "tito_validating"
+	NoticeTicketPrinting  = "tito_printing"
+	NoticeTicketPrinted   = "tito_printed"
+	NoticeTicketUncertain = "tito_uncertain"
+)
+
+// ticketNotice is what the screen says of tickets in committed state cs
+// ("" for nothing): the wait for the host, the print, its result, or why a
+// cash-out handpay is not a ticket.
+func ticketNotice(cs state) string {
+	switch {
+	case cs.cashout != nil:
+		return NoticeTicketWait
+	case cs.m.Handpay > 0 && cs.m.HandpayKind == HandpayCashout && cs.ticketReason != "":
+		return "tito_" + cs.ticketReason
+	case cs.ticket == nil:
+		return ""
+	case cs.ticket.Status == recovery.TicketPending:
+		return NoticeTicketPrinting
+	case cs.ticket.Status == recovery.TicketUncertain:
+		return NoticeTicketUncertain
+	case cs.ticket.Status == recovery.TicketPrinted && cs.m.Credits == 0 && cs.open == nil:
+		return NoticeTicketPrinted
+	}
+	return ""
+}

@@ -1,0 +1,156 @@
+package imports
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// rules lists, for every package of the module (a trailing "/..." covers a
+// package and those below it), the module's packages and the outside
+// modules its non-test code may import; the standard library is always
+// allowed. The table is the architecture's layering, written once:
+//   - the rules (game) know nothing but money; meters and the store know
+//     the rules' records (and the store the SAS protocol's ticket records,
+//     a pure package), never the controller or a device;
+//   - devices (hw/...) and protocols (sas) know no store and no
+//     controller: the controller and sasmachine are their only users;
+//   - the display reads view snapshots and never the store or the
+//     controller; only it and cmd/cabinet touch raylib;
+//   - bbolt stays in recovery, periph in hw/periph, the TOML parser in
+//     config.
+//
+// A package missing from the table fails the test: a new package states
+// its place here.
+var rules = map[string][]string{
+	"money":            {},
+	"game":             {"money", "game/card"},
+	"game/...":         {"money", "game", "game/..."},
+	"meters":           {"game", "money"},
+	"recovery":         {"game", "game/card", "meters", "money", "sas", "go.etcd.io/bbolt", "go.etcd.io/bbolt/errors"},
+	"hw":               {"money"},
+	"hw/pulse":         {"money"},
+	"hw/sim":           {"hw", "money"},
+	"hw/periph/...":    {"hw", "hw/periph/...", "hw/pulse", "money", "periph.io/..."},
+	"hw/id003/...":     {"money", "hw/id003", "serial", "golang.org/x/sys/unix"},
+	"hw/tcl/...":       {"money", "i18n", "hw/tcl", "serial", "golang.org/x/sys/unix"},
+	"sas":              {"money", "serial", "golang.org/x/sys/unix"},
+	"serial":           {"golang.org/x/sys/unix"},
+	"sashost":          {"golang.org/x/sys/unix"},
+	"sasmachine":       {"controller", "game", "hw", "meters", "money", "recovery", "sas"},
+	"view":             {"game", "hw", "money"},
+	"i18n":             {"money"},
+	"selftest":         {"hw", "i18n", "money", "view"},
+	"analysis":         {"game"},
+	"analysis/duel":    {"game", "game/..."},
+	"analysis/par/...": {"analysis/par", "game", "game/...", "money"},
+	"analysis/rngtest": {"game/card"},
+	"analysis/rtp":     {"analysis/par", "config", "game", "game/blackjack", "money"},
+	"player":           {"analysis/par", "game", "game/..."},
+	"config":           {"game", "game/blackjack", "game/duel", "hw/periph/pins", "money", "sas", "view", "github.com/BurntSushi/toml"},
+	"controller":       {"analysis/par", "analysis/rtp", "config", "game", "game/...", "hw", "hw/tcl", "meters", "money", "player", "recovery", "view"},
+	"display":          {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/raylib-go/raylib"},
+	"auditcmd":         {"game", "game/...", "meters", "money", "recovery"},
+	"crashtest":        {"game", "meters", "recovery"},
+	"scenario":         {"analysis/rtp", "config", "controller", "game", "hw", "hw/sim", "money", "recovery", "selftest", "view"},
+	"imports":          {},
+	"cmd/cabinet":      {"*"},
+	"scripts/benchfmt": {},
+}
+
+const module = "cabinet/"
+
+// short names a package of the module as the table does.
+func short(p string) string {
+	p = strings.TrimPrefix(p, module)
+	return strings.TrimPrefix(p, "internal/")
+}
+
+// match reports whether pattern (a name, or a prefix with "/...") covers p.
+func match(pattern, p string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return p == base || strings.HasPrefix(p, base+"/")
+	}
+	return p == pattern
+}
+
+// ruleFor is the most specific row covering p: its own, else the longest
+// "/..." row above it.
+func ruleFor(p string) (string, []string, bool) {
+	if r, ok := rules[p]; ok {
+		return p, r, true
+	}
+	best, found := "", false
+	for k := range rules {
+		if strings.HasSuffix(k, "/...") && match(k, p) && len(k) > len(best) {
+			best, found = k, true
+		}
+	}
+	return best, rules[best], found
+}
+
+func TestImportRules(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	n := 0
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		pkg, imps, _ := strings.Cut(line, "|")
+		p := short(pkg)
+		row, allowed, ok := ruleFor(p)
+		if !ok {
+			t.Errorf("%s has no row in the import rules (internal/imports): state which packages it may import", pkg)
+			continue
+		}
+		n++
+		if slices.Contains(allowed, "*") {
+			continue
+		}
+		for _, imp := range strings.Fields(imps) {
+			outside := strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
+			if !outside && !strings.HasPrefix(imp, module) {
+				continue // the standard library
+			}
+			name := imp
+			if !outside {
+				name = short(imp)
+			}
+			if !slices.ContainsFunc(allowed, func(a string) bool { return match(a, name) }) {
+				t.Errorf("%s imports %s, which its row %q does not allow %v", pkg, imp, row, allowed)
+			}
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d packages checked: go list found too few", n)
+	}
+}
+
+// TestRulesBite: the matcher is not vacuous (a rule table that allowed
+// everything would pass above).
+func TestRulesBite(t *testing.T) {
+	for _, c := range []struct {
+		pkg, imp string
+		want     bool
+	}{
+		{"game/blackjack", "recovery", false},
+		{"game/blackjack", "game/card", true},
+		{"display", "recovery", false},
+		{"display", "controller", false},
+		{"sas", "recovery", false},
+		{"hw/id003/id003emu", "hw/id003", true},
+		{"controller", "github.com/gen2brain/raylib-go/raylib", false},
+		{"hw/periph", "periph.io/x/host/v3", true},
+		{"config", "go.etcd.io/bbolt", false},
+	} {
+		_, allowed, ok := ruleFor(c.pkg)
+		if !ok {
+			t.Fatalf("no row for %s", c.pkg)
+		}
+		got := slices.ContainsFunc(allowed, func(a string) bool { return match(a, c.imp) })
+		if got != c.want {
+			t.Errorf("%s may import %s = %v, want %v", c.pkg, c.imp, got, c.want)
+		}
+	}
+}

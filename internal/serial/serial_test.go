@@ -1,0 +1,124 @@
+package serial
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY returns the controlling end of a new pty pair and its peer's path.
+func openPTY(t *testing.T) (*os.File, string) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no ptys here: %v", err)
+	}
+	t.Cleanup(func() { m.Close() })
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, "/dev/pts/" + strconv.Itoa(n)
+}
+
+func TestKermit(t *testing.T) {
+	for _, c := range []struct {
+		in   []byte
+		want uint16
+	}{
+		{[]byte("123456789"), 0x2189},      // the catalogue's check value
+		{[]byte{0xFC, 0x05, 0x11}, 0x5627}, // ID-003's status request FC 05 11 27 56
+	} {
+		if got := Kermit(0, c.in); got != c.want {
+			t.Errorf("Kermit(% X) = %04X, want %04X", c.in, got, c.want)
+		}
+	}
+	// Continued: the CRC of a whole equals the CRC of its second part
+	// continued from the first's.
+	b := []byte("cabinet serial line")
+	if Kermit(Kermit(0, b[:7]), b[7:]) != Kermit(0, b) {
+		t.Error("Kermit does not continue")
+	}
+}
+
+// TestOpenEachFraming: every framing opens a pty, bytes go both ways
+// verbatim, a read with nothing to read returns 0 after its wait.
+func TestOpenEachFraming(t *testing.T) {
+	for _, c := range []Config{
+		{Baud: 9600, Parity: Even},
+		{Baud: 19200, Parity: Wakeup},
+		{Baud: 38400, Parity: None, WriteTimeout: time.Second},
+	} {
+		t.Run(c.Parity.String(), func(t *testing.T) {
+			m, path := openPTY(t)
+			p, err := Open(path, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if !p.PTY() || p.Name() != path {
+				t.Errorf("PTY() = %v, Name() = %q", p.PTY(), p.Name())
+			}
+			out := []byte{0x01, 0xFF, 0x00, 0x80, 0x1B}
+			if err := p.Write(out); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]byte, len(out))
+			if _, err := m.Read(got); err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(out) {
+				t.Errorf("peer read % X, want % X", got, out)
+			}
+			if _, err := m.Write([]byte{0xFF, 0x00, 0x81}); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 16)
+			n := 0
+			for n < 3 {
+				k, err := p.Read(buf[n:], 50*time.Millisecond)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n += k
+			}
+			if string(buf[:n]) != "\xff\x00\x81" {
+				t.Errorf("Read % X, want FF 00 81 (a pty is read verbatim)", buf[:n])
+			}
+			if k, err := p.Read(buf, 5*time.Millisecond); k != 0 || err != nil {
+				t.Errorf("Read on a quiet line = %d, %v; want 0, nil", k, err)
+			}
+			if err := p.WriteMarked(0x01); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := m.Read(got[:1]); err != nil || got[0] != 0x01 {
+				t.Errorf("WriteMarked on a pty: peer read %X, %v", got[0], err)
+			}
+			if err := p.Discard(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	if _, err := Open("/dev/null", Config{Baud: 4800}); !errors.Is(err, ErrBaud) {
+		t.Errorf("Open(4800 baud) = %v, want %v", err, ErrBaud)
+	}
+	if _, err := Open(t.TempDir(), Config{Baud: 9600}); !errors.Is(err, ErrTermios) {
+		t.Errorf("Open(a directory) = %v, want %v", err, ErrTermios)
+	}
+	if _, err := Open("/dev/null", Config{Baud: 9600}); !errors.Is(err, ErrTermios) {
+		t.Errorf("Open(/dev/null) = %v, want %v (not a serial port)", err, ErrTermios)
+	}
+	if _, err := Open("/nonexistent/tty", Config{Baud: 9600}); !errors.Is(err, ErrTermios) {
+		t.Errorf("Open(missing) = %v, want %v", err, ErrTermios)
+	}
+}
