@@ -10,6 +10,7 @@ import (
 
 	"cabinet/internal/controller"
 	"cabinet/internal/recovery"
+	"cabinet/internal/view"
 )
 
 const defaultConfig = "configs/cabinet.toml"
@@ -111,6 +112,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer closePrinter()
 	opt.TITO = tito
 	val.options(&opt)
+	var shown func(view.Shown)
+	if windowed { // the table waits for what the window has shown (platform.md §7)
+		opt.Display = controller.NewPresentation()
+		shown = opt.Display.Report
+	}
 	c, err := controller.New(opt)
 	if err != nil {
 		return err
@@ -136,7 +142,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
-	err = runDisplay(ctx, c, panel, demoScreens(*cfgF), simBE != nil, *fullscreen)
+	err = runDisplay(ctx, c, panel, demoScreens(*cfgF), simBE != nil, *fullscreen, shown)
 	cancel()
 	if rerr := <-done; err == nil {
 		err = rerr

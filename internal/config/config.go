@@ -62,6 +62,7 @@ type Cabinet struct {
 	Sound          bool          // sound on
 	Volume         int           // sound effects' volume, percent (0–100)
 	DealPaceMS     int           // milliseconds a dealt card takes from the shoe (0: no animation)
+	ResultHoldMS   int           // milliseconds a round's result stays on screen before the next round (platform.md §7)
 	ExpectedDigest string        // program SHA-256 (hex) that must match, "" = no check
 	Backend        string        // "sim" or "periph"
 	Chips          []money.Cents // BET+ chip values, ascending
@@ -434,6 +435,10 @@ func buildCabinet(c *Cabinet, f cabinetFile) error {
 		return bad("cabinet.deal_pace_ms", f.DealPaceMS, "0 (no animation) to %d milliseconds per card", MaxDealPaceMS)
 	}
 	c.DealPaceMS = f.DealPaceMS
+	if f.ResultHoldMS < MinResultHoldMS || f.ResultHoldMS > MaxResultHoldMS {
+		return bad("cabinet.result_hold_ms", f.ResultHoldMS, "%d to %d milliseconds (how long a round's result stays on screen before the next round)", MinResultHoldMS, MaxResultHoldMS)
+	}
+	c.ResultHoldMS = f.ResultHoldMS
 	if d := f.ExpectedDigest; d != "" && (len(d) != 64 || strings.ContainsFunc(d, func(r rune) bool {
 		return (r < '0' || r > '9') && (r < 'a' || r > 'f')
 	})) {

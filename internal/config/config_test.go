@@ -55,7 +55,7 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	}
 	want := Cabinet{Store: "var/cabinet.db", StoreMirror: "var/cabinet.db.mirror", Language: "fr", Currency: "EUR", Denomination: 1,
 		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
-		RecallDepth: 100, EventDepth: 1000, Sound: true, Volume: 80, DealPaceMS: 350, Backend: "sim",
+		RecallDepth: 100, EventDepth: 1000, Sound: true, Volume: 80, DealPaceMS: 350, ResultHoldMS: 1000, Backend: "sim",
 		Chips: []money.Cents{100, 500, 1000, 2500, 10000}, MinRTP: 7500}
 	if d := cmp.Diff(want, c.Cabinet); d != "" {
 		t.Errorf("Cabinet (-want +got):\n%s", d)

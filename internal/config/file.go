@@ -41,6 +41,7 @@ type cabinetFile struct {
 	Sound          bool     `toml:"sound"`
 	Volume         int      `toml:"volume"`
 	DealPaceMS     int      `toml:"deal_pace_ms"`
+	ResultHoldMS   int      `toml:"result_hold_ms"`
 	ExpectedDigest string   `toml:"expected_digest"`
 	Backend        string   `toml:"backend"`
 	Chips          []string `toml:"chips"`
@@ -136,9 +137,16 @@ const (
 	MinEventDepth      = 100
 	MaxEventDepth      = 1000000
 	MaxDealPaceMS      = 2000
-	DefaultJackpotRate = "20.30843"
-	DefaultVoidAfter   = 24 * time.Hour
-	ZappitVoidAfter    = 30 * 24 * time.Hour
+	// A round's result stays on screen at least cabinet.result_hold_ms
+	// before the next round may start (platform.md §7, default 1 s). A
+	// minimum below half a second is no minimum a player can read; above
+	// ten seconds the table looks frozen.
+	DefaultResultHoldMS = 1000
+	MinResultHoldMS     = 500
+	MaxResultHoldMS     = 10000
+	DefaultJackpotRate  = "20.30843"
+	DefaultVoidAfter    = 24 * time.Hour
+	ZappitVoidAfter     = 30 * 24 * time.Hour
 )
 
 // defaults is the document with every default filled in, decoded over:
@@ -157,9 +165,10 @@ func defaults() file {
 			CreditLimit: "1000.00", HandpayLimit: "1200.00",
 			Bills:       []string{"5.00", "10.00", "20.00", "50.00", "100.00"},
 			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true, Volume: 80, DealPaceMS: 350,
-			Backend: "sim",
-			Chips:   []string{"1.00", "5.00", "10.00", "25.00", "100.00"},
-			MinRTP:  DefaultMinRTP,
+			ResultHoldMS: DefaultResultHoldMS,
+			Backend:      "sim",
+			Chips:        []string{"1.00", "5.00", "10.00", "25.00", "100.00"},
+			MinRTP:       DefaultMinRTP,
 		},
 		Games: gamesFile{
 			Enabled: ids,

@@ -175,6 +175,8 @@ func (c *Config) operatorSettings() []opSetting {
 			func(f *file) *int { return &f.Cabinet.Volume }), KindPercent),
 		withUnit(intKey("cabinet.deal_pace_ms", fmt.Sprintf("0 to %d milliseconds per card", MaxDealPaceMS), []string{"0", "200", "350", "500", "800"},
 			func(f *file) *int { return &f.Cabinet.DealPaceMS }), "ms"),
+		withUnit(intKey("cabinet.result_hold_ms", fmt.Sprintf("%d to %d milliseconds", MinResultHoldMS, MaxResultHoldMS), []string{"500", "1000", "2000", "3000", "5000"},
+			func(f *file) *int { return &f.Cabinet.ResultHoldMS }), "ms"),
 		moneyKey("cabinet.credit_limit", "an amount above 0", false,
 			func(f *file) *string { return &f.Cabinet.CreditLimit }, func(c *Config) money.Cents { return c.Cabinet.CreditLimit }),
 		moneyKey("cabinet.handpay_limit", "an amount, 0.00 = no handpay lock on wins", true,

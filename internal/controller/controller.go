@@ -61,6 +61,11 @@ type Options struct {
 	// commits its event (host.go). nil: SAS off (no queue, no host
 	// information, nothing logged for the host's sake).
 	Exceptions func(HostEvent) []byte
+	// Display, if set, is the channel of a display's reports of what it has
+	// shown (shown.go): the table accepts a decision only on a step shown
+	// in full, and the next round only after the last result's hold. nil:
+	// headless, every step counts as shown (and held) when committed.
+	Display *Presentation
 	// Host carries the host's commands and acknowledgements to the
 	// controller's goroutine (Run hands each to Handle; a loop of its own,
 	// as cabinet sim's, does the same); the ledger commits them. nil: none.
@@ -241,6 +246,15 @@ func (c *Controller) boot() error {
 	if c.cur.open != nil {
 		c.scr.game = c.cur.open.Game
 		c.scr.mode = view.Table
+		c.scr.present = 1 // the recovered round: presented in full before any input
+		// The bets the round was dealt with are the ones REBET repeats
+		// after it, as if the power had not gone (the screen's memory of
+		// them went with it).
+		if st := c.cur.open.Steps; len(st) > 0 && st[0].Action.Kind == game.Deal && len(st[0].Action.Bets) > 0 {
+			c.scr.lastBets[c.cur.open.Game] = append([]game.Bet(nil), st[0].Action.Bets...)
+		}
+	} else if duelSessionOpen(c.cur) {
+		c.scr.game, c.scr.mode = game.Duel, view.Table // the session goes on
 	} else if c.cur.m.Credits > 0 {
 		c.scr.mode = view.Menu
 	}

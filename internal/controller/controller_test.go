@@ -29,7 +29,7 @@ func testSettings() InForce {
 		CreditLimit: 100000, HandpayLimit: 120000,
 		Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
 		Chips: []money.Cents{100, 500, 2500},
-		Denom: 1, Currency: "€", Language: "en",
+		Denom: 1, Currency: "€", Language: "en", ResultHoldMS: 1000,
 		JackpotReset: 2000000, JackpotRateE7: 2030843,
 	}
 }
@@ -46,6 +46,9 @@ type rig struct {
 	onCommit func(id game.ID, round uint64, evs []game.Event)
 	// sas turns on the SAS exception queue (kept across boots).
 	sas bool
+	// display, if set, is a display's reports channel (kept across boots):
+	// the table waits for Shown inputs (shown.go).
+	display *Presentation
 }
 
 func newRig(t testing.TB, seed uint64) *rig { return newRigSAS(t, seed, false) }
@@ -78,7 +81,7 @@ func (r *rig) boot() {
 		hear = hostKinds
 	}
 	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now }, Exceptions: hear,
-		OnCommit: r.onCommit})
+		OnCommit: r.onCommit, Display: r.display})
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -32,6 +32,9 @@
 //     the button tables.
 //   - presenter.go: publish, the audit pages read once, the snapshot; help.
 //   - notice.go: the notices, and the refusal of a bill or a key turn.
+//   - shown.go: what is shown is part of what is accepted: the display's
+//     reports (Input.Shown), the table unlit while a step is revealed, the
+//     result held before the next round.
 //   - cash.go: bills, cash out, handpays, doors and keys, outputs.
 //   - step.go: a game step, its money and the progressive pool.
 //   - duel.go: Poker Duel's table; rounds.go: engines, replay, restore.

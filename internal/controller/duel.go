@@ -60,6 +60,21 @@ func duelCarry(r game.Round) []byte {
 	return mustJSON(r.(*duel.Round).Session())
 }
 
+// duelSessionOpen reports a Poker Duel session bought and not over, between
+// two deals: the player's place is the duel table (after a restart, the
+// audit or the operator screens), not the menu.
+func duelSessionOpen(cs state) bool {
+	b := cs.carry[game.Duel]
+	if b == nil {
+		return false
+	}
+	var s duel.Session
+	if err := json.Unmarshal(b, &s); err != nil {
+		return false // the deal's own decoding reports it
+	}
+	return !s.Over
+}
+
 func duelShoe(r game.Round) *card.Shoe {
 	if r.(*duel.Round).DeckSize() == 32 {
 		return &card.Shoe{Cards: card.ShortDeck()}
@@ -86,8 +101,13 @@ func (u *screen) duelPanel(cs state, p *panel) {
 			}
 			return nil
 		})
-		p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
-		p.set(hw.Special, func() error { u.duelMarks[u.duelCursor] = !u.duelMarks[u.duelCursor]; return nil })
+		if d := duel.PictureOf(cs.round.Table()); d != nil && len(d.Player) > 0 {
+			p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
+			p.set(hw.Special, func() error { u.duelMarks[u.duelCursor] = !u.duelMarks[u.duelCursor]; return nil })
+		} else {
+			p.refuse(hw.Spot, NoticeDuelNoCards)
+			p.refuse(hw.Special, NoticeDuelNoCards)
+		}
 	} else {
 		if n := hostNotice(cs, game.Duel); n != "" {
 			p.refuse(hw.Deal, n)
@@ -96,8 +116,15 @@ func (u *screen) duelPanel(cs state, p *panel) {
 			legal = r.Legal(cs.m.Credits)
 		}
 		p.set(hw.Game, u.toMenu(cs))
-		p.set(hw.Spot, func() error { u.duelDeck = (u.duelDeck + 1) % max(1, len(cfg.Decks)); return nil })
-		p.set(hw.Special, func() error { u.duelLevel = (u.duelLevel + 1) % max(1, len(cfg.Levels)); return nil })
+		if duelSessionOpen(cs) {
+			// Between two deals of a session: no card to move to or mark
+			// (the display names SPOT and SPECIAL so).
+			p.refuse(hw.Spot, NoticeDuelNoCards)
+			p.refuse(hw.Special, NoticeDuelNoCards)
+		} else { // between sessions: SPOT picks the deck, SPECIAL the level
+			p.set(hw.Spot, func() error { u.duelDeck = (u.duelDeck + 1) % max(1, len(cfg.Decks)); return nil })
+			p.set(hw.Special, func() error { u.duelLevel = (u.duelLevel + 1) % max(1, len(cfg.Levels)); return nil })
+		}
 		if cs.m.Credits > 0 {
 			p.set(hw.CashOut, c.cashOut)
 		}

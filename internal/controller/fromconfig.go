@@ -25,6 +25,7 @@ func InForceFrom(cfg *config.Config) (InForce, error) {
 		Sound:         cfg.Cabinet.Sound,
 		Volume:        cfg.Cabinet.Volume,
 		DealPaceMS:    cfg.Cabinet.DealPaceMS,
+		ResultHoldMS:  cfg.Cabinet.ResultHoldMS,
 		JackpotReset:  cfg.Jackpot.Reset,
 		JackpotRateE7: cfg.Jackpot.RateE7,
 		Duel:          DuelInForce{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},

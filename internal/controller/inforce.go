@@ -27,6 +27,10 @@ type InForce struct {
 	Sound        bool // sound effects on (operator: cabinet.sound)
 	Volume       int  // their volume, percent (operator: cabinet.volume)
 	DealPaceMS   int  // ms a dealt card takes from the shoe (operator: cabinet.deal_pace_ms)
+	// ResultHoldMS is how long a settled round's result stays on screen,
+	// once shown, before DEAL and REBET light (operator:
+	// cabinet.result_hold_ms). The display measures it (Shown.Held).
+	ResultHoldMS int
 
 	JackpotReset  money.Cents
 	JackpotRateE7 int64 // contribution per 10^7 of the Royal Poker stake

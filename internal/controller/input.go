@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/view"
 )
 
 // Input is one input to the cabinet, the argument of Handle: a hardware
@@ -19,6 +20,9 @@ type Input struct {
 	Auto   *AutoStep    // one committed step of autoplay
 	Ticket *TicketEvent // the printer's result, a validation timeout (tito.go)
 	Note   *NoteRequest // a call of the note validator's driver (validator.go)
+	// Shown is the display's report of how far its presentation has got
+	// (shown.go).
+	Shown *view.Shown
 }
 
 // HW is the Input of a hardware or touch input.
@@ -48,6 +52,8 @@ func (c *Controller) Handle(in Input) (err error) {
 		return c.ticketEvent(*in.Ticket)
 	case in.Note != nil:
 		return c.noteRequest(in.Note)
+	case in.Shown != nil:
+		return c.shownReport(*in.Shown)
 	}
 	return c.hardware(in.HW)
 }
@@ -55,7 +61,12 @@ func (c *Controller) Handle(in Input) (err error) {
 // hardware handles one hardware or touch input; a refusal says why
 // (notice.go).
 func (c *Controller) hardware(in hw.Input) (err error) {
-	defer func() { c.scr.message = refusal(c.cur, &c.scr, &c.set, in, err) }()
+	defer func() {
+		c.scr.message = refusal(c.cur, &c.scr, &c.set, in, err)
+		if in.Kind == hw.ButtonPressed && err == nil {
+			c.scr.recoveredSeen = true // the "game recovered" notice has been read
+		}
+	}()
 	switch in.Kind {
 	case hw.SwitchChanged:
 		return c.switchChanged(in.Switch, in.On)
@@ -79,6 +90,10 @@ func (c *Controller) Run(ctx context.Context) error {
 	c.outputs(c.cur)
 	in := c.hw.Inputs()
 	notes := c.opt.Validator.Requests()
+	var shown <-chan struct{} // nil: headless, never ready
+	if c.opt.Display != nil {
+		shown = c.opt.Display.ready
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -90,6 +105,11 @@ func (c *Controller) Run(ctx context.Context) error {
 		case r := <-notes:
 			if err := c.Handle(Input{Note: r}); err != nil {
 				c.log.Error("note validator", "request", r.String(), "err", err)
+			}
+		case <-shown:
+			s := c.opt.Display.take()
+			if err := c.Handle(Input{Shown: &s}); err != nil {
+				c.log.Error("display report", "err", err)
 			}
 		case r := <-c.opt.Host:
 			if err := c.Handle(Input{Host: &r}); err != nil {

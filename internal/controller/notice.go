@@ -24,7 +24,37 @@ const (
 	NoticeBillError      = "bill_error"         // the acceptor's signal was no bill: nothing credited, call an attendant
 	NoticeOperatorRound  = "operator_mid_round" // the operator key turned while a round or a handpay is pending
 	NoticeResetInAudit   = "reset_in_audit"     // the reset key turned on a pending handpay while the audit key is on
-	NoticeNotNow         = "not_now"            // any other refused button
+	NoticeDuelNoCards    = "duel_no_cards"      // Poker Duel's card cursor or mark with no cards dealt
+	NoticeResultShown    = "result_shown"       // DEAL or REBET while the last result stays on screen its minimum time
+	// Why a button is unlit during a blackjack round (playNotice).
+	NoticeRoundInPlay      = "round_in_play"      // a betting or leaving button while a round is played
+	NoticeInsuranceFirst   = "insurance_first"    // a play before the insurance question is answered
+	NoticeNoInsurance      = "no_insurance"       // YES/NO with no insurance question asked
+	NoticeDoubleTwoCards   = "double_two_cards"   // DOUBLE on a hand of more than two cards
+	NoticeDoubleAfterSplit = "double_after_split" // DOUBLE on a split hand where the table forbids it
+	NoticeDouble10or11     = "double_10_11"       // DOUBLE on a total other than 10 or 11 (Royal Poker)
+	NoticeSplitTwoCards    = "split_two_cards"    // SPLIT on a hand of more than two cards
+	NoticeSplitPair        = "split_pair"         // SPLIT on two cards of different values
+	NoticeSplitZapped      = "split_zapped"       // SPLIT on a zapped hand
+	NoticeSplitMax         = "split_max"          // SPLIT beyond the table's hands per spot
+	NoticeNoSurrender      = "no_surrender"       // SURRENDER at a table without it
+	NoticeSurrenderFirst   = "surrender_first"    // SURRENDER after the first decision
+	NoticeZapFirst         = "zap_first"          // ZAPPIT after the first action or on a split hand
+	NoticeZapTotal         = "zap_total"          // ZAPPIT on a total other than a hard 15 to 18
+	NoticeNoSpecial        = "no_special"         // SPECIAL at a game without one
+	// Why a button is unlit on a screen where it does nothing
+	// (explainUnlit): what the screen's buttons do, or what stops play.
+	NoticeTiltPrefix   = "tilt_"         // + the tilt's reason key (tilt_main_door…): play stops until it is cleared
+	NoticeHandpayWait  = "handpay_wait"  // a handpay is pending: the attendant's reset key
+	NoticeAttractKey   = "attract_key"   // no credits: insert a bill
+	NoticeMenuKey      = "menu_key"      // the menu: SPOT/BET+ pick a game, DEAL opens it
+	NoticeHelpKey      = "help_key"      // help: SPOT/BET+ next page, HELP back
+	NoticeAuditKey     = "audit_key"     // the audit screens: their own buttons only
+	NoticeOperatorKeys = "operator_keys" // the operator menu: its own buttons only
+	NoticeDraftRefused = "draft_refused" // YES on an operator draft refused on screen (its reason shown)
+	NoticeDuelNotMove  = "duel_not_move" // Poker Duel: not a move open at this point of the deal
+	NoticeNoRound      = "no_round"      // a play button between rounds: bet and DEAL first
+	NoticeNotNow       = "not_now"       // any other refused button
 )
 
 // refusal is the message the next snapshot shows for input in, handled

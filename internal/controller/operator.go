@@ -101,8 +101,14 @@ func (c *Controller) operatorButton(b hw.Button) error {
 	case hw.Stand:
 		move((cur + 1) % len(items))
 	case hw.Spot:
-		_, hi, _, _, _, _ := operatorPage(items, cur)
-		move(hi % len(items))
+		// The next page of the group, then the next group (issue 26: a
+		// group's pages 2 and 3 had no way to them but HIT/STAND).
+		_, hi, _, phi, page, pages := operatorPage(items, cur)
+		if page+1 < pages {
+			move(phi)
+		} else {
+			move(hi % len(items))
+		}
 	case hw.BetPlus:
 		from := it.Value // the draft when there is one: BET+ steps on
 		next, err := c.opt.Operator.Next(it.Key, from)
@@ -111,7 +117,14 @@ func (c *Controller) operatorButton(b hw.Button) error {
 			return err
 		}
 		u.opDraft, u.opError, u.opConfirm, u.opSaved = next, nil, false, nil
-		u.opRTP = c.draftRTP(it, next)
+		var bad error
+		u.opRTP, bad = c.draftRTP(it, next)
+		if bad != nil {
+			// Refused at once, naming the value being edited (issue 26: a
+			// minimum above the maximum was refused only after the
+			// confirmation, naming the maximum). YES stays unlit.
+			u.opError = &view.OperatorError{Setting: it, Value: next}
+		}
 	case hw.Yes:
 		if u.opDraft == "" {
 			return fmt.Errorf("%w: nothing changed", ErrNotNow)
@@ -147,44 +160,47 @@ func (c *Controller) operatorButton(b hw.Button) error {
 // Options.Returns wired (the analyser's computation of the rules in force)
 // it is PreviewReturns' main-bet figure, or the refused figure; else
 // Options.RTP (default: the published figure). nil when nothing can be
-// computed, the key changes no game, or the draft is not valid (YES then
-// reports the validation error).
-func (c *Controller) draftRTP(it view.Setting, value string) *view.OperatorRTP {
+// computed or the key changes no game. invalid is the configuration's
+// refusal of the draft (config.ErrInvalid: a minimum above the maximum…),
+// found on the way at no extra cost.
+func (c *Controller) draftRTP(it view.Setting, value string) (r *view.OperatorRTP, invalid error) {
 	key, id := it.Key, it.Game
 	if id == "" || c.opt.Overrides == nil {
-		return nil
+		return nil, nil
 	}
 	if c.opt.Returns != nil {
 		lines, err := c.PreviewReturns(id, key, value)
 		var ref *rtp.RefusedError
 		switch {
 		case errors.As(err, &ref):
-			return &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
+			return &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}, nil
+		case errors.Is(err, config.ErrInvalid):
+			return nil, err
 		case err != nil:
-			return nil
+			return nil, nil
 		}
 		for _, l := range lines {
 			if l.Bet == game.Main {
-				return &view.OperatorRTP{Game: id, RTP: l.RTPBP, MinRTP: c.opt.Returns.MinRTP}
+				return &view.OperatorRTP{Game: id, RTP: l.RTPBP, MinRTP: c.opt.Returns.MinRTP}, nil
 			}
 		}
-		return nil
-	}
-	if c.opt.RTP == nil {
-		return nil
+		return nil, nil
 	}
 	s, err := c.withOverride(key, value)
-	if err != nil {
-		return nil
+	if errors.Is(err, config.ErrInvalid) {
+		return nil, err
+	}
+	if err != nil || c.opt.RTP == nil {
+		return nil, nil
 	}
 	bp, err := c.opt.RTP(s, id)
 	if err != nil {
 		c.log.Warn("operator: return not computed", "game", id, "err", err)
-		return nil
+		return nil, nil
 	}
-	r := &view.OperatorRTP{Game: id, RTP: bp, MinRTP: c.opt.MinRTP}
+	r = &view.OperatorRTP{Game: id, RTP: bp, MinRTP: c.opt.MinRTP}
 	r.Refused = bp >= 10000 || (c.opt.MinRTP > 0 && bp < c.opt.MinRTP)
-	return r
+	return r, nil
 }
 
 // operatorItems are every setting of menu with the committed overrides
@@ -246,7 +262,7 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	c.set = s // no round is open in the operator menu: effective from the next round
 	c.scr.opError = nil
 	if !containsGame(c.set.Games, c.scr.game) {
-		c.scr.game, c.scr.menu = c.set.Games[0], 0
+		c.scr.game = c.set.Games[0]
 	}
 	return nil
 }

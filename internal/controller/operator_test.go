@@ -385,8 +385,9 @@ func TestOperatorFlowInBothLanguages(t *testing.T) {
 			if len(groups) < 5 {
 				t.Errorf("groups seen %v", groups)
 			}
-			// Free Bet's minimum bet above its maximum: refused, naming the
-			// maximum (the setting the configuration refused), typed.
+			// Free Bet's minimum bet above its maximum: refused at once, as
+			// drafted, naming the value edited (issue 26), typed; YES unlit
+			// and saying why.
 			for cur().Key != "games.freebet.min_bet" {
 				r.mustPress(hw.Stand)
 			}
@@ -394,12 +395,11 @@ func TestOperatorFlowInBothLanguages(t *testing.T) {
 				r.mustPress(hw.BetPlus)
 			}
 			draft := cur().Value
-			r.mustPress(hw.Yes)
-			if err := r.press(hw.Yes); err == nil {
-				t.Fatalf("min bet %s above the maximum saved", draft)
+			if e := op().Error; e == nil || e.Setting.Key != "games.freebet.min_bet" || e.Value != draft || e.Setting.Kind != view.KindMoney || len(e.Setting.Label) != 2 {
+				t.Fatalf("draft %s: refusal %+v, want the minimum bet %s refused at once, typed", draft, e, draft)
 			}
-			if e := op().Error; e == nil || e.Setting.Key != "games.freebet.max_bet" || e.Setting.Kind != view.KindMoney || len(e.Setting.Label) != 2 {
-				t.Fatalf("refusal %+v, want the maximum bet, typed", e)
+			if err := r.press(hw.Yes); err == nil || r.c.Snapshot().Message != NoticeDraftRefused {
+				t.Fatalf("YES on min bet %s above the maximum: %v, notice %q; want refused with %q", draft, err, r.c.Snapshot().Message, NoticeDraftRefused)
 			}
 			r.mustPress(hw.No)
 			// A change saved: typed in the view and in the event log.

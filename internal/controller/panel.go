@@ -2,9 +2,12 @@ package controller
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
 	"cabinet/internal/view"
 )
@@ -17,6 +20,9 @@ import (
 type entry struct {
 	do  func() error
 	why string
+	// reveal: unlit because the step on screen is still being revealed; a
+	// press is consumed and finishes the reveal (shown.go).
+	reveal bool
 }
 
 // panel is the button table of one screen, built by one builder per mode
@@ -60,6 +66,8 @@ func (e *notLit) Unwrap() error { return ErrNotNow }
 func buttonNotice(err error) string {
 	var nl *notLit
 	switch {
+	case consumed(err):
+		return "" // the reveal finishing at once is the answer on screen
 	case errors.As(err, &nl):
 		if nl.notice == "" {
 			return NoticeNotNow
@@ -90,8 +98,8 @@ func (u *screen) shown(cs state) view.Mode {
 
 // build is the button table of the screen shown with committed state cs
 // (and the audit page's data pg).
-func (u *screen) build(cs state, pg pages) panel {
-	var p panel
+func (u *screen) build(cs state, pg pages) (p panel) {
+	defer u.explainUnlit(cs, &p) // p is the result: the reasons go with it
 	switch u.shown(cs) {
 	case view.Tilt, view.Handpay: // every lamp off: an attendant is needed
 	case view.Audit:
@@ -106,6 +114,8 @@ func (u *screen) build(cs state, pg pages) panel {
 		u.menuPanel(cs, &p)
 	case view.Table:
 		switch {
+		case u.revealing():
+			revealPanel(&p)
 		case u.game == game.Duel:
 			u.duelPanel(cs, &p)
 		case cs.open != nil:
@@ -113,8 +123,50 @@ func (u *screen) build(cs state, pg pages) panel {
 		default:
 			u.bettingPanel(cs, &p)
 		}
+		if cs.open == nil {
+			u.holdResult(&p)
+		}
 	}
 	return p
+}
+
+// explainUnlit gives every unlit button of p that has no reason of its own
+// the screen's: what the screen's buttons do, or what stops play (a tilt by
+// name, a handpay). No press is refused with a bare "not now".
+func (u *screen) explainUnlit(cs state, p *panel) {
+	var why string
+	switch mode := u.shown(cs); mode {
+	case view.Tilt:
+		why = NoticeTiltPrefix + cs.tilts()[0]
+	case view.Handpay:
+		why = NoticeHandpayWait
+	case view.Attract:
+		why = NoticeAttractKey
+	case view.Menu:
+		why = NoticeMenuKey
+	case view.Help:
+		why = NoticeHelpKey
+	case view.Audit:
+		why = NoticeAuditKey
+	case view.Operator:
+		why = NoticeOperatorKeys
+	case view.Table:
+		switch {
+		case u.game == game.Duel:
+			why = NoticeDuelNotMove
+		case cs.open == nil:
+			why = NoticeNoRound
+		default:
+			why = NoticeRoundInPlay
+		}
+	default:
+		return
+	}
+	for b := range p {
+		if e := &p[b]; e.do == nil && !e.reveal && e.why == "" {
+			e.why = why
+		}
+	}
 }
 
 // press handles a debounced button press: the entry of the table last
@@ -122,6 +174,10 @@ func (u *screen) build(cs state, pg pages) panel {
 // refusal.
 func (u *screen) press(cs state, b hw.Button) error {
 	e := u.panel[b]
+	if e.reveal {
+		u.hurry++
+		return fmt.Errorf("%w: %s pressed in %s", ErrRevealing, b, u.shown(cs))
+	}
 	if e.do == nil {
 		return &notLit{button: b, mode: u.shown(cs), notice: e.why}
 	}
@@ -129,7 +185,7 @@ func (u *screen) press(cs state, b hw.Button) error {
 }
 
 func (u *screen) openHelp() error {
-	u.mode, u.helpPage = view.Help, 0
+	u.mode, u.helpFrom, u.helpPage = view.Help, u.mode, 0
 	return nil
 }
 
@@ -187,8 +243,10 @@ func (u *screen) operatorPanel(p *panel) {
 		p.set(b, func() error { return c.operatorButton(b) })
 	}
 	if u.opDraft != "" {
-		if u.opRTP == nil || !u.opRTP.Refused {
+		if (u.opRTP == nil || !u.opRTP.Refused) && u.opError == nil {
 			p.set(hw.Yes, func() error { return c.operatorButton(hw.Yes) })
+		} else {
+			p.refuse(hw.Yes, NoticeDraftRefused)
 		}
 		p.set(hw.No, func() error { return c.operatorButton(hw.No) })
 	}
@@ -198,7 +256,15 @@ func (u *screen) operatorPanel(p *panel) {
 // from; DEAL to the table (only with credits or a round open: platform.md §1).
 func (u *screen) helpPanel(cs state, p *panel) {
 	next := func() error { u.helpPage++; return nil }
-	back := func() error { u.mode = idleMode(cs); return nil }
+	back := func() error {
+		// Where help was opened from: a table stays a table (a Poker Duel
+		// session between deals too), the menu while there are credits.
+		u.mode = idleMode(cs)
+		if u.helpFrom == view.Table && (cs.m.Credits > 0 || duelSessionOpen(cs)) {
+			u.mode = view.Table
+		}
+		return nil
+	}
 	p.set(hw.Spot, next)
 	p.set(hw.BetPlus, next)
 	p.set(hw.Help, back)
@@ -212,8 +278,10 @@ func (u *screen) helpPanel(cs state, p *panel) {
 func (u *screen) menuPanel(cs state, p *panel) {
 	c := u.c
 	nextGame := func() error {
-		u.menu = (u.menu + 1) % len(c.set.Games)
-		u.game = c.set.Games[u.menu]
+		// From the game highlighted, whatever put it there (a resumed
+		// round, the operator's changes to the list): the highlight and
+		// SPOT never disagree (issue 26). Not on the list: the first.
+		u.game = c.set.Games[(slices.Index(c.set.Games, u.game)+1)%len(c.set.Games)]
 		return nil
 	}
 	p.set(hw.Spot, nextGame)
@@ -378,6 +446,78 @@ func (u *screen) roundPanel(cs state, p *panel) {
 	for b := range hw.NumButtons {
 		if k, ok := ActionFor(b, legal); ok {
 			p.set(b, func() error { return c.play(game.Action{Kind: k}) })
+		} else if p[b].do == nil {
+			p.refuse(b, playNotice(cs, b, legal))
 		}
 	}
+}
+
+// playNotice is why button b is unlit during a blackjack round whose legal
+// actions are legal: the rule that forbids it, named (platform.md §7: "not
+// now" is not a reason). It reads the committed round as the engine's
+// check does (blackjack/legal.go), in the same order.
+func playNotice(cs state, b hw.Button, legal []game.ActionKind) string {
+	r, ok := cs.round.(*blackjack.Round)
+	insurance := slices.Contains(legal, game.NoInsure)
+	switch {
+	case !ok:
+		return NoticeRoundInPlay
+	case insurance && b != hw.Yes && b != hw.No:
+		return NoticeInsuranceFirst
+	}
+	switch b {
+	case hw.Deal, hw.Rebet, hw.BetPlus, hw.Clear, hw.Spot, hw.Game, hw.CashOut:
+		return NoticeRoundInPlay
+	case hw.Yes, hw.No: // during a round, only the insurance question's answers
+		return NoticeNoInsurance
+	}
+	if r.Active < 0 || r.Active >= len(r.Hands) {
+		return NoticeRoundInPlay
+	}
+	h := r.Hands[r.Active]
+	total, _ := card.BlackjackTotal(h.Cards)
+	switch b {
+	case hw.Double:
+		switch {
+		case len(h.Cards) != 2:
+			return NoticeDoubleTwoCards
+		case h.FromSplit && !r.Rules.DoubleAfterSplit:
+			return NoticeDoubleAfterSplit
+		case r.Rules.Double == blackjack.Double10or11 && total != 10 && total != 11:
+			return NoticeDouble10or11
+		}
+		return NoticeFunds
+	case hw.Split:
+		switch {
+		case len(h.Cards) != 2:
+			return NoticeSplitTwoCards
+		case h.Cards[0].HardValue() != h.Cards[1].HardValue():
+			return NoticeSplitPair
+		case h.Zapped != nil:
+			return NoticeSplitZapped
+		}
+		n := 0
+		for _, o := range r.Hands {
+			if o.Spot == h.Spot {
+				n++
+			}
+		}
+		if n >= r.Rules.MaxHands {
+			return NoticeSplitMax
+		}
+		return NoticeFunds
+	case hw.Special:
+		switch {
+		case r.Rules.Game == game.Classic && !r.Rules.Surrender:
+			return NoticeNoSurrender
+		case r.Rules.Game == game.Classic:
+			return NoticeSurrenderFirst
+		case r.Rules.Game == game.Zappit && (len(h.Cards) != 2 || h.FromSplit):
+			return NoticeZapFirst
+		case r.Rules.Game == game.Zappit:
+			return NoticeZapTotal
+		}
+		return NoticeNoSpecial
+	}
+	return NoticeRoundInPlay
 }

@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
+	"cabinet/internal/game/duel"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -92,7 +93,11 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		Currency: set.Currency, Denom: set.Denom,
 		Credits: cs.m.Credits, Win: cs.win, Jackpot: money.Cents(cs.m.PoolUnits / PoolUnitsPerCent),
 		Game: u.game, Bets: append([]game.Bet(nil), u.bets...), Spot: u.pos,
-		Chip: set.Chips[u.chip%len(set.Chips)], Recovered: cs.recovered, Message: u.message,
+		Chip: set.Chips[u.chip%len(set.Chips)], Recovered: cs.recovered && !u.recoveredSeen, Message: u.message,
+		Present: u.present, Hurry: u.hurry,
+	}
+	if u.settled > 0 && u.settled == u.present && u.holding() {
+		s.HoldMS = set.ResultHoldMS
 	}
 	for _, id := range set.Games {
 		gi := view.GameInfo{ID: id}
@@ -112,11 +117,24 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 	} else if cs.last != nil && cs.last.Game == u.game {
 		s.Round = cs.last
 	}
+	if u.mode != view.Table || cs.round == nil && (cs.last == nil || cs.last.Game != u.game) {
+		// The win meter is the round's on the table: not the menu's, help's
+		// or attract's, nor another game's table (issue 26: the last
+		// player's win stayed on the menu, help and the attract demo).
+		s.Win = 0
+	}
 	if u.game == game.Duel && s.Round == nil {
 		if r, _, err := set.newDuel(cs.m.NextRound, cs.carry[game.Duel]); err == nil {
 			t := r.Table()
 			s.Round = &t
 		}
+	}
+	if d := duelPicture(s.Round); u.game == game.Duel && d != nil && len(d.Player) == 0 && d.Phase == "duel."+string(duel.PhaseOver) {
+		// Before the first deal of a session (or between two): no deal is
+		// over, no phase to name (issue 26 saw "Deal over" before any).
+		t, dd := *s.Round, *d
+		dd.Phase, t.Detail = "", &dd
+		s.Round = &t
 	}
 	if u.game == game.Duel {
 		cfg := set.duelConfig()
@@ -155,6 +173,14 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 	}
 	s.Lamps = u.panel.lit()
 	return s
+}
+
+// duelPicture is t's Poker Duel picture, nil if none.
+func duelPicture(t *game.Table) *duel.Picture {
+	if t == nil {
+		return nil
+	}
+	return duel.PictureOf(*t)
 }
 
 func (pr presenter) helpView(u *screen) *view.HelpView {

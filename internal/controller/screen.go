@@ -20,13 +20,13 @@ type screen struct {
 	c        *Controller
 	mode     view.Mode
 	game     game.ID
-	menu     int
 	bets     []game.Bet
 	undo     []game.Bet // chips placed, newest last
 	lastBets map[game.ID][]game.Bet
 	pos      int
 	chip     int
 	helpPage int
+	helpFrom view.Mode // the screen help was opened from, where HELP and GAME go back
 
 	auditPage  int
 	recallIdx  int
@@ -47,6 +47,15 @@ type screen struct {
 	duelMarks  [5]bool
 	duelCursor int
 	duelAmount int64
+
+	// The presentation (shown.go): the number of the latest committed
+	// step's picture, of the last settling step's, and the highest the
+	// display reported shown and held; hurry counts the presses consumed
+	// to finish a reveal.
+	present, settled, shownN, heldN, hurry uint64
+	// recoveredSeen: an input was accepted since a boot that resumed a
+	// round; the "game recovered" notice has been read.
+	recoveredSeen bool
 
 	// message is why the last input was refused (notice.go), "" if it was
 	// accepted.

@@ -179,6 +179,7 @@ func (c *Controller) play(a game.Action) error {
 		return fmt.Errorf("cabinet: round %d step %d: %w", no, step.N, err)
 	}
 	// Committed: now, and only now, the cabinet moves.
+	c.scr.stepCommitted(c.cur.open == nil)
 	if c.opt.OnCommit != nil {
 		c.opt.OnCommit(id, no, step.Events)
 	}

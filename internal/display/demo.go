@@ -39,6 +39,11 @@ func (d *demoReel) pick(s *view.Snapshot, demo []*view.Snapshot, now float64) *v
 			c := *f
 			c.Seq, c.Lang, c.Lamps, c.Credits, c.Win, c.Jackpot = s.Seq, s.Lang, s.Lamps, s.Credits, 0, s.Jackpot
 			c.Message, c.Recovered, c.Demo = "", false, true
+			if f.Round != nil { // the demo's round is nobody's: no round number
+				t := *f.Round
+				t.Round = 0
+				c.Round = &t
+			}
 			d.frames[i] = &c
 		}
 	}

@@ -59,7 +59,12 @@
 //     shoe, the hole card turning before the dealer draws; results and
 //     meters wait for the reveal; only cards of the last committed snapshot
 //     are drawn; a resumed round, the first snapshot and another screen show
-//     at once; any button finishes the reveal. Options.Pace (0: off).
+//     at once; a press during a reveal finishes it (the controller consumes
+//     it and counts it in Snapshot.Hurry). Snapshot.DealPaceMS (NoPace: off).
+//   - What is shown is accepted (report.go): Options.Shown hears each
+//     picture number (Snapshot.Present) once a frame shows it in full, and
+//     once it has then stayed Snapshot.HoldMS; the controller lights the
+//     table's buttons only then (controller/shown.go).
 //   - Sound (sound.go, audio.go): card, chip, win, blackjack, button and
 //     tilt effects synthesised by code, cued by the drawn committed
 //     pictures, played only when raylib has an audio device, when the

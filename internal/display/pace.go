@@ -16,7 +16,11 @@ import (
 // it replays what is committed, never anything ahead of the store — and
 // while a step is being paced it holds back the step's results (outcomes,
 // pays, the credit and win meters show the previous snapshot's) so the
-// reveal is not spoilt. Any button finishes the reveal at once (skip).
+// reveal is not spoilt. A button pressed during a reveal finishes it at once:
+// the controller consumes the press and counts it in Snapshot.Hurry, and the
+// pacer shows the whole picture when Hurry changes (the press never also
+// acts: the controller, not the window, decides, so a physical button and
+// a touch do the same).
 //
 // Nothing is paced when there is no previous picture of the same round to
 // start from: the first snapshot after boot, a round resumed after a power
@@ -46,6 +50,8 @@ type pacer struct {
 	// from chipsStart; chipsOf is the snapshot they belong to.
 	chipsStart, chipsEnd float64
 	chipsOf              *view.Snapshot
+
+	hurry uint64 // the last Snapshot.Hurry seen
 }
 
 // chipFlight is a stack of chips moving at the settlement: a payout from
@@ -102,6 +108,12 @@ func chipFlights(t *game.Table) []chipFlight {
 	return out
 }
 
+// done reports that pf, the frame of snapshot s, shows s in full: no card
+// on its way, no chips moving, nothing held back.
+func (pf paced) done(s *view.Snapshot) bool {
+	return pf.s == s && pf.flying == nil && len(pf.chips) == 0
+}
+
 // frame returns what to draw at time now for the latest snapshot s.
 func (p *pacer) frame(s *view.Snapshot, now float64) paced {
 	if s != p.last {
@@ -137,6 +149,10 @@ func (p *pacer) next(s *view.Snapshot, now float64) {
 		shown = p.last
 	}
 	p.last, p.queue, p.views = s, nil, nil
+	if s.Hurry != p.hurry { // a press finished the reveal: everything at once, chips landed
+		p.hurry, p.prev, p.base, p.chipsEnd = s.Hurry, s, nil, 0
+		return
+	}
 	if p.per <= 0 || shown == nil || s.Recovered || s.Mode != view.Table || shown.Mode != view.Table ||
 		s.Round == nil || s.Game == game.Duel || s.Game != shown.Game {
 		p.prev = s

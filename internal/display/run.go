@@ -27,6 +27,11 @@ type Options struct {
 	// Demo is the attract loop's demonstration round (scenario.Demo): its
 	// pictures take turns with the attract screen while no credit is in.
 	Demo []*view.Snapshot
+	// Shown, if set, hears how far the presentation has got (report.go):
+	// the controller accepts a decision only on a step shown in full
+	// (cmd/cabinet wires it to controller.Presentation.Report). It must
+	// not block.
+	Shown func(view.Shown)
 }
 
 // Run opens the 1280×720 window and draws snap() every frame until ctx is
@@ -65,6 +70,11 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		return fmt.Errorf("display: run: %w", ErrWindow)
 	}
 	defer rl.CloseWindow()
+	if rl.IsWindowHidden() {
+		// raylib keeps configuration flags across windows of a process: a
+		// hidden window before (an Offscreen) would hide this one.
+		rl.ClearWindowState(rl.FlagWindowHidden)
+	}
 	if !opt.Legend {
 		rl.SetExitKey(rl.KeyNull) // a cabinet has no ESC to quit
 	}
@@ -82,10 +92,11 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 	defer cache.unload()
 	var demos demoReel
 	pace := newPacer(0)
+	rep := reporter{report: opt.Shown}
 	sound := openAudio(0.8)
 	defer sound.close()
 	if in != nil {
-		in = skipper{in, pace, sound}
+		in = clicker{in, sound}
 	}
 	keys := keymap()
 	start := time.Now()
@@ -109,6 +120,9 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		sound.setVolume(float32(s.Volume) / 100)
 		demo := demos.pick(s, opt.Demo, now)
 		pf := pace.frame(s, now)
+		// Reported once the frame is on screen (after EndDrawing): shown
+		// means drawn, not about to be.
+		shownPF := pf
 		if demo != nil {
 			pf = paced{s: demo}
 		}
@@ -121,6 +135,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 			rl.BeginDrawing()
 			cache.draw(fr)
 			rl.EndDrawing()
+			rep.frame(s, shownPF, demo != nil, now)
 			continue
 		}
 		// Another screen size: draw at design size and scale, letterboxed.
@@ -133,6 +148,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 		rl.ClearBackground(colInk)
 		rl.DrawTexturePro(target.Texture, rl.Rectangle{Width: ScreenW, Height: -ScreenH}, rec(fit), v2(0, 0), 0, rl.White)
 		rl.EndDrawing()
+		rep.frame(s, shownPF, demo != nil, now)
 	}
 	return nil
 }
@@ -148,16 +164,16 @@ func letterbox(sw, sh float32) Rect {
 	return Rect{(sw - w) / 2, (sh - h) / 2, w, h}
 }
 
-// skipper passes inputs on; a button press also finishes the reveal in
-// progress (any button skips the animation).
-type skipper struct {
+// clicker passes inputs on, with the button's click. A press during a
+// reveal is the controller's to consume: it finishes the reveal through the
+// snapshot (Snapshot.Hurry), so the window never finishes one on its own and
+// then lets the same press act on what it showed.
+type clicker struct {
 	Input
-	p *pacer
 	a *audio
 }
 
-func (k skipper) Press(b hw.Button) bool {
-	k.p.skip()
+func (k clicker) Press(b hw.Button) bool {
 	k.a.button(k.a.prev != nil && k.a.prev.Sound)
 	return k.Input.Press(b)
 }

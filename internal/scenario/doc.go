@@ -16,6 +16,8 @@
 //	autoplay 40 [game…] play whole rounds with the basic strategy (the games in turn)
 //	powercut            drop the controller and boot a new one on the same store
 //	shot NAME           capture the committed snapshot as screen NAME
+//	shown | held        (Options.Display) the window has shown the picture
+//	                    published in full | and held its result
 //
 // An input the cabinet refuses fails the play unless the line starts with
 // "!", and a "!" line the cabinet accepts fails it too: a scenario cannot

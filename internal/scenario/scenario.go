@@ -32,6 +32,11 @@ type Options struct {
 	Config string // configuration file (configs/cabinet.toml)
 	Dir    string // the store lives here (a temp dir)
 	Digest string // program SHA-256 shown by audit (a fixed string in tests)
+	// Display plays the cabinet as `cabinet run` has it, with a window
+	// that reports what it has shown: the table waits for the script's
+	// "shown" and "held" lines (controller/shown.go). false: headless,
+	// every step counts as shown when committed.
+	Display bool
 }
 
 // Shot is one captured screen: its name, the script line that took it and
@@ -118,8 +123,13 @@ func (p *player) boot() error {
 		return err
 	}
 	p.st, p.be = st, sim.New()
+	var display *controller.Presentation
+	if p.opt.Display {
+		display = controller.NewPresentation()
+	}
 	c, err := controller.New(controller.Options{Store: st, HW: p.be, RNG: controller.SeededRNG{Seed: p.seed}, InForce: p.set,
-		Overrides: p.ret.Guarded(controller.OverridesFrom(p.cfg)), Operator: p.cfg, Returns: p.ret, Now: p.now, Digest: p.opt.Digest})
+		Overrides: p.ret.Guarded(controller.OverridesFrom(p.cfg)), Operator: p.cfg, Returns: p.ret, Now: p.now, Digest: p.opt.Digest,
+		Display: display})
 	if err != nil {
 		st.Close()
 		return err
@@ -151,6 +161,17 @@ func (p *player) line(n int, line string) error {
 		s := *p.c.Snapshot()
 		p.shots = append(p.shots, Shot{Name: f[1], Line: n, Snap: &s})
 		return nil
+	case "shown", "held":
+		// The display has shown the published picture in full ("held":
+		// and kept its result on screen the minimum time).
+		if len(f) != 1 || refuse || !p.opt.Display {
+			return fmt.Errorf("%w: %s takes no argument and needs Options.Display", ErrScript, f[0])
+		}
+		rep := view.Shown{Shown: p.c.Snapshot().Present}
+		if f[0] == "held" {
+			rep.Held = rep.Shown
+		}
+		return p.c.Handle(controller.Input{Shown: &rep})
 	case "powercut":
 		// The process dies between two inputs (every step is committed or
 		// not at all); a new controller boots on the same store.

@@ -141,3 +141,58 @@ func TestMinBetNotice(t *testing.T) {
 		t.Errorf("message %q, want %q", m, controller.NoticeMinBet)
 	}
 }
+
+// TestBurstBeforeShown is issue 26's burst as a script, with a window that
+// reports what it shows: DEAL, then h s x p d y n z b h s before the
+// window has shown the deal. Every key is consumed (the script marks each
+// refused), the round stays at its deal, no lamp is lit meanwhile; once the
+// deal is shown, the decisions light; and after the round the next deal
+// waits for the result's hold.
+func TestBurstBeforeShown(t *testing.T) {
+	o := opts(t)
+	o.Display = true
+	burst := ""
+	for _, k := range []string{"hit", "stand", "double", "split", "deal", "yes", "no", "special", "bet", "hit", "stand"} {
+		burst += "! press " + k + "\n"
+	}
+	shots, err := Play(Scenario{Name: "burst", Seed: 3, Script: `
+		bill 20.00
+		shown
+		press deal      # Royal Poker's table
+		shown
+		press bet       # 1.00 on spot 1
+		shown
+		press deal
+		` + burst + `
+		shot burst
+		shown
+		shot dealt
+		press stand     # one hand: the dealer plays, the round settles
+		! press deal    # before the settlement is shown: consumed
+		shown
+		! press deal    # shown, not yet held: refused, the result stays
+		shot hold
+		held
+		press deal      # the bets again: round 2
+		shot next
+	`}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, d, h, n := shots[0].Snap, shots[1].Snap, shots[2].Snap, shots[3].Snap
+	if b.Round == nil || b.Round.Round != 1 || b.Round.Done || b.Lamps != 0 || b.Hurry != 11 {
+		t.Errorf("after the burst: round %+v, lamps %v, hurry %d; want round 1 at its deal, nothing lit, 11 presses consumed", b.Round, b.Lamps, b.Hurry)
+	}
+	if b.Credits != 1900 {
+		t.Errorf("credits after the burst %v, want 19.00 (one 1.00 deal)", b.Credits)
+	}
+	if d.Lamps == 0 || d.Present != b.Present {
+		t.Errorf("deal shown: lamps %v present %d; want the decisions lit on the same picture %d", d.Lamps, d.Present, b.Present)
+	}
+	if h.Round == nil || !h.Round.Done || h.Round.Round != 1 || h.Message != controller.NoticeResultShown || h.HoldMS != 1000 {
+		t.Errorf("during the hold: round %+v, message %q, HoldMS %d; want round 1 settled on screen, %q, 1000", h.Round, h.Message, h.HoldMS, controller.NoticeResultShown)
+	}
+	if n.Round == nil || n.Round.Round != 2 {
+		t.Errorf("after the hold DEAL dealt round %+v, want round 2", n.Round)
+	}
+}

@@ -45,6 +45,21 @@ type Snapshot struct {
 	// the controller never sets it).
 	Demo bool `json:"demo,omitempty"`
 
+	// Present numbers the picture of committed play to present: it grows
+	// with every committed round step (and is 1 at a boot that resumes a
+	// round). The display reports through Shown when it has presented a
+	// number in full (platform.md §7: what is shown is part of what is
+	// accepted); until then the table's buttons are unlit.
+	Present uint64 `json:"present,omitempty"`
+	// HoldMS, when set, is how long the settled round's result (picture
+	// Present) must stay on screen once shown before the next round may
+	// start (cabinet.result_hold_ms); the display reports the hold as over
+	// through Shown.Held.
+	HoldMS int `json:"hold_ms,omitempty"`
+	// Hurry counts the presses consumed to finish a reveal: when it
+	// changes, the display shows the whole picture at once.
+	Hurry uint64 `json:"hurry,omitempty"`
+
 	Currency string      `json:"currency"` // e.g. "€"
 	Denom    money.Cents `json:"denom"`    // credit denomination for the optional credits display
 	Credits  money.Cents `json:"credits"`
@@ -311,4 +326,13 @@ type TestLine struct {
 	// Text is the device's own words (a refusal's reason, a fault), shown
 	// as the device gave them.
 	Text string `json:"text,omitempty"`
+}
+
+// Shown is the display's report of how far its presentation has got: the
+// highest picture number (Snapshot.Present) shown in full, cards, turns and
+// chips done; and the highest whose result has stayed on screen for the
+// snapshot's HoldMS. Both only grow; a report repeats what it already said.
+type Shown struct {
+	Shown uint64 `json:"shown"`
+	Held  uint64 `json:"held"`
 }
