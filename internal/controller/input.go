@@ -23,6 +23,8 @@ type Input struct {
 	// Shown is the display's report of how far its presentation has got
 	// (shown.go).
 	Shown *view.Shown
+	// Return is the computed return of an operator draft (draftreturn.go).
+	Return *DraftReturn
 }
 
 // HW is the Input of a hardware or touch input.
@@ -54,6 +56,8 @@ func (c *Controller) Handle(in Input) (err error) {
 		return c.noteRequest(in.Note)
 	case in.Shown != nil:
 		return c.shownReport(*in.Shown)
+	case in.Return != nil:
+		return c.scr.draftReturned(*in.Return)
 	}
 	return c.hardware(in.HW)
 }
@@ -110,6 +114,11 @@ func (c *Controller) Run(ctx context.Context) error {
 			s := c.opt.Display.take()
 			if err := c.Handle(Input{Shown: &s}); err != nil {
 				c.log.Error("display report", "err", err)
+			}
+		case <-c.scr.returns.ready:
+			r := c.scr.returns.take()
+			if err := c.Handle(Input{Return: &r}); err != nil {
+				c.log.Error("operator draft return", "err", err)
 			}
 		case r := <-c.opt.Host:
 			if err := c.Handle(Input{Host: &r}); err != nil {

@@ -52,9 +52,12 @@ const (
 	NoticeAuditKey     = "audit_key"     // the audit screens: their own buttons only
 	NoticeOperatorKeys = "operator_keys" // the operator menu: its own buttons only
 	NoticeDraftRefused = "draft_refused" // YES on an operator draft refused on screen (its reason shown)
-	NoticeDuelNotMove  = "duel_not_move" // Poker Duel: not a move open at this point of the deal
-	NoticeNoRound      = "no_round"      // a play button between rounds: bet and DEAL first
-	NoticeNotNow       = "not_now"       // any other refused button
+	// YES on an operator draft whose return is still being computed
+	// (draftreturn.go).
+	NoticeReturnComputing = "return_computing"
+	NoticeDuelNotMove     = "duel_not_move" // Poker Duel: not a move open at this point of the deal
+	NoticeNoRound         = "no_round"      // a play button between rounds: bet and DEAL first
+	NoticeNotNow          = "not_now"       // any other refused button
 )
 
 // refusal is the message the next snapshot shows for input in, handled

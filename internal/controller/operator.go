@@ -45,12 +45,7 @@ func (u *screen) leaveOperator(cs state) {
 // withOverride is the settings in force with key set to value on top of
 // the committed overrides (nothing is stored).
 func (c *Controller) withOverride(key, value string) (InForce, error) {
-	o := maps.Clone(c.cur.overrides)
-	if o == nil {
-		o = map[string]string{}
-	}
-	o[key] = value
-	return c.opt.Overrides(c.base, o)
+	return c.opt.Overrides(c.base, withValue(c.cur.overrides, key, value))
 }
 
 // operatorPageSize is how many settings an operator page shows.
@@ -117,17 +112,13 @@ func (c *Controller) operatorButton(b hw.Button) error {
 			return err
 		}
 		u.opDraft, u.opError, u.opConfirm, u.opSaved = next, nil, false, nil
-		var bad error
-		u.opRTP, bad = c.draftRTP(it, next)
-		if bad != nil {
-			// Refused at once, naming the value being edited (issue 26: a
-			// minimum above the maximum was refused only after the
-			// confirmation, naming the maximum). YES stays unlit.
-			u.opError = &view.OperatorError{Setting: it, Value: next}
-		}
+		u.draftChanged(it, next) // its return: computing, then the figure (draftreturn.go)
 	case hw.Yes:
 		if u.opDraft == "" {
 			return fmt.Errorf("%w: nothing changed", ErrNotNow)
+		}
+		if u.opRTP != nil && u.opRTP.Computing {
+			return fmt.Errorf("%w: the return of %s = %s is being computed", ErrNotNow, it.Key, u.opDraft)
 		}
 		if u.opRTP != nil && u.opRTP.Refused {
 			return fmt.Errorf("%w: %s = %s gives a return of %d bp", ErrNotNow, it.Key, u.opDraft, u.opRTP.RTP)
@@ -154,53 +145,6 @@ func (c *Controller) operatorButton(b hw.Button) error {
 		return fmt.Errorf("%w: %s in the operator menu", ErrNotNow, b)
 	}
 	return nil
-}
-
-// draftRTP is the return of the game key changes with value in force. With
-// Options.Returns wired (the analyser's computation of the rules in force)
-// it is PreviewReturns' main-bet figure, or the refused figure; else
-// Options.RTP (default: the published figure). nil when nothing can be
-// computed or the key changes no game. invalid is the configuration's
-// refusal of the draft (config.ErrInvalid: a minimum above the maximum…),
-// found on the way at no extra cost.
-func (c *Controller) draftRTP(it view.Setting, value string) (r *view.OperatorRTP, invalid error) {
-	key, id := it.Key, it.Game
-	if id == "" || c.opt.Overrides == nil {
-		return nil, nil
-	}
-	if c.opt.Returns != nil {
-		lines, err := c.PreviewReturns(id, key, value)
-		var ref *rtp.RefusedError
-		switch {
-		case errors.As(err, &ref):
-			return &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}, nil
-		case errors.Is(err, config.ErrInvalid):
-			return nil, err
-		case err != nil:
-			return nil, nil
-		}
-		for _, l := range lines {
-			if l.Bet == game.Main {
-				return &view.OperatorRTP{Game: id, RTP: l.RTPBP, MinRTP: c.opt.Returns.MinRTP}, nil
-			}
-		}
-		return nil, nil
-	}
-	s, err := c.withOverride(key, value)
-	if errors.Is(err, config.ErrInvalid) {
-		return nil, err
-	}
-	if err != nil || c.opt.RTP == nil {
-		return nil, nil
-	}
-	bp, err := c.opt.RTP(s, id)
-	if err != nil {
-		c.log.Warn("operator: return not computed", "game", id, "err", err)
-		return nil, nil
-	}
-	r = &view.OperatorRTP{Game: id, RTP: bp, MinRTP: c.opt.MinRTP}
-	r.Refused = bp >= 10000 || (c.opt.MinRTP > 0 && bp < c.opt.MinRTP)
-	return r, nil
 }
 
 // operatorItems are every setting of menu with the committed overrides

@@ -243,9 +243,12 @@ func (u *screen) operatorPanel(p *panel) {
 		p.set(b, func() error { return c.operatorButton(b) })
 	}
 	if u.opDraft != "" {
-		if (u.opRTP == nil || !u.opRTP.Refused) && u.opError == nil {
+		switch {
+		case u.opRTP != nil && u.opRTP.Computing:
+			p.refuse(hw.Yes, NoticeReturnComputing) // draftreturn.go
+		case (u.opRTP == nil || !u.opRTP.Refused) && u.opError == nil:
 			p.set(hw.Yes, func() error { return c.operatorButton(hw.Yes) })
-		} else {
+		default:
 			p.refuse(hw.Yes, NoticeDraftRefused)
 		}
 		p.set(hw.No, func() error { return c.operatorButton(hw.No) })

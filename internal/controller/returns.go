@@ -78,17 +78,7 @@ func (r *Returns) Guarded(ov func(InForce, map[string]string) (InForce, error)) 
 // *rtp.RefusedError, which carries the figure; a bad value returns the
 // configuration's error.
 func (c *Controller) PreviewReturns(id game.ID, key, value string) ([]view.RTPLine, error) {
-	if c.opt.Returns == nil || c.opt.Overrides == nil {
-		return nil, fmt.Errorf("cabinet: preview %s = %q: no return check wired", key, value)
-	}
-	s, err := c.withOverride(key, value)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := c.opt.Returns.Check(s); err != nil {
-		return nil, fmt.Errorf("cabinet: preview %s = %q: %w", key, value, err)
-	}
-	return c.opt.Returns.Lines(s, id), nil
+	return previewReturns(c.opt, c.base, withValue(c.cur.overrides, key, value), id, key, value)
 }
 
 // ReturnFigures are the figures of game id under the settings in force, as

@@ -41,6 +41,10 @@ type screen struct {
 	opConfirm bool
 	opSaved   *view.Setting
 	opRTP     *view.OperatorRTP
+	// opSeq numbers the drafts whose return was asked for; returns
+	// computes them off the input path (draftreturn.go).
+	opSeq   uint64
+	returns *draftReturns
 
 	duelDeck   int
 	duelLevel  int
@@ -72,6 +76,7 @@ func (u *screen) init(c *Controller) {
 	u.game = c.set.Games[0]
 	u.lastBets = map[game.ID][]game.Bet{}
 	u.recallStep = -1
+	u.returns = newDraftReturns()
 }
 
 func (u *screen) clearBets() { u.bets, u.undo = nil, nil }

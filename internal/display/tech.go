@@ -313,6 +313,10 @@ func (fr *frame) drawOperator() {
 		fr.drawNotice(fr.trf("operator.refused", fr.settingLabel(e.Setting), fr.settingValue(e.Setting, e.Value), fr.allowedOf(e.Setting)), 494, colLose)
 	case o.RTP != nil && o.RTP.Refused:
 		fr.drawNotice(fr.trf("operator.rtp_refused", i18n.Percent(fr.lang, o.RTP.RTP), i18n.Percent(fr.lang, o.RTP.MinRTP)), 494, colLose)
+	case o.RTP != nil && o.RTP.Computing:
+		// The figure is being computed off the input path: YES is unlit
+		// until it is shown.
+		fr.drawNotice(fr.trf("operator.rtp_computing", fr.tr("game."+string(o.RTP.Game))), 494, colDim)
 	case o.Confirm:
 		fr.drawNotice(fr.tr("operator.confirm"), 494, colGold)
 	case o.Saved != nil:

@@ -275,6 +275,9 @@ type OperatorRTP struct {
 	RTP     int64   `json:"rtp"`     // basis points of a percent (99.54 % = 9954)
 	MinRTP  int64   `json:"min_rtp"` // the floor, basis points (0: none)
 	Refused bool    `json:"refused,omitempty"`
+	// Computing: the figure is being computed off the input path (RTP
+	// and Refused not yet known); the draft cannot be saved meanwhile.
+	Computing bool `json:"computing,omitempty"`
 }
 
 // Setting is one operator setting.

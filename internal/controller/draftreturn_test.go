@@ -1,0 +1,147 @@
+package controller
+
+import (
+	"errors"
+	"testing"
+
+	"cabinet/internal/analysis/rtp"
+	"cabinet/internal/config"
+	"cabinet/internal/game"
+	"cabinet/internal/hw"
+	"cabinet/internal/recovery"
+	"cabinet/internal/view"
+)
+
+// liveReturnsRig is returnsRig with a display (Options.Display): the
+// cabinet as cmd/cabinet runs it in a window, where a draft's return is
+// computed off the input path.
+func liveReturnsRig(t *testing.T, cfg *config.Config) *rig {
+	t.Helper()
+	set, err := InForceFrom(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &Returns{Guard: rtp.NewGuard(), MinRTP: cfg.MinRTP()}
+	r := newRig(t, 5)
+	r.st.Close()
+	st, err := recovery.Open(r.path, recovery.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.st = st
+	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: 5}, InForce: set,
+		Overrides: rt.Guarded(OverridesFrom(cfg)), Operator: cfg, Returns: rt, Display: NewPresentation()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// computed waits for the next draft return the controller's worker
+// reports (what Run hands to Handle), without handing it over.
+func computed(r *rig) DraftReturn {
+	<-r.c.scr.returns.ready
+	return r.c.scr.returns.take()
+}
+
+// TestOperatorReturnOffInputPath (issue 26: the operator screen froze
+// while the return of a draft was computed, and keys pressed meanwhile
+// acted on a screen that did not show them): with a display, BET+ shows
+// the draft at once with its return row "computing" and YES unlit, refused
+// with that reason (nothing saved); the figure arrives as an input and is
+// shown, refused or allowed exactly as before; a figure for a draft that
+// has since changed is dropped.
+func TestOperatorReturnOffInputPath(t *testing.T) {
+	cfg, err := config.Parse([]byte("[cabinet]\ncurrency = \"EUR\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := liveReturnsRig(t, cfg)
+	r.set(hw.OperatorKey, true)
+	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
+	for i := 0; cur().Key != "games.classic.dealing"; i++ {
+		if i > 100 {
+			t.Fatal("no games.classic.dealing in the menu")
+		}
+		r.mustPress(hw.Stand)
+	}
+	computing := func(when string) {
+		t.Helper()
+		op := r.c.Snapshot().Operator
+		if op.RTP == nil || !op.RTP.Computing || op.RTP.Game != game.Classic || op.RTP.Refused {
+			t.Fatalf("%s: return row %+v, want classic computing", when, op.RTP)
+		}
+		if r.be.Lamps().Has(hw.Yes) {
+			t.Fatalf("%s: YES lit while the return is computed", when)
+		}
+	}
+
+	r.mustPress(hw.BetPlus)
+	if v := cur(); v.Value != "american" || !v.Draft {
+		t.Fatalf("after BET+ the list shows %+v, want the draft american at once", v)
+	}
+	computing("BET+ to american")
+	for range 2 { // YES twice would have confirmed and saved
+		if err := r.press(hw.Yes); !errors.Is(err, ErrNotNow) || r.c.Snapshot().Message != NoticeReturnComputing {
+			t.Fatalf("YES while computing: %v, notice %q; want refused with %q", err, r.c.Snapshot().Message, NoticeReturnComputing)
+		}
+	}
+	if op := r.c.Snapshot().Operator; op.Confirm || op.Saved != nil {
+		t.Fatalf("YES while computing: confirm %v saved %+v", op.Confirm, op.Saved)
+	}
+	american := computed(r)
+	if err := r.c.Handle(Input{Return: &american}); err != nil {
+		t.Fatal(err)
+	}
+	op := r.c.Snapshot().Operator
+	if op.RTP == nil || op.RTP.Computing || !op.RTP.Refused || op.RTP.RTP < 10000 || op.RTP.Game != game.Classic {
+		t.Fatalf("american's figure arrived: row %+v, want classic refused at 100 %% or more", op.RTP)
+	}
+	if msg := r.c.Snapshot().Message; msg != "" {
+		t.Fatalf("the figure is shown but the notice %q stays", msg)
+	}
+	if r.be.Lamps().Has(hw.Yes) {
+		t.Fatal("YES lit on a refused draft")
+	}
+	if err := r.press(hw.Yes); !errors.Is(err, ErrNotNow) || r.c.Snapshot().Message != NoticeDraftRefused {
+		t.Fatalf("YES on a refused draft: %v, notice %q", err, r.c.Snapshot().Message)
+	}
+
+	r.mustPress(hw.BetPlus) // back to european: a new draft, computing
+	computing("BET+ to european")
+	european := computed(r)
+	if err := r.c.Handle(Input{Return: &american}); err != nil { // late, for the old draft
+		t.Fatal(err)
+	}
+	computing("american's figure handed again")
+	if err := r.c.Handle(Input{Return: &european}); err != nil {
+		t.Fatal(err)
+	}
+	op = r.c.Snapshot().Operator
+	if cur().Value != "european" || op.RTP == nil || op.RTP.Computing || op.RTP.Refused || op.RTP.RTP >= 10000 || op.RTP.RTP < 9900 {
+		t.Fatalf("draft %q: return shown %+v, want an allowed figure in [99.00, 100.00)", cur().Value, op.RTP)
+	}
+	if !r.be.Lamps().Has(hw.Yes) {
+		t.Fatal("YES unlit once an allowed figure is shown")
+	}
+	if o := r.storedOverrides(); len(o) != 0 {
+		t.Fatalf("overrides stored before YES: %v", o)
+	}
+	r.mustPress(hw.Yes)
+	r.mustPress(hw.Yes)
+	if o := r.storedOverrides(); o["games.classic.dealing"] != "european" {
+		t.Fatalf("saved overrides %v, want dealing european", o)
+	}
+
+	// A figure that arrives after the cursor moved on is dropped too.
+	r.mustPress(hw.BetPlus)
+	computing("BET+ again")
+	late := computed(r)
+	r.mustPress(hw.Stand)
+	if err := r.c.Handle(Input{Return: &late}); err != nil {
+		t.Fatal(err)
+	}
+	if op := r.c.Snapshot().Operator; op.RTP != nil {
+		t.Fatalf("a figure for a draft dropped by a move is shown: %+v", op.RTP)
+	}
+}
