@@ -30,6 +30,9 @@ type opSetting struct {
 	kind    string                        // view.Setting.Kind
 	unit    string                        // view.Setting.Unit
 	note    string                        // view.Setting.Note
+	// noteOf, if set, is the note in the effective configuration when it
+	// says more than note ("": note).
+	noteOf func(c *Config) string
 }
 
 // Kinds of setting values (the view's contract).
@@ -237,16 +240,36 @@ func (c *Config) operatorSettings() []opSetting {
 			} {
 				sb := sb
 				q := p + string(sb.kind) + "."
+				// A side bet that is off keeps its limits in the document:
+				// they are shown (not 0.00) with a note that they apply
+				// again once it is offered, and the switch says that
+				// turning it on restores them (issue 26).
 				side := func(c *Config) (lo, hi money.Cents) {
-					r, _ := c.rules[game.FreeBet].SideRule(sb.kind)
-					return r.Min, r.Max
+					if r, ok := c.rules[game.FreeBet].SideRule(sb.kind); ok {
+						return r.Min, r.Max
+					}
+					kept := sb.f(&c.raw)
+					lo, _ = money.Parse(kept.Min)
+					hi, _ = money.Parse(kept.Max)
+					return lo, hi
 				}
-				s = append(s,
-					boolKey(q+"offered", func(f *file) *bool { return &sb.f(f).Offered }),
-					withNote(moneyKey(q+"min", "an amount above 0, at most max", false,
-						func(f *file) *string { return &sb.f(f).Min }, func(c *Config) money.Cents { lo, _ := side(c); return lo }), "note.at_most_max"),
-					withNote(moneyKey(q+"max", "an amount at least min", false,
-						func(f *file) *string { return &sb.f(f).Max }, func(c *Config) money.Cents { _, hi := side(c); return hi }), "note.at_least_min"))
+				off := func(note string) func(c *Config) string {
+					return func(c *Config) string {
+						if sb.f(&c.raw).Offered {
+							return ""
+						}
+						return note
+					}
+				}
+				on := boolKey(q+"offered", func(f *file) *bool { return &sb.f(f).Offered })
+				on.noteOf = off("note.side_on_restores")
+				lo := withNote(moneyKey(q+"min", "an amount above 0, at most max", false,
+					func(f *file) *string { return &sb.f(f).Min }, func(c *Config) money.Cents { lo, _ := side(c); return lo }), "note.at_most_max")
+				lo.noteOf = off("note.side_off_limit")
+				hi := withNote(moneyKey(q+"max", "an amount at least min", false,
+					func(f *file) *string { return &sb.f(f).Max }, func(c *Config) money.Cents { _, hi := side(c); return hi }), "note.at_least_min")
+				hi.noteOf = off("note.side_off_limit")
+				s = append(s, on, lo, hi)
 			}
 		case game.Zappit:
 			s = append(s,
@@ -414,6 +437,11 @@ func (c *Config) Items(overrides map[string]string) []view.Setting {
 	out := make([]view.Setting, len(ops))
 	for i, o := range ops {
 		out[i] = o.viewSetting(o.get(eff))
+		if o.noteOf != nil {
+			if n := o.noteOf(eff); n != "" {
+				out[i].Note = n
+			}
+		}
 	}
 	return out
 }

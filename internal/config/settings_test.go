@@ -187,3 +187,55 @@ func TestItems(t *testing.T) {
 		t.Errorf("len(Items) = %d, want %d", len(items), len(c.Settings()))
 	}
 }
+
+// TestItemsSideBetOff (issue 26: with Any Pair off its limits showed 0.00
+// and nothing said what turning it back on restores): while a side bet is
+// off its minimum and maximum show the amounts kept in the document, with
+// a note that they apply again once it is offered; its switch says that
+// turning it on restores them; and turning it on does.
+func TestItemsSideBetOff(t *testing.T) {
+	c := loadShipped(t)
+	fb, _ := c.Rules(game.FreeBet)
+	want, ok := fb.SideRule(game.AnyPair)
+	if !ok || want.Min == 0 || want.Max == 0 {
+		t.Fatalf("shipped Any Pair %+v, %v: want offered with limits", want, ok)
+	}
+	o := map[string]string{"games.freebet.anypair.offered": "off", "games.freebet.anypair.max": "50.00"}
+	byKey := func(o map[string]string) map[string]map[string]string {
+		out := map[string]map[string]string{}
+		for _, it := range c.Items(o) {
+			out[it.Key] = map[string]string{"value": it.Value, "note": it.Note}
+		}
+		return out
+	}
+	off := byKey(o)
+	p := "games.freebet.anypair."
+	if g := off[p+"offered"]; g["value"] != "off" || g["note"] != "note.side_on_restores" {
+		t.Errorf("offered while off = %v, want off with note.side_on_restores", g)
+	}
+	if g := off[p+"min"]; g["value"] != want.Min.String() || g["note"] != "note.side_off_limit" {
+		t.Errorf("min while off = %v, want %s with note.side_off_limit", g, want.Min)
+	}
+	if g := off[p+"max"]; g["value"] != "50.00" || g["note"] != "note.side_off_limit" {
+		t.Errorf("max while off = %v, want the edited 50.00 with note.side_off_limit", g)
+	}
+	if g := off["games.freebet.21+3.min"]; g["note"] != "note.at_most_max" {
+		t.Errorf("21+3 min (offered) note = %q, want note.at_most_max", g["note"])
+	}
+	o[p+"offered"] = "on"
+	on := byKey(o)
+	if g := on[p+"min"]; g["value"] != want.Min.String() || g["note"] != "note.at_most_max" {
+		t.Errorf("min once on = %v, want %s with note.at_most_max", g, want.Min)
+	}
+	if g := on[p+"offered"]; g["note"] != "" {
+		t.Errorf("offered once on has note %q", g["note"])
+	}
+	c2, err := c.With(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb2, _ := c2.Rules(game.FreeBet)
+	if s, ok := fb2.SideRule(game.AnyPair); !ok || s.Min != want.Min || s.Max != 5000 {
+		t.Errorf("Any Pair turned on = %+v, %v; want offered %s … 50.00 as shown while off", s, ok, want.Min)
+	}
+}

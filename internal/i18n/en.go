@@ -394,6 +394,8 @@ var en = map[string]string{
 	"note.at_most_max":       "at most the maximum",
 	"note.at_least_min":      "at least the minimum",
 	"note.zero_no_cap":       "0.00 = no cap",
+	"note.side_on_restores":  "off now: turning it on offers it again with the minimum and maximum below",
+	"note.side_off_limit":    "kept while the bet is off: in force again once it is offered",
 	"note.one_game_on":       "at least one game offered",
 	"unit.rounds":            "rounds",
 	"unit.ms":                "ms",

@@ -393,6 +393,8 @@ var fr = map[string]string{
 	"note.at_least_min_bet":  "au moins la mise minimale",
 	"note.at_most_max":       "au plus le maximum",
 	"note.at_least_min":      "au moins le minimum",
+	"note.side_on_restores":  "retiré : le remettre le propose de nouveau avec le minimum et le maximum ci-dessous",
+	"note.side_off_limit":    "gardé tant que le pari est retiré : s'applique de nouveau dès qu'il est proposé",
 	"note.zero_no_cap":       "0,00 = sans plafond",
 	"note.one_game_on":       "au moins un jeu proposé",
 	"unit.rounds":            "parties",
