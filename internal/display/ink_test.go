@@ -192,6 +192,36 @@ func textFitScreens(t *testing.T) []namedShot {
 		snap(fmt.Sprintf("real operator setting %d", i))
 		press(hw.Stand)
 	}
+	// A draft whose return is being computed off the input path (the
+	// live window's state; headless computes at once): its return row.
+	{
+		s := *c.Snapshot()
+		op := *s.Operator
+		op.RTP = &view.OperatorRTP{Game: game.Classic, Computing: true}
+		s.Operator = &op
+		shots = append(shots, namedShot{"real operator return computing", &s})
+	}
+	// Any Pair turned off: its limits say they apply again once it is
+	// offered, and its switch what turning it on restores (issue 26).
+	for i := 0; ; i++ {
+		op := c.Snapshot().Operator
+		if op.Items[op.Cursor].Key == "games.freebet.anypair.offered" {
+			break
+		}
+		if i > len(cfg.Items(nil)) {
+			t.Fatal("no games.freebet.anypair.offered in the operator menu")
+		}
+		press(hw.Stand)
+	}
+	press(hw.BetPlus)
+	press(hw.Yes)
+	press(hw.Yes)
+	snap("real operator anypair off")
+	press(hw.Stand)
+	if op := c.Snapshot().Operator; op.Items[op.Cursor].Note != "note.side_off_limit" {
+		t.Fatalf("Any Pair's minimum while off: %+v, want noted as kept", op.Items[op.Cursor])
+	}
+	snap("real operator anypair off, its minimum")
 	return shots
 }
 
