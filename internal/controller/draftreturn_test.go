@@ -15,7 +15,7 @@ import (
 // liveReturnsRig is returnsRig with a display (Options.Display): the
 // cabinet as cmd/cabinet runs it in a window, where a draft's return is
 // computed off the input path.
-func liveReturnsRig(t *testing.T, cfg *config.Config) *rig {
+func liveReturnsRig(t testing.TB, cfg *config.Config) (*rig, *Returns) {
 	t.Helper()
 	set, err := InForceFrom(cfg)
 	if err != nil {
@@ -34,7 +34,7 @@ func liveReturnsRig(t *testing.T, cfg *config.Config) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return r, rt
 }
 
 // computed waits for the next draft return the controller's worker
@@ -56,7 +56,7 @@ func TestOperatorReturnOffInputPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := liveReturnsRig(t, cfg)
+	r, _ := liveReturnsRig(t, cfg)
 	r.set(hw.OperatorKey, true)
 	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
 	for i := 0; cur().Key != "games.classic.dealing"; i++ {
@@ -143,5 +143,55 @@ func TestOperatorReturnOffInputPath(t *testing.T) {
 	}
 	if op := r.c.Snapshot().Operator; op.RTP != nil {
 		t.Fatalf("a figure for a draft dropped by a move is shown: %+v", op.RTP)
+	}
+}
+
+// BenchmarkOperatorDraftPress measures how long BET+ on a Classic rule
+// (surrender, shipped configuration) holds the controller's goroutine
+// when the analyser has not seen the draft's rules (a fresh Guard per
+// press): "inline" computes the figure on the input path (headless, and
+// every cabinet before issue 26), "live" hands it to the worker and
+// returns (the figure's own time is then not on the input path).
+func BenchmarkOperatorDraftPress(b *testing.B) {
+	cfg, err := config.Load("../../configs/cabinet.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, live := range []bool{false, true} {
+		name := map[bool]string{false: "inline", true: "live"}[live]
+		b.Run(name, func(b *testing.B) {
+			r, rt := liveReturnsRig(b, cfg)
+			if !live {
+				r.c.opt.Display = nil
+			}
+			r.set(hw.OperatorKey, true)
+			for i := 0; ; i++ {
+				op := r.c.Snapshot().Operator
+				if op.Items[op.Cursor].Key == "games.classic.surrender" {
+					break
+				}
+				if i > 200 {
+					b.Fatal("no games.classic.surrender in the menu")
+				}
+				r.mustPress(hw.Stand)
+			}
+			for b.Loop() {
+				b.StopTimer()
+				rt.Guard = rtp.NewGuard() // nothing cached: the draft's rules are analysed
+				b.StartTimer()
+				r.mustPress(hw.BetPlus)
+				b.StopTimer()
+				if live {
+					res := computed(r)
+					if err := r.c.Handle(Input{Return: &res}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if op := r.c.Snapshot().Operator; op.RTP == nil || op.RTP.Computing {
+					b.Fatalf("figure not shown: %+v", op.RTP)
+				}
+				b.StartTimer()
+			}
+		})
 	}
 }
