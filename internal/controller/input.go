@@ -12,8 +12,10 @@ import (
 
 // Input is one input to the cabinet, the argument of Handle: a hardware
 // input (a switch, a bill, a button, physical or touched on the screen),
-// a request of the casino's host system (a command, acknowledgements), or
-// one step of autoplay. Exactly one is set.
+// a request of the casino's host system (a command, acknowledgements), one
+// step of autoplay, or a report of work done off the controller's
+// goroutine (the display's, an operator draft's return). Exactly one is
+// set.
 type Input struct {
 	HW     hw.Input     // Kind set: a hardware or touch input
 	Host   *HostRequest // the SAS host's command and/or acknowledgements
@@ -88,8 +90,10 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
 }
 
-// Run hands hardware inputs and the host's requests (Options.Host) to
-// Handle until ctx is done or the input channel closes.
+// Run hands hardware inputs, the host's requests (Options.Host), the
+// printer's and note validator's events, the display's reports and the
+// computed returns of operator drafts (draftreturn.go) to Handle until ctx
+// is done or the input channel closes.
 func (c *Controller) Run(ctx context.Context) error {
 	c.outputs(c.cur)
 	in := c.hw.Inputs()
