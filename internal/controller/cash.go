@@ -122,11 +122,11 @@ func (c *Controller) cashOut() error {
 	if c.cur.m.Credits <= 0 {
 		return fmt.Errorf("%w: no credits", ErrNotNow)
 	}
-	reason := c.ticketRefusal()
+	reason := c.tickets.refusal()
 	if reason == "" {
-		return c.cashOutTicket()
+		return c.tickets.cashOut()
 	}
-	return c.cashOutHandpay(reason, true)
+	return c.tickets.handpay(reason, true)
 }
 
 // clearHandpay is the attendant's reset key: a cash-out handpay takes the
@@ -227,7 +227,7 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 		}
 	case hw.ResetKey:
 		if on && c.cur.memErr == nil && c.cur.ticketUncertain() {
-			return c.ticketAttendant() // reprint, or void with the audit key (tito.go)
+			return c.tickets.attendant() // reprint, or void with the audit key (tito.go)
 		}
 		if on && c.cur.m.Handpay > 0 && c.cur.memErr == nil && !c.cur.switches[hw.AuditKey] {
 			return c.clearHandpay()

@@ -102,7 +102,7 @@ type Controller struct {
 	hostRTP  map[game.ID]int64 // main-bet return in force per game (nil: to compute)
 	// Rounds played at boot and when the main door last closed (HostInfo).
 	playedAtBoot, playedAtDoor int64
-	tito                       titoRun // tickets out (tito.go)
+	tickets                    ticketDesk // cash-out by ticket (tito.go)
 }
 
 // New boots the cabinet on an open store: integrity check, power-up, resume
@@ -137,6 +137,7 @@ func New(opt Options) (*Controller, error) {
 	c := &Controller{ledger: newLedger(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
+	c.tickets.init(&c.ledger, opt.TITO, opt.Now, c.scr.clearBets)
 	if err := c.boot(); err != nil {
 		c.fail(err)
 	}
@@ -223,7 +224,7 @@ func (c *Controller) boot() error {
 		return nil
 	})
 	if err == nil {
-		err = c.titoBoot()
+		err = c.tickets.boot()
 	}
 	if err != nil {
 		if c.cur.memErr != nil {
