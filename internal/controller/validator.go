@@ -332,7 +332,7 @@ func (c *Controller) noteCredit(status id003.Status) (id003.Note, bool, error) {
 			if status != 0 {
 				at = status.String()
 			}
-			return c.creditBill(tx, s, v, "validator, "+at)
+			return c.creditBill(tx, s, v, c.set.CreditLimit, "validator, "+at)
 		case recovery.NoteAlreadyCredited:
 			n = id003.Note{Value: rec.Value}
 			return errNothing
