@@ -301,7 +301,7 @@ func (c *Controller) outputs(cs state) {
 		c.log.Error("set acceptance", "err", err)
 	}
 	// A serial validator takes notes up to max and asks at escrow
-	// (noteEscrow decides by the same rules).
+	// (noteDesk.escrow decides by the same rules).
 	c.opt.Validator.setAcceptance(max)
 }
 

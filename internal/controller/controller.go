@@ -103,6 +103,7 @@ type Controller struct {
 	// Rounds played at boot and when the main door last closed (HostInfo).
 	playedAtBoot, playedAtDoor int64
 	tickets                    ticketDesk // cash-out by ticket (tito.go)
+	notes                      noteDesk   // the note validator's calls (validator.go)
 }
 
 // New boots the cabinet on an open store: integrity check, power-up, resume
@@ -138,6 +139,7 @@ func New(opt Options) (*Controller, error) {
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
 	c.tickets.init(&c.ledger, opt.TITO, opt.Now, c.scr.clearBets)
+	c.notes.init(&c.ledger, &c.set, &c.scr, c.hardware)
 	if err := c.boot(); err != nil {
 		c.fail(err)
 	}

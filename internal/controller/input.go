@@ -51,7 +51,7 @@ func (c *Controller) Handle(in Input) (err error) {
 	case in.Ticket != nil:
 		return c.tickets.event(*in.Ticket)
 	case in.Note != nil:
-		return c.noteRequest(in.Note)
+		return c.notes.request(in.Note)
 	case in.Shown != nil:
 		return c.shownReport(*in.Shown)
 	}
