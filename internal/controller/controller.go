@@ -147,14 +147,6 @@ func New(opt Options) (*Controller, error) {
 	return c, nil
 }
 
-// Err reports the boot failure that keeps play disabled, if any.
-func (c *Controller) Err() error {
-	if c.cur.memErr != nil {
-		return c.cur.memErr
-	}
-	return c.cur.digestErr
-}
-
 func (c *Controller) boot() error {
 	if err := c.st.Check(); err != nil {
 		// Play stays disabled; the audit screens show what can still be
@@ -300,23 +292,6 @@ func (l *ledger) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenR
 
 // Snapshot returns the last published snapshot (committed state only).
 func (c *Controller) Snapshot() *view.Snapshot { return c.snap.Load() }
-
-// Credits returns the committed credit meter.
-func (c *Controller) Credits() money.Cents { return c.cur.m.Credits }
-
-// Machine returns a copy of the committed machine record.
-func (c *Controller) Machine() recovery.Machine { return c.cur.m }
-
-// Round returns the open round (committed state) or nil.
-func (c *Controller) Round() game.Round { return c.cur.round }
-
-// OpenGame returns the game of the open round, or "".
-func (c *Controller) OpenGame() game.ID {
-	if c.cur.open == nil {
-		return ""
-	}
-	return c.cur.open.Game
-}
 
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
