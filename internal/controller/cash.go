@@ -47,8 +47,8 @@ func (c *Controller) billRefused(in hw.Input) error {
 // billError logs a signal from the acceptor that is no bill (a malformed
 // pulse train): nothing is credited (platform.md §5), the screen says so
 // (NoticeBillError) and the technician reads the decoder's reason.
-func (c *Controller) billError(in hw.Input) error {
-	return c.logOnly(meters.KindBillError, in.String(), "bill_error", meters.Arg{Type: meters.ArgText, Value: in.Err})
+func (l *ledger) billError(in hw.Input) error {
+	return l.logOnly(meters.KindBillError, in.String(), "bill_error", meters.Arg{Type: meters.ArgText, Value: in.Err})
 }
 
 // billStacked credits a stacked bill in one transaction with its meters. A
@@ -63,7 +63,7 @@ func (c *Controller) billStacked(v money.Cents) error {
 		c.log.Error("bill stacked during memory error: not credited, store untouched", "value", v)
 		return fmt.Errorf("%w: bill %v stacked during memory error", ErrMemory, v)
 	}
-	err := c.commit("credit bill", func(tx *recovery.Tx, s *state) error { return c.creditBill(tx, s, v, "") })
+	err := c.commit("credit bill", func(tx *recovery.Tx, s *state) error { return c.creditBill(tx, s, v, c.set.CreditLimit, "") })
 	if err != nil {
 		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)
 	}
@@ -74,10 +74,11 @@ func (c *Controller) billStacked(v money.Cents) error {
 }
 
 // creditBill credits bill v in tx: credits, bill meters, the last bill,
-// the event-log entry (its SAS bill-accepted exception by value), and LP
+// the event-log entry (its SAS bill-accepted exception by value; it says
+// so if the credits went past limit, the credit limit in force), and LP
 // 08's one-shot inhibit. from, if set, says where the bill came from (the
 // English record only).
-func (c *Controller) creditBill(tx *recovery.Tx, s *state, v money.Cents, from string) error {
+func (l *ledger) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from string) error {
 	m := &s.m
 	m.Credits += v
 	m.LastBill = v
@@ -90,11 +91,11 @@ func (c *Controller) creditBill(tx *recovery.Tx, s *state, v money.Cents, from s
 	if from != "" {
 		text += " (" + from + ")"
 	}
-	if m.Credits > c.set.CreditLimit {
+	if m.Credits > limit {
 		text += " (credit limit exceeded: acceptor was not inhibited)"
 		detail = "bill_over_limit"
 	}
-	if err := c.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v)); err != nil {
+	if err := l.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v)); err != nil {
 		return err
 	}
 	if s.host.BillOneShot && !s.host.BillsOff {
@@ -104,7 +105,7 @@ func (c *Controller) creditBill(tx *recovery.Tx, s *state, v money.Cents, from s
 		if err := tx.PutHostState(s.host); err != nil {
 			return err
 		}
-		return c.logDetail(tx, meters.KindHost, "host: bill acceptor disabled after the bill (LP 08 action)", "host_bills_oneshot")
+		return l.logDetail(tx, meters.KindHost, "host: bill acceptor disabled after the bill (LP 08 action)", "host_bills_oneshot")
 	}
 	return nil
 }
@@ -122,11 +123,11 @@ func (c *Controller) cashOut() error {
 	if c.cur.m.Credits <= 0 {
 		return fmt.Errorf("%w: no credits", ErrNotNow)
 	}
-	reason := c.ticketRefusal()
+	reason := c.tickets.refusal()
 	if reason == "" {
-		return c.cashOutTicket()
+		return c.tickets.cashOut()
 	}
-	return c.cashOutHandpay(reason, true)
+	return c.tickets.handpay(reason, true)
 }
 
 // clearHandpay is the attendant's reset key: a cash-out handpay takes the
@@ -227,7 +228,7 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 		}
 	case hw.ResetKey:
 		if on && c.cur.memErr == nil && c.cur.ticketUncertain() {
-			return c.ticketAttendant() // reprint, or void with the audit key (tito.go)
+			return c.tickets.attendant() // reprint, or void with the audit key (tito.go)
 		}
 		if on && c.cur.m.Handpay > 0 && c.cur.memErr == nil && !c.cur.switches[hw.AuditKey] {
 			return c.clearHandpay()
@@ -253,24 +254,26 @@ var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_
 
 // billJam tilts while the acceptor reports a jam and clears when it is free
 // again (platform.md §1: tilt from any state, clearing back to where it was;
-// the acceptor stays inhibited meanwhile). Both are logged.
-func (c *Controller) billJam(on bool, why string) error {
-	if c.cur.jam == on {
+// the acceptor stays inhibited meanwhile). Both are logged. The ledger's: a
+// hardware fact committed with its entry, asked for by the pulse acceptor
+// and the note validator alike.
+func (l *ledger) billJam(on bool, why string) error {
+	if l.cur.jam == on {
 		return nil
 	}
-	return c.commit("log bill jam", func(tx *recovery.Tx, s *state) error {
+	return l.commit("log bill jam", func(tx *recovery.Tx, s *state) error {
 		s.jam = on
 		t := s.tilts()
 		switch {
 		case on:
-			if err := c.emit(tx, HostEvent{Kind: HostBillJam}); err != nil {
+			if err := l.emit(tx, HostEvent{Kind: HostBillJam}); err != nil {
 				return err
 			}
-			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)
+			return l.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)
 		case len(t) == 0:
-			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)", "tilt_cleared")
+			return l.logDetail(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)", "tilt_cleared")
 		}
-		return c.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t), "jam_cleared_still_tilted", argTilts(t)...)
+		return l.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t), "jam_cleared_still_tilted", argTilts(t)...)
 	})
 }
 
@@ -298,7 +301,7 @@ func (c *Controller) outputs(cs state) {
 		c.log.Error("set acceptance", "err", err)
 	}
 	// A serial validator takes notes up to max and asks at escrow
-	// (noteEscrow decides by the same rules).
+	// (noteDesk.escrow decides by the same rules).
 	c.opt.Validator.setAcceptance(max)
 }
 

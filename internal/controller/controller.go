@@ -102,7 +102,8 @@ type Controller struct {
 	hostRTP  map[game.ID]int64 // main-bet return in force per game (nil: to compute)
 	// Rounds played at boot and when the main door last closed (HostInfo).
 	playedAtBoot, playedAtDoor int64
-	tito                       titoRun // tickets out (tito.go)
+	tickets                    ticketDesk // cash-out by ticket (tito.go)
+	notes                      noteDesk   // the note validator's calls (validator.go)
 }
 
 // New boots the cabinet on an open store: integrity check, power-up, resume
@@ -137,19 +138,13 @@ func New(opt Options) (*Controller, error) {
 	c := &Controller{ledger: newLedger(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
+	c.tickets.init(&c.ledger, opt.TITO, opt.Now, c.scr.clearBets)
+	c.notes.init(&c.ledger, &c.set, &c.scr, c.hardware)
 	if err := c.boot(); err != nil {
 		c.fail(err)
 	}
 	c.publish(c.cur)
 	return c, nil
-}
-
-// Err reports the boot failure that keeps play disabled, if any.
-func (c *Controller) Err() error {
-	if c.cur.memErr != nil {
-		return c.cur.memErr
-	}
-	return c.cur.digestErr
 }
 
 func (c *Controller) boot() error {
@@ -223,7 +218,7 @@ func (c *Controller) boot() error {
 		return nil
 	})
 	if err == nil {
-		err = c.titoBoot()
+		err = c.tickets.boot()
 	}
 	if err != nil {
 		if c.cur.memErr != nil {
@@ -297,23 +292,6 @@ func (l *ledger) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenR
 
 // Snapshot returns the last published snapshot (committed state only).
 func (c *Controller) Snapshot() *view.Snapshot { return c.snap.Load() }
-
-// Credits returns the committed credit meter.
-func (c *Controller) Credits() money.Cents { return c.cur.m.Credits }
-
-// Machine returns a copy of the committed machine record.
-func (c *Controller) Machine() recovery.Machine { return c.cur.m }
-
-// Round returns the open round (committed state) or nil.
-func (c *Controller) Round() game.Round { return c.cur.round }
-
-// OpenGame returns the game of the open round, or "".
-func (c *Controller) OpenGame() game.ID {
-	if c.cur.open == nil {
-		return ""
-	}
-	return c.cur.open.Game
-}
 
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)

@@ -15,6 +15,17 @@
 //   - the presenter (presenter.go) draws the snapshot as a pure function of
 //     the committed state, the screen and the audit page's data.
 //
+// Two desks own a peripheral's flow each. They write only through the
+// ledger and hold what they ask of the rest as fields of their own (no
+// *Controller field; the note desk gets the controller's hardware path as a
+// function value):
+//   - the ticket desk (ticketDesk, tito.go) owns cash-out by ticket: the
+//     printer's goroutine, the wait for the host's validation number, the
+//     channel their results come back on, the secure-enhanced ID;
+//   - the note desk (noteDesk, validator.go) answers the note validator's
+//     driver: escrow by the rules of acceptance, credit at vend valid,
+//     power-up statuses, the validator's tilts.
+//
 // It is single-threaded: every input (hardware, touch, the SAS host's
 // commands and acknowledgements, autoplay) reaches it through Handle, its
 // one entry point, one at a time (Run is the loop that calls it). The
@@ -36,6 +47,9 @@
 //     reports (Input.Shown), the table unlit while a step is revealed, the
 //     result held before the next round.
 //   - cash.go: bills, cash out, handpays, doors and keys, outputs.
+//   - tito.go: the ticket desk (cash-out by ticket, TITO out), TITOInfo.
+//   - validator.go: the ID-003 note validator's seam (Validator) and the
+//     note desk that answers it.
 //   - step.go: a game step, its money and the progressive pool.
 //   - duel.go: Poker Duel's table; rounds.go: engines, replay, restore.
 //   - autoplay.go: autoplay, pressing lit buttons only.

@@ -156,13 +156,13 @@ func (c *Controller) hostRequest(r HostRequest) error {
 		errs = append(errs, c.host(r.Cmd))
 	}
 	if r.ValidationID != nil {
-		errs = append(errs, c.hostValidationID(*r.ValidationID))
+		errs = append(errs, c.tickets.hostValidationID(*r.ValidationID))
 	}
 	if r.Validation != nil {
-		errs = append(errs, c.hostValidation(*r.Validation))
+		errs = append(errs, c.tickets.hostValidation(*r.Validation))
 	}
 	if len(r.ValidationRead) > 0 {
-		errs = append(errs, c.hostValidationRead(r.ValidationRead))
+		errs = append(errs, c.tickets.hostValidationRead(r.ValidationRead))
 	}
 	return errors.Join(errs...)
 }
@@ -337,7 +337,7 @@ func (c *Controller) publishHost(cs state) {
 		hi.Games = append(hi.Games, g)
 	}
 	c.hostInfo.Store(hi)
-	c.publishTITO(cs)
+	c.tickets.publish(cs)
 }
 
 // gameSelected raises 8C (game selected) as the player takes a game from

@@ -53,9 +53,9 @@ func (c *Controller) Handle(in Input) (err error) {
 	case in.Auto != nil:
 		return c.autoStep(in.Auto.Game, in.Auto.Choose)
 	case in.Ticket != nil:
-		return c.ticketEvent(*in.Ticket)
+		return c.tickets.event(*in.Ticket)
 	case in.Note != nil:
-		return c.noteRequest(in.Note)
+		return c.notes.request(in.Note)
 	case in.Shown != nil:
 		return c.shownReport(*in.Shown)
 	case in.Return != nil:
@@ -106,7 +106,7 @@ func (c *Controller) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case ev := <-c.tito.events:
+		case ev := <-c.tickets.events:
 			if err := c.Handle(Input{Ticket: &ev}); err != nil {
 				c.log.Error("ticket", "err", err)
 			}

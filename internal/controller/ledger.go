@@ -119,6 +119,34 @@ func newLedger(st Store, log *slog.Logger, digestErr error, hear func(HostEvent)
 	return ledger{st: st, log: log, cur: state{digestErr: digestErr}, hear: hear}
 }
 
+// The committed state, read: *Controller's accessors (promoted from its
+// ledger), for cmd/cabinet, the scenarios and the tests.
+
+// Err reports the boot failure that keeps play disabled, if any.
+func (l *ledger) Err() error {
+	if l.cur.memErr != nil {
+		return l.cur.memErr
+	}
+	return l.cur.digestErr
+}
+
+// Credits returns the committed credit meter.
+func (l *ledger) Credits() money.Cents { return l.cur.m.Credits }
+
+// Machine returns a copy of the committed machine record.
+func (l *ledger) Machine() recovery.Machine { return l.cur.m }
+
+// Round returns the open round (committed state) or nil.
+func (l *ledger) Round() game.Round { return l.cur.round }
+
+// OpenGame returns the game of the open round, or "".
+func (l *ledger) OpenGame() game.ID {
+	if l.cur.open == nil {
+		return ""
+	}
+	return l.cur.open.Game
+}
+
 // sasOn reports whether a SAS host is wired.
 func (l *ledger) sasOn() bool { return l.hear != nil }
 

@@ -48,17 +48,17 @@ func (c *Controller) selfChecks(cs state) []view.KV {
 		view.KV{Key: "cash_door", Value: v(!cs.switches[hw.CashDoor], checkOpen)},
 		view.KV{Key: "acceptor", Value: v(!cs.jam, checkJammed)},
 	)
-	return append(out, c.validatorChecks()...)
+	return append(out, validatorChecks(c.opt.Validator)...)
 }
 
-// validatorChecks are the serial note validator's lines (none without
+// validatorChecks are the serial note validator v's lines (none without
 // one): sound or not, then its model (the version answer's first word),
 // version and status in its own words.
-func (c *Controller) validatorChecks() []view.KV {
-	if c.opt.Validator == nil {
+func validatorChecks(v *Validator) []view.KV {
+	if v == nil {
 		return nil
 	}
-	i := c.opt.Validator.Info()
+	i := v.Info()
 	model, version, _ := strings.Cut(strings.TrimSpace(i.Version), " ")
 	status, ok := i.Status.String(), i.Status.Known() && !i.Status.Fault() && !i.Status.PowerUp()
 	switch {

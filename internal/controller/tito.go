@@ -132,36 +132,51 @@ type TITOInfo struct {
 // 800 ms, so a host has a dozen chances to answer.
 const defaultWait = 10 * time.Second
 
-// titoRun is the controller's ticket machinery outside the store.
-type titoRun struct {
+// ticketDesk owns cash-out by ticket: the printer and its goroutine, the
+// wait for the host's validation number, the channel their results come
+// back on (Input.Ticket), and the secure-enhanced validation state read
+// from the store. It writes only through the ledger; of the rest of the
+// cabinet it asks the screen to clear the bets placed when the credits
+// leave, and the clock for a ticket's expiry.
+type ticketDesk struct {
+	*ledger
+	cfg       *TITO            // Options.TITO; nil: every cash-out is a handpay
+	now       func() time.Time // Options.Now
+	clearBets func()           // the screen's bets placed go with the credits
+
 	events   chan TicketEvent
 	id       ValidationState // committed secure-enhanced state (read at boot, updated after commits)
 	printing bool            // a Print is running on the printer's goroutine
 	info     atomic.Pointer[TITOInfo]
 }
 
+// init wires the desk to the ledger l (before boot).
+func (d *ticketDesk) init(l *ledger, cfg *TITO, now func() time.Time, clearBets func()) {
+	d.ledger, d.cfg, d.now, d.clearBets = l, cfg, now, clearBets
+}
+
 // TicketEvents is the channel of printer results and validation timeouts
 // that Run hands to Handle (a loop of its own must do the same). nil
 // without Options.TITO.
-func (c *Controller) TicketEvents() <-chan TicketEvent { return c.tito.events }
+func (c *Controller) TicketEvents() <-chan TicketEvent { return c.tickets.events }
 
 // TITOInfo returns the last published ticket information.
 func (c *Controller) TITOInfo() TITOInfo {
-	if p := c.tito.info.Load(); p != nil {
+	if p := c.tickets.info.Load(); p != nil {
 		return *p
 	}
 	return TITOInfo{}
 }
 
-func (c *Controller) publishTITO(cs state) {
-	ti := &TITOInfo{ID: c.tito.id}
-	if c.opt.TITO != nil {
-		ti.Validation = c.opt.TITO.Validation
+func (d *ticketDesk) publish(cs state) {
+	ti := &TITOInfo{ID: d.id}
+	if d.cfg != nil {
+		ti.Validation = d.cfg.Validation
 	}
 	if cs.cashout != nil {
 		ti.Cashout, ti.CashoutAmount = cs.cashout.id, cs.cashout.amount
 	}
-	c.tito.info.Store(ti)
+	d.info.Store(ti)
 }
 
 // waitingCashout is a cash-out waiting for the host's validation number
@@ -173,21 +188,21 @@ type waitingCashout struct {
 	amount money.Cents
 }
 
-// titoBoot reads the ticket records at boot and makes a ticket still
+// boot reads the ticket records at boot and makes a ticket still
 // pending uncertain: the printer may or may not have printed it before the
 // power went (recovery TicketOutAtBoot). Called at the end of boot.
-func (c *Controller) titoBoot() error {
-	if c.opt.TITO != nil {
-		c.tito.events = make(chan TicketEvent, 4)
+func (d *ticketDesk) boot() error {
+	if d.cfg != nil {
+		d.events = make(chan TicketEvent, 4)
 	}
 	var ok bool
-	err := c.st.View(func(tx *recovery.Tx) error {
+	err := d.st.View(func(tx *recovery.Tx) error {
 		var err error
 		if _, ok, err = tx.OpenTicketOut(); err != nil {
 			return err
 		}
 		v, err := tx.ValidationID()
-		c.tito.id = ValidationState{v.MachineID, v.Sequence, v.SetID, v.SetSeq}
+		d.id = ValidationState{v.MachineID, v.Sequence, v.SetID, v.SetSeq}
 		return err
 	})
 	if err != nil {
@@ -196,7 +211,7 @@ func (c *Controller) titoBoot() error {
 	if !ok {
 		return nil
 	}
-	return c.commit("tickets at boot", func(tx *recovery.Tx, s *state) error {
+	return d.commit("tickets at boot", func(tx *recovery.Tx, s *state) error {
 		t, changed, err := tx.TicketOutAtBoot()
 		if err != nil {
 			return err
@@ -205,7 +220,7 @@ func (c *Controller) titoBoot() error {
 		if !changed {
 			return nil
 		}
-		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, t.Reason),
+		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, t.Reason),
 			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(t.Reason))
 	})
 }
@@ -244,11 +259,11 @@ const (
 	ticketHostDenied   = "host_denied"
 )
 
-// ticketRefusal is why a cash-out of the credits cannot be a ticket now,
+// refusal is why a cash-out of the credits cannot be a ticket now,
 // "" when it can; "-" when tickets are not configured at all (a handpay
 // as always, nothing to explain).
-func (c *Controller) ticketRefusal() string {
-	t := c.opt.TITO
+func (d *ticketDesk) refusal() string {
+	t := d.cfg
 	switch {
 	case t == nil:
 		return "-"
@@ -256,45 +271,45 @@ func (c *Controller) ticketRefusal() string {
 		return ticketNoPrinter
 	case t.Validation == ValidateNone:
 		return ticketNoValidation
-	case !c.sasOn():
+	case !d.sasOn():
 		return ticketNoHost
-	case t.Validation == ValidateSecureEnhanced && c.tito.id.MachineID == 0:
+	case t.Validation == ValidateSecureEnhanced && d.id.MachineID == 0:
 		return ticketNoID
-	case c.cur.m.Credits > tcl.MaxAmount:
+	case d.cur.m.Credits > tcl.MaxAmount:
 		return ticketTooLarge
 	}
 	return ""
 }
 
-// cashOutTicket starts a cash-out of the whole credit meter by ticket
-// (ticketRefusal said it can).
-func (c *Controller) cashOutTicket() error {
-	amount := c.cur.m.Credits
-	if c.opt.TITO.Validation == ValidateSystem {
+// cashOut starts a cash-out of the whole credit meter by ticket
+// (refusal said it can).
+func (d *ticketDesk) cashOut() error {
+	amount := d.cur.m.Credits
+	if d.cfg.Validation == ValidateSystem {
 		var id uint64
-		err := c.commit("cash out: ask the host", func(tx *recovery.Tx, s *state) error {
+		err := d.commit("cash out: ask the host", func(tx *recovery.Tx, s *state) error {
 			var err error
 			if id, err = tx.NextCashoutID(); err != nil {
 				return err
 			}
 			s.cashout = &waitingCashout{id: id, amount: amount}
-			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
-			return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
+			return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
 				"ticket_validation_wait", argMoney(amount))
 		})
 		if err != nil {
 			return fmt.Errorf("cabinet: cash out by ticket: %w", err)
 		}
-		wait, events := c.opt.TITO.Wait, c.tito.events
+		wait, events := d.cfg.Wait, d.events
 		if wait <= 0 {
 			wait = defaultWait
 		}
 		time.AfterFunc(wait, func() { events <- TicketEvent{Kind: TicketValidationTimeout, Cashout: id} })
 		return nil
 	}
-	return c.issueTicket("cash out by ticket", amount, true, func(tx *recovery.Tx) (string, error) {
+	return d.issue("cash out by ticket", amount, true, func(tx *recovery.Tx) (string, error) {
 		v, err := tx.ValidationID()
 		if err != nil {
 			return "", err
@@ -310,20 +325,20 @@ func (c *Controller) cashOutTicket() error {
 	})
 }
 
-// issueTicket commits ticket pending for amount, numbered by number (in
+// issue commits ticket pending for amount, numbered by number (in
 // the same transaction), with its credits off the meter, then starts the
 // printer. pressed: this is the commit of the CASH OUT press (SAS 66).
-func (c *Controller) issueTicket(op string, amount money.Cents, pressed bool, number func(tx *recovery.Tx) (string, error)) error {
+func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number func(tx *recovery.Tx) (string, error)) error {
 	var t recovery.TicketOut
 	var id ValidationState
-	err := c.commit(op, func(tx *recovery.Tx, s *state) error {
+	err := d.commit(op, func(tx *recovery.Tx, s *state) error {
 		val, err := number(tx)
 		if err != nil {
 			return err
 		}
 		var expiry time.Time
-		if d := c.opt.TITO.Ticket.ExpiryDays; d > 0 {
-			expiry = c.now().AddDate(0, 0, d)
+		if days := d.cfg.Ticket.ExpiryDays; days > 0 {
+			expiry = d.now().AddDate(0, 0, days)
 		}
 		if t, err = tx.IssueTicket(recovery.TicketRequest{Validation: val, Amount: amount, Expiry: expiry}); err != nil {
 			return err
@@ -335,7 +350,7 @@ func (c *Controller) issueTicket(op string, amount money.Cents, pressed bool, nu
 		s.m.Meters.TicketIssued(amount)
 		s.cashout, s.ticket = nil, &t
 		if pressed {
-			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
 		}
@@ -344,57 +359,57 @@ func (c *Controller) issueTicket(op string, amount money.Cents, pressed bool, nu
 		if err != nil {
 			return err
 		}
-		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v issued (ticket %04d): printing", t.Validation, amount, t.TicketNumber()),
+		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v issued (ticket %04d): printing", t.Validation, amount, t.TicketNumber()),
 			"ticket_issued", argText(t.Validation), argMoney(amount))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: %s: %w", op, err)
 	}
-	c.tito.id = id
-	c.scr.clearBets()
-	c.startPrint(t)
+	d.id = id
+	d.clearBets()
+	d.startPrint(t)
 	return nil
 }
 
 // startPrint runs the printer on its own goroutine for ticket t (committed
 // pending); the result comes back as a TicketEvent.
-func (c *Controller) startPrint(t recovery.TicketOut) {
-	tk := c.opt.TITO.Ticket
+func (d *ticketDesk) startPrint(t recovery.TicketOut) {
+	tk := d.cfg.Ticket
 	tk.Validation, tk.Amount, tk.Issued, tk.Number = t.Validation, t.Amount, t.Created.Local(), t.TicketNumber()
-	p, events := c.opt.TITO.Printer, c.tito.events
-	c.tito.printing = true
+	p, events := d.cfg.Printer, d.events
+	d.printing = true
 	go func() {
 		st, err := p.Print(tk)
 		events <- TicketEvent{Kind: TicketPrintResult, Seq: t.Seq, Status: st, Err: err}
 	}()
 }
 
-// ticketEvent handles a printer result or a validation timeout.
-func (c *Controller) ticketEvent(ev TicketEvent) error {
-	if c.cur.memErr != nil && ev.Kind == TicketValidationTimeout {
+// event handles a printer result or a validation timeout.
+func (d *ticketDesk) event(ev TicketEvent) error {
+	if d.cur.memErr != nil && ev.Kind == TicketValidationTimeout {
 		return nil // the store is evidence: nothing to pay from
 	}
 	switch ev.Kind {
 	case TicketPrintResult:
-		c.tito.printing = false
-		return c.printResult(ev)
+		d.printing = false
+		return d.printResult(ev)
 	case TicketValidationTimeout:
-		if c.cur.cashout == nil || c.cur.cashout.id != ev.Cashout {
+		if d.cur.cashout == nil || d.cur.cashout.id != ev.Cashout {
 			return nil // answered (or abandoned) meanwhile
 		}
-		return c.cashOutHandpay(ticketHostTimeout, false)
+		return d.handpay(ticketHostTimeout, false)
 	}
 	return fmt.Errorf("cabinet: unknown ticket event %d", ev.Kind)
 }
 
 // printResult commits the printer's result for the pending ticket: printed
 // on print done, uncertain on any failure.
-func (c *Controller) printResult(ev TicketEvent) error {
-	if c.cur.memErr != nil {
-		c.log.Error("ticket print result during memory error: not recorded (the boot finds it uncertain)", "seq", ev.Seq, "err", ev.Err)
+func (d *ticketDesk) printResult(ev TicketEvent) error {
+	if d.cur.memErr != nil {
+		d.log.Error("ticket print result during memory error: not recorded (the boot finds it uncertain)", "seq", ev.Seq, "err", ev.Err)
 		return nil
 	}
-	return c.commit("ticket print result", func(tx *recovery.Tx, s *state) error {
+	return d.commit("ticket print result", func(tx *recovery.Tx, s *state) error {
 		if ev.Err == nil {
 			t, err := tx.TicketPrintDone(ev.Seq)
 			if err != nil {
@@ -406,7 +421,7 @@ func (c *Controller) printResult(ev TicketEvent) error {
 			if ev.Status.Has(tcl.PaperLow) {
 				text += " (printer paper low)"
 			}
-			return c.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
+			return d.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
 		}
 		reason := printReason(ev.Err)
 		t, err := tx.TicketPrintFailed(ev.Seq, reason)
@@ -414,7 +429,7 @@ func (c *Controller) printResult(ev TicketEvent) error {
 			return err
 		}
 		s.ticket = &t
-		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, reason),
+		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, reason),
 			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(reason))
 	})
 }
@@ -429,69 +444,69 @@ func printReason(err error) string {
 	return "printer: " + err.Error()
 }
 
-// cashOutHandpay locks a handpay for the credit meter, as a cash-out
+// handpay locks a handpay for the credit meter, as a cash-out
 // without tickets does, with the reason the ticket could not be printed
 // (reason "" or "-": none to show). pressed: this is the commit of the
 // CASH OUT press (SAS 66), not the end of a wait for the host that was.
-func (c *Controller) cashOutHandpay(reason string, pressed bool) error {
-	err := c.commit("cash out", func(tx *recovery.Tx, s *state) error {
+func (d *ticketDesk) handpay(reason string, pressed bool) error {
+	err := d.commit("cash out", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
 		s.cashout, s.ticketReason = nil, ""
 		if pressed {
-			if err := c.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
 		}
-		if err := c.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
+		if err := d.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
 			return err
 		}
 		if reason == "" || reason == "-" {
 			return nil
 		}
 		s.ticketReason = reason
-		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v by handpay, no ticket: %s", m.Credits, reason),
+		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v by handpay, no ticket: %s", m.Credits, reason),
 			"ticket_handpay", argMoney(m.Credits), argKey("tito_reason."+reason))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: cash out: %w", err)
 	}
-	c.scr.clearBets()
+	d.clearBets()
 	return nil
 }
 
 // hostValidation is the host's LP 58 for the waiting cash-out.
-func (c *Controller) hostValidation(v HostValidation) error {
-	if c.cur.memErr != nil {
+func (d *ticketDesk) hostValidation(v HostValidation) error {
+	if d.cur.memErr != nil {
 		return nil // the store is evidence: nothing is issued
 	}
-	w := c.cur.cashout
+	w := d.cur.cashout
 	if w == nil || w.id != v.Cashout {
-		c.log.Warn("host validation number for a cash-out no longer waiting: ignored", "cashout", v.Cashout)
+		d.log.Warn("host validation number for a cash-out no longer waiting: ignored", "cashout", v.Cashout)
 		return nil
 	}
 	if v.SystemID == 0 {
-		return c.cashOutHandpay(ticketHostDenied, false)
+		return d.handpay(ticketHostDenied, false)
 	}
 	val, err := recovery.Validation(v.SystemID, v.Number)
 	if err != nil {
-		c.log.Error("host validation number refused: handpay", "err", err)
-		return c.cashOutHandpay(ticketHostDenied, false)
+		d.log.Error("host validation number refused: handpay", "err", err)
+		return d.handpay(ticketHostDenied, false)
 	}
-	err = c.issueTicket("cash out by ticket", w.amount, false, func(*recovery.Tx) (string, error) { return val, nil })
+	err = d.issue("cash out by ticket", w.amount, false, func(*recovery.Tx) (string, error) { return val, nil })
 	if errors.Is(err, recovery.ErrBadTicket) {
 		// e.g. a number already on a kept ticket: never two tickets with one number
-		c.log.Error("host validation number refused: handpay", "err", err)
-		return c.cashOutHandpay(ticketHostDenied, false)
+		d.log.Error("host validation number refused: handpay", "err", err)
+		return d.handpay(ticketHostDenied, false)
 	}
 	return err
 }
 
 // hostValidationID is the host's LP 4C: the new secure-enhanced state
 // (sas.ValidationID.Apply) committed with its event-log entry.
-func (c *Controller) hostValidationID(h HostValidationID) error {
+func (d *ticketDesk) hostValidationID(h HostValidationID) error {
 	var id ValidationState
-	err := c.commit("host validation ID", func(tx *recovery.Tx, s *state) error {
+	err := d.commit("host validation ID", func(tx *recovery.Tx, s *state) error {
 		if tx == nil {
 			return errNothing
 		}
@@ -507,22 +522,22 @@ func (c *Controller) hostValidationID(h HostValidationID) error {
 			return err
 		}
 		id = ValidationState{next.MachineID, next.Sequence, next.SetID, next.SetSeq}
-		return c.logDetail(tx, meters.KindHost, fmt.Sprintf("host: ticket validation ID %06X, sequence %d (LP 4C)", next.MachineID, next.Sequence),
+		return d.logDetail(tx, meters.KindHost, fmt.Sprintf("host: ticket validation ID %06X, sequence %d (LP 4C)", next.MachineID, next.Sequence),
 			"host_validation_id", argText(fmt.Sprintf("%06X", next.MachineID)), argCount(uint64(next.Sequence)))
 	})
 	if errors.Is(err, errNothing) {
 		return nil
 	}
 	if err == nil {
-		c.tito.id = id
+		d.id = id
 	}
 	return err
 }
 
 // hostValidationRead records that the host read and acknowledged the LP
 // 4D validation records of tickets seqs.
-func (c *Controller) hostValidationRead(seqs []uint64) error {
-	return c.commit("host read validation records", func(tx *recovery.Tx, s *state) error {
+func (d *ticketDesk) hostValidationRead(seqs []uint64) error {
+	return d.commit("host read validation records", func(tx *recovery.Tx, s *state) error {
 		if tx == nil {
 			return nil
 		}
@@ -535,40 +550,40 @@ func (c *Controller) hostValidationRead(seqs []uint64) error {
 	})
 }
 
-// ticketAttendant is the reset key while a ticket is uncertain: alone, the
+// attendant is the reset key while a ticket is uncertain: alone, the
 // ticket is printed again with the same validation number; with the audit
 // key on, it is voided and its amount paid by hand.
-func (c *Controller) ticketAttendant() error {
-	t := c.cur.ticket
-	if c.cur.switches[hw.AuditKey] {
-		return c.commit("attendant voids ticket", func(tx *recovery.Tx, s *state) error {
+func (d *ticketDesk) attendant() error {
+	t := d.cur.ticket
+	if d.cur.switches[hw.AuditKey] {
+		return d.commit("attendant voids ticket", func(tx *recovery.Tx, s *state) error {
 			v, err := tx.TicketVoid(t.Seq)
 			if err != nil {
 				return err
 			}
 			s.m.Meters.TicketVoided(v.Amount)
 			s.ticket = &v
-			return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s voided: %v paid by the attendant", v.Validation, v.Amount),
+			return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s voided: %v paid by the attendant", v.Validation, v.Amount),
 				"ticket_voided", argText(v.Validation), argMoney(v.Amount))
 		})
 	}
-	if c.opt.TITO == nil || c.opt.TITO.Printer == nil || c.tito.printing {
+	if d.cfg == nil || d.cfg.Printer == nil || d.printing {
 		return fmt.Errorf("%w: no printer to reprint ticket %s", ErrNotNow, t.Validation)
 	}
 	var r recovery.TicketOut
-	err := c.commit("attendant reprints ticket", func(tx *recovery.Tx, s *state) error {
+	err := d.commit("attendant reprints ticket", func(tx *recovery.Tx, s *state) error {
 		var err error
 		if r, err = tx.TicketReprint(t.Seq); err != nil {
 			return err
 		}
 		s.ticket = &r
-		return c.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v reprinted by the attendant (same validation number, reprint %d)", r.Validation, r.Amount, r.Reprints),
+		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v reprinted by the attendant (same validation number, reprint %d)", r.Validation, r.Amount, r.Reprints),
 			"ticket_reprint", argText(r.Validation), argMoney(r.Amount))
 	})
 	if err != nil {
 		return err
 	}
-	c.startPrint(r)
+	d.startPrint(r)
 	return nil
 }
 

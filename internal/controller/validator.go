@@ -37,6 +37,32 @@ import (
 // Requests go through one channel in the order the driver made them, so
 // the ledger sees the validator's story in order.
 
+// noteDesk owns the cabinet's side of the note validator: it answers the
+// driver's calls (NoteRequest) on the controller's goroutine, deciding
+// escrow by the rules of acceptance, crediting at vend valid, resolving
+// power-up statuses, and turning the validator's faults into tilts. It
+// writes only through the ledger. Of the rest of the cabinet it reads the
+// settings in force (the bills enabled, the credit limit) and the
+// screen's mode (the operator menu inhibits notes), wakes the screen from
+// attract when a note is credited, and hands a returned or rejected note
+// to the controller's hardware path (hardware), so the player's refusal
+// notice is decided where a pulse acceptor's is.
+type noteDesk struct {
+	*ledger
+	set      *InForce // the controller's settings in force
+	scr      *screen
+	hardware func(hw.Input) error
+}
+
+// init wires the desk (before boot).
+func (d *noteDesk) init(l *ledger, set *InForce, scr *screen, hardware func(hw.Input) error) {
+	d.ledger, d.set, d.scr, d.hardware = l, set, scr, hardware
+}
+
+// noteEscrow is the desk's escrow decision (validator_test.go asks it
+// directly).
+func (c *Controller) noteEscrow(n id003.Note) (id003.Decision, error) { return c.notes.escrow(n) }
+
 // ErrNoCredits is returned by an autoplay step with a validator wired when
 // the credits are short of the next round: autoplay inserts no bills of
 // its own then; the caller waits for the validator's notes.
@@ -233,16 +259,16 @@ type noteReply struct {
 	err   error
 }
 
-// noteRequest handles one call of the driver and answers it.
-func (c *Controller) noteRequest(r *NoteRequest) error {
+// request handles one call of the driver and answers it.
+func (d *noteDesk) request(r *NoteRequest) error {
 	var a noteReply
 	switch r.kind {
 	case noteEscrow:
-		a.dec, a.err = c.noteEscrow(r.note)
+		a.dec, a.err = d.escrow(r.note)
 	case noteCredit:
-		a.note, a.fresh, a.err = c.noteCredit(r.status)
+		a.note, a.fresh, a.err = d.credit(r.status)
 	case noteEvent:
-		a.err = c.noteEvent(r.event)
+		a.err = d.event(r.event)
 	}
 	if r.reply != nil {
 		r.reply <- a
@@ -253,32 +279,32 @@ func (c *Controller) noteRequest(r *NoteRequest) error {
 	return a.err
 }
 
-// noteRefusal is why a note of value v in escrow is returned now, "" if
+// refusal is why a note of value v in escrow is returned now, "" if
 // it may be stacked: acceptance's rules, most specific first, in the words
 // of the refusal notices (billReasons).
-func (c *Controller) noteRefusal(v money.Cents) string {
-	cs := c.cur
+func (d *noteDesk) refusal(v money.Cents) string {
+	cs := d.cur
 	switch {
-	case cs.memErr != nil || len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || c.scr.mode == view.Operator || cs.host.BillsOff:
+	case cs.memErr != nil || len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || d.scr.mode == view.Operator || cs.host.BillsOff:
 		return billReasons[NoticeBillInhibited].text
-	case !slices.Contains(c.set.Bills, v) || !billAllowed(cs.host, v):
+	case !slices.Contains(d.set.Bills, v) || !billAllowed(cs.host, v):
 		return "not an enabled bill (" + v.String() + ")"
-	case cs.m.Credits+v > c.set.CreditLimit:
+	case cs.m.Credits+v > d.set.CreditLimit:
 		return billReasons[NoticeCreditLimit].text
 	}
 	return ""
 }
 
-// noteEscrow decides the note in escrow. Stack is answered only once the
+// escrow decides the note in escrow. Stack is answered only once the
 // order is committed; an order left by an earlier note is closed in the
 // same transaction (credited: that note is done, as the validator is
 // escrowing another; stacking: it never reached the stacker). The refusal
 // is logged and shown when the driver reports the return (EvReturned).
-func (c *Controller) noteEscrow(n id003.Note) (id003.Decision, error) {
-	if why := c.noteRefusal(n.Value); why != "" {
+func (d *noteDesk) escrow(n id003.Note) (id003.Decision, error) {
+	if why := d.refusal(n.Value); why != "" {
 		return id003.Decision{Reason: why}, nil
 	}
-	err := c.commit("order note stacked", func(tx *recovery.Tx, s *state) error {
+	err := d.commit("order note stacked", func(tx *recovery.Tx, s *state) error {
 		if err := closeNote(tx); err != nil {
 			return err
 		}
@@ -303,20 +329,20 @@ func closeNote(tx *recovery.Tx) error {
 	return tx.NoteReturned()
 }
 
-// noteCredit credits the note in the stacker (vend valid, or power up with
+// credit credits the note in the stacker (vend valid, or power up with
 // bill in stacker: status). Which note, and whether it is still to
 // credit, is the store's: recovery.ResolveAtBoot with the note in the
 // stacker — an order stacking is credited now (the record goes to
 // credited in the same transaction), an order credited is not credited
 // again, no order is never credited (ErrNotOrdered: the driver reports it
 // and the attendant reconciles the stacker).
-func (c *Controller) noteCredit(status id003.Status) (id003.Note, bool, error) {
-	if c.cur.memErr != nil {
+func (d *noteDesk) credit(status id003.Status) (id003.Note, bool, error) {
+	if d.cur.memErr != nil {
 		return id003.Note{}, false, fmt.Errorf("%w: note in the stacker during a memory error: not credited, not acknowledged", ErrMemory)
 	}
 	var n id003.Note
 	var fresh bool
-	err := c.commit("credit note", func(tx *recovery.Tx, s *state) error {
+	err := d.commit("credit note", func(tx *recovery.Tx, s *state) error {
 		rec, err := tx.Note()
 		if err != nil {
 			return err
@@ -332,7 +358,7 @@ func (c *Controller) noteCredit(status id003.Status) (id003.Note, bool, error) {
 			if status != 0 {
 				at = status.String()
 			}
-			return c.creditBill(tx, s, v, "validator, "+at)
+			return d.creditBill(tx, s, v, d.set.CreditLimit, "validator, "+at)
 		case recovery.NoteAlreadyCredited:
 			n = id003.Note{Value: rec.Value}
 			return errNothing
@@ -345,38 +371,38 @@ func (c *Controller) noteCredit(status id003.Status) (id003.Note, bool, error) {
 	case err != nil:
 		return id003.Note{}, false, err
 	}
-	if c.scr.mode == view.Attract {
-		c.scr.mode = view.Menu
+	if d.scr.mode == view.Attract {
+		d.scr.mode = view.Menu
 	}
 	return n, fresh, nil
 }
 
-// notePowerUp resolves the validator's power-up status p (40h, 41h) with
+// powerUp resolves the validator's power-up status p (40h, 41h) with
 // the note record (recovery.ResolveNoteAtBoot), committed before the
 // driver resets the validator.
-func (c *Controller) notePowerUp(st id003.Status) error {
-	if c.cur.memErr != nil {
+func (d *noteDesk) powerUp(st id003.Status) error {
+	if d.cur.memErr != nil {
 		// The store is evidence: nothing is resolved; the record stays
 		// for the memory clear's boot to see.
-		c.log.Error("note validator power up during a memory error: the note record is not resolved", "status", st.String())
+		d.log.Error("note validator power up during a memory error: the note record is not resolved", "status", st.String())
 		return nil
 	}
 	p := recovery.PowerUpEmpty
 	if st == id003.StPowerUpBillAcceptor {
 		p = recovery.PowerUpBillInAcceptor
 	}
-	err := c.commit("resolve the note at the validator's power up", func(tx *recovery.Tx, s *state) error {
+	err := d.commit("resolve the note at the validator's power up", func(tx *recovery.Tx, s *state) error {
 		a, n, err := tx.ResolveNoteAtBoot(p)
 		if err != nil {
 			return err
 		}
 		switch a {
 		case recovery.NoteReturnedToPlayer:
-			return c.logDetail(tx, meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
+			return d.logDetail(tx, meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
 				"bill_refused", argMoney(n.Value), argKey("bill_reason.refused"))
 		case recovery.NoteCreditedNotStacked:
 			text := fmt.Sprintf("note %v credited at vend valid, yet the validator reports %s: attendant to check the note returned", n.Value, p)
-			return c.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
+			return d.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
 		case recovery.NoteNothing:
 			return errNothing
 		}
@@ -388,58 +414,58 @@ func (c *Controller) notePowerUp(st id003.Status) error {
 	return err
 }
 
-// noteEvent turns a driver event into the cabinet's: the record closed,
+// event turns a driver event into the cabinet's: the record closed,
 // tilts and their SAS exceptions, refusals shown and logged as today,
 // errors logged with their reason.
-func (c *Controller) noteEvent(e id003.Event) error {
+func (d *noteDesk) event(e id003.Event) error {
 	switch e.Kind {
 	case id003.EvPowerUp:
-		c.log.Info("note validator power up", "status", e.Status.String())
+		d.log.Info("note validator power up", "status", e.Status.String())
 		if e.Status == id003.StPowerUpBillStacker {
 			return nil // the Credit that follows resolves it
 		}
-		return c.notePowerUp(e.Status)
+		return d.powerUp(e.Status)
 	case id003.EvStatus:
 		switch e.Status {
 		case id003.StIdling, id003.StDisabled, id003.StStacked, id003.StRejecting, id003.StReturning:
-			return c.noteSettled(e.Status)
+			return d.settled(e.Status)
 		}
 		return nil
 	case id003.EvReturned:
 		// The cabinet's decision, a code not accepted, or above the
 		// acceptance: shown and logged as a pulse acceptor's refusal.
-		return c.hardware(hw.Input{Kind: hw.BillRefused, Value: e.Note.Value, Err: "validator: " + e.Text})
+		return d.hardware(hw.Input{Kind: hw.BillRefused, Value: e.Note.Value, Err: "validator: " + e.Text})
 	case id003.EvRejected:
-		return c.hardware(hw.Input{Kind: hw.BillRefused, Err: "validator rejected it: " + e.Reject.String()})
+		return d.hardware(hw.Input{Kind: hw.BillRefused, Err: "validator rejected it: " + e.Reject.String()})
 	case id003.EvUncredited, id003.EvStoreError:
-		return c.hardware(hw.Input{Kind: hw.BillError, Err: "validator: " + e.Text})
+		return d.hardware(hw.Input{Kind: hw.BillError, Err: "validator: " + e.Text})
 	case id003.EvBadFrame, id003.EvCommError:
 		text := "validator: " + e.String()
-		return c.logOnly(meters.KindBillError, "bill error: "+text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
+		return d.logOnly(meters.KindBillError, "bill error: "+text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
 	case id003.EvTimeout:
-		return c.validatorTilt(func(t *validatorTilts) *bool { return &t.gone }, true, "note validator not answering: "+e.Text, HostValidatorFailure)
+		return d.tilt(func(t *validatorTilts) *bool { return &t.gone }, true, "note validator not answering: "+e.Text, HostValidatorFailure)
 	case id003.EvBack:
-		return c.validatorTilt(func(t *validatorTilts) *bool { return &t.gone }, false, "note validator answers again", 0)
+		return d.tilt(func(t *validatorTilts) *bool { return &t.gone }, false, "note validator answers again", 0)
 	case id003.EvFault:
-		return c.validatorFault(e, true)
+		return d.fault(e, true)
 	case id003.EvFaultCleared:
-		return c.validatorFault(e, false)
+		return d.fault(e, false)
 	case id003.EvVersion:
-		c.log.Info("note validator", "version", e.Text)
+		d.log.Info("note validator", "version", e.Text)
 	case id003.EvCredited, id003.EvCreditRepeated:
-		c.log.Info("note validator", "event", e.String())
+		d.log.Info("note validator", "event", e.String())
 	}
 	return nil
 }
 
-// noteSettled closes the note record when the validator shows where its
+// settled closes the note record when the validator shows where its
 // note went: stacked or idle after vend valid (done), rejecting, returning
 // or idle before it (returned).
-func (c *Controller) noteSettled(st id003.Status) error {
-	if c.cur.memErr != nil {
+func (d *noteDesk) settled(st id003.Status) error {
+	if d.cur.memErr != nil {
 		return nil
 	}
-	err := c.commit("close the note record", func(tx *recovery.Tx, s *state) error {
+	err := d.commit("close the note record", func(tx *recovery.Tx, s *state) error {
 		rec, err := tx.Note()
 		switch {
 		case err != nil:
@@ -456,7 +482,7 @@ func (c *Controller) noteSettled(st id003.Status) error {
 			// jam cleared by hand). Not credited; logged so the
 			// attendant can check the stacker if the player disputes it.
 			text := fmt.Sprintf("note %v ordered stacked, the validator %s without vend valid: not credited (returned; if disputed, check the stacker)", rec.Value, st)
-			if err := c.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
+			if err := d.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
 				return err
 			}
 		}
@@ -468,8 +494,8 @@ func (c *Controller) noteSettled(st id003.Status) error {
 	return err
 }
 
-// validatorFault starts (on) or ends a tilt for an error status.
-func (c *Controller) validatorFault(e id003.Event, on bool) error {
+// fault starts (on) or ends a tilt for an error status.
+func (d *noteDesk) fault(e id003.Event, on bool) error {
 	what := e.Status.String()
 	if e.Status == id003.StFailure && on {
 		what += ": " + e.Failure.String()
@@ -482,7 +508,7 @@ func (c *Controller) validatorFault(e id003.Event, on bool) error {
 			}
 			what += " cleared"
 		}
-		return c.validatorTilt(f, on, "note validator "+what, host)
+		return d.tilt(f, on, "note validator "+what, host)
 	}
 	switch e.Status {
 	case id003.StStackerOpen:
@@ -490,36 +516,36 @@ func (c *Controller) validatorFault(e id003.Event, on bool) error {
 	case id003.StStackerFull:
 		return field(func(t *validatorTilts) *bool { return &t.stackerFull }, HostStackerFull)
 	case id003.StAcceptorJam, id003.StStackerJam:
-		return c.billJam(on, "note validator "+what)
+		return d.billJam(on, "note validator "+what)
 	case id003.StFailure, id003.StCheated:
 		return field(func(t *validatorTilts) *bool { return &t.failure }, HostValidatorFailure)
 	}
 	// Pause (a second note pushed in): the validator's own business.
-	c.log.Warn("note validator", "status", what, "on", on)
+	d.log.Warn("note validator", "status", what, "on", on)
 	return nil
 }
 
-// validatorTilt sets one of the validator's tilts (f selects it) and logs
+// tilt sets one of the validator's tilts (f selects it) and logs
 // it, with host's SAS exception if any, in one commit.
-func (c *Controller) validatorTilt(f func(*validatorTilts) *bool, on bool, text string, host HostEventKind) error {
-	cur := c.cur.val
+func (d *noteDesk) tilt(f func(*validatorTilts) *bool, on bool, text string, host HostEventKind) error {
+	cur := d.cur.val
 	if *f(&cur) == on {
 		return nil
 	}
-	return c.commit("log "+text, func(tx *recovery.Tx, s *state) error {
+	return d.commit("log "+text, func(tx *recovery.Tx, s *state) error {
 		*f(&s.val) = on
 		if host != 0 {
-			if err := c.emit(tx, HostEvent{Kind: host}); err != nil {
+			if err := d.emit(tx, HostEvent{Kind: host}); err != nil {
 				return err
 			}
 		}
 		t := s.tilts()
 		switch {
 		case on:
-			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", argTilts(t)...)
+			return d.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", argTilts(t)...)
 		case len(t) == 0:
-			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared ("+text+")", "tilt_cleared")
+			return d.logDetail(tx, meters.KindTiltClear, "tilt cleared ("+text+")", "tilt_cleared")
 		}
-		return c.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", argTilts(t)...)
+		return d.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", argTilts(t)...)
 	})
 }
