@@ -109,7 +109,9 @@ func newTITO(t *testing.T, mode sas.ValidationMode, wait time.Duration) *titoRig
 
 func waitLong(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	for range 2500 {
+	// A bound on a wait, not a timing assertion: generous, as a loaded
+	// machine running the race detector is slow.
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); {
 		if ok() {
 			return
 		}
@@ -368,7 +370,25 @@ func TestPrinterFailures(t *testing.T) {
 			conserved(t, r.machine(t))
 			// take the bill out again for the next case
 			r.be.Press(hw.CashOut)
-			waitLong(t, "the next ticket", func() bool { return r.status(t) == recovery.TicketPrinted && r.machine(t).Credits == 0 })
+			// One read: the ticket and the credits of one commit (read
+			// apart, the old ticket's status and the new cash-out's
+			// credits passed while the new ticket was still printing, and
+			// the next case's failure hit it).
+			waitLong(t, "the next ticket", func() bool {
+				var done bool
+				if err := r.st.View(func(tx *recovery.Tx) error {
+					out, err := tx.TicketsOut(1)
+					if err != nil || len(out) == 0 {
+						return err
+					}
+					m, err := tx.Machine()
+					done = out[0].Seq != first.Seq && out[0].Status == recovery.TicketPrinted && m.Credits == 0
+					return err
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return done
+			})
 		})
 	}
 	m := r.machine(t)
