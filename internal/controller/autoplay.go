@@ -95,7 +95,12 @@ func (c *Controller) autoStep(id game.ID, choose Chooser) error {
 			return fmt.Errorf("cabinet: autoplay: %s: %w", in, err)
 		}
 		if c.commits != before && in.Kind != hw.SwitchChanged {
-			return nil
+			if !a.marked(in) {
+				return nil
+			}
+			// A draw mark commits (duel.go) but is part of the draw
+			// being made, not a step: the chooser's pick stands.
+			a.actAt = c.commits
 		}
 		if in.Kind == hw.SwitchChanged && !in.On {
 			return nil // the reset key back: the handpay is paid
@@ -114,6 +119,12 @@ type autoplayer struct {
 	// actAt: the presses that set its amount or its cards do not ask again.
 	act   *game.Action
 	actAt uint64
+}
+
+// marked reports that in was the press of SPECIAL that marks a card for
+// the Poker Duel draw the chooser picked.
+func (a *autoplayer) marked(in hw.Input) bool {
+	return a.act != nil && a.act.Kind == game.Draw && in.Kind == hw.ButtonPressed && in.Button == hw.Special
 }
 
 func pressOf(b hw.Button) hw.Input { return hw.Input{Kind: hw.ButtonPressed, Button: b} }
@@ -260,8 +271,8 @@ func (a *autoplayer) decide(lit hw.ButtonSet, pressLit func(hw.Button) (hw.Input
 					marks[i] = true
 				}
 			}
-			if u.duelMarks != marks {
-				if u.duelMarks[u.duelCursor] != marks[u.duelCursor] {
+			if have := duelMarks(cs.open); have != marks {
+				if have[u.duelCursor] != marks[u.duelCursor] {
 					return pressLit(hw.Special) // mark or unmark the card under the cursor
 				}
 				return pressLit(hw.Spot) // the next card

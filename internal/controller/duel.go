@@ -8,6 +8,7 @@ import (
 	"cabinet/internal/game/card"
 	"cabinet/internal/game/duel"
 	"cabinet/internal/hw"
+	"cabinet/internal/recovery"
 )
 
 // duelStart is the duel's "rules" record of a round: the configuration and
@@ -103,7 +104,7 @@ func (u *screen) duelPanel(cs state, p *panel) {
 		})
 		if d := duel.PictureOf(cs.round.Table()); d != nil && len(d.Player) > 0 {
 			p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
-			p.set(hw.Special, func() error { u.duelMarks[u.duelCursor] = !u.duelMarks[u.duelCursor]; return nil })
+			p.set(hw.Special, func() error { return u.duelMark(u.duelCursor) })
 		} else {
 			p.refuse(hw.Spot, NoticeDuelNoCards)
 			p.refuse(hw.Special, NoticeDuelNoCards)
@@ -153,20 +154,79 @@ func (u *screen) duelAction(cs state, k game.ActionKind) error {
 	case game.Open, game.Raise:
 		p.Amount = u.duelBet(cs, cfg.Ante)
 	case game.Draw:
-		for i, m := range c.scr.duelMarks {
-			if m {
-				p.Discard = append(p.Discard, i)
-			}
+		if c.cur.open != nil {
+			p.Discard = append(p.Discard, c.cur.open.Marks...) // as committed (step.go clears them)
 		}
 	}
 	if err := c.play(duel.Act(k, p)); err != nil {
 		return err
 	}
 	if k == game.Draw || c.cur.open == nil {
-		c.scr.duelMarks = [5]bool{}
 		c.scr.duelCursor = 0
 	}
 	return nil
+}
+
+// Draw marks (platform.md §4: a round cut by a power loss resumes exactly
+// where it stopped). The cards the player marks for the exchange are part
+// of the deal in progress, not screen state: each press of SPECIAL commits
+// the toggled marks through the ledger in the open round's record
+// (recovery.OpenRound.Marks, positions 0-4 ascending), and the table shows
+// the marks as committed. A power cut (or a kill) before DRAW resumes the
+// deal with the same cards marked and DRAW exchanges them; the step that
+// draws clears them (step.go), the round's end deletes the record.
+//
+// Reading taken (the one a certification lab would): a mark is the
+// player's input and, like a bet, counts once it is durable, so nothing the
+// player chose is lost or silently changed by a restart; the alternative
+// (clear the marks and say so) would make the player redo a choice the
+// cabinet had accepted. The card cursor is a pointer, not a choice: after
+// a restart it starts at the first card, as after a draw. A mark is not a
+// step: the recall keeps the draw's positions, as played.
+
+// duelMarks is the table's picture of the marks committed in open round o
+// (none without one).
+func duelMarks(o *recovery.OpenRound) (m [5]bool) {
+	if o == nil {
+		return m
+	}
+	for _, i := range o.Marks {
+		if i >= 0 && i < len(m) { // the store checks them (recovery: 0-4, ascending)
+			m[i] = true
+		}
+	}
+	return m
+}
+
+// duelMark commits the mark of the player's card at pos toggled in the
+// open Poker Duel round; nothing changes unless the commit is durable.
+func (u *screen) duelMark(pos int) error {
+	c := u.c
+	if err := c.canPlay(); err != nil {
+		return err
+	}
+	if pos < 0 || pos >= 5 {
+		return fmt.Errorf("cabinet: duel mark: card position %d, want 0-4", pos)
+	}
+	return c.commit(fmt.Sprintf("mark card %d", pos), func(tx *recovery.Tx, s *state) error {
+		if s.open == nil || s.open.Game != game.Duel {
+			return fmt.Errorf("%w: duel mark: no Poker Duel deal in progress", ErrNotNow)
+		}
+		marks := duelMarks(s.open)
+		marks[pos] = !marks[pos]
+		open := *s.open // Steps, State and Shoe shared, not written
+		open.Marks = nil
+		for i, m := range marks {
+			if m {
+				open.Marks = append(open.Marks, i)
+			}
+		}
+		if err := tx.PutOpenRound(&open); err != nil {
+			return err
+		}
+		s.open = &open
+		return nil
+	})
 }
 
 // duelBet is the amount an Open or Raise button offers: the player's choice

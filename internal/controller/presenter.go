@@ -138,7 +138,7 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 	}
 	if u.game == game.Duel {
 		cfg := set.duelConfig()
-		di := &view.DuelInput{Cursor: u.duelCursor, Marked: u.duelMarks, Amount: u.duelBet(cs, cfg.Ante)}
+		di := &view.DuelInput{Cursor: u.duelCursor, Marked: duelMarks(cs.open), Amount: u.duelBet(cs, cfg.Ante)}
 		if len(cfg.Decks) > 0 {
 			di.Deck = cfg.Decks[u.duelDeck%len(cfg.Decks)]
 		}

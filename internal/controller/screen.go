@@ -48,7 +48,6 @@ type screen struct {
 
 	duelDeck   int
 	duelLevel  int
-	duelMarks  [5]bool
 	duelCursor int
 	duelAmount int64
 

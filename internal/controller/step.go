@@ -138,6 +138,9 @@ func (c *Controller) play(a game.Action) error {
 			return err
 		}
 		open.Steps = append(open.Steps, step)
+		if a.Kind == game.Draw {
+			open.Marks = nil // the draw took them (duel.go's draw marks)
+		}
 		open.State = mustJSON(r)
 		open.Shoe = shoe
 		_, s.win = roundMoney(open.Steps)

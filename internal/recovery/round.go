@@ -166,6 +166,9 @@ func (tx *Tx) getRound() (*OpenRound, error) {
 	if err := decode(bRound, kOpen, raw, &h); err != nil {
 		return nil, err
 	}
+	if err := checkMarks(h.Marks); err != nil {
+		return nil, err
+	}
 	o := h.OpenRound
 	switch h.Layout {
 	case 0: // the whole round in one record (stores before the parts layout)
@@ -198,6 +201,17 @@ func (tx *Tx) getRound() (*OpenRound, error) {
 	return &o, nil
 }
 
+// checkMarks verifies the open round's draw marks (OpenRound.Marks):
+// distinct card positions 0-4 in ascending order.
+func checkMarks(marks []int) error {
+	for i, m := range marks {
+		if m < 0 || m > 4 || (i > 0 && m <= marks[i-1]) {
+			return corrupt(bRound, kOpen, "draw marks %v: want distinct card positions 0-4, ascending", marks)
+		}
+	}
+	return nil
+}
+
 // clearRound deletes every part of the open round.
 func clearRound(b *bolt.Bucket) error {
 	var keys [][]byte
@@ -215,7 +229,10 @@ func checkRoundKey(k, raw []byte) error {
 	switch {
 	case bytes.Equal(k, kOpen):
 		var h roundHeader
-		return decode(bRound, k, raw, &h)
+		if err := decode(bRound, k, raw, &h); err != nil {
+			return err
+		}
+		return checkMarks(h.Marks)
 	case bytes.Equal(k, kShoe):
 		var cards []card.Card
 		return decode(bRound, k, raw, &cards)

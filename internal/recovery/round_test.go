@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -173,4 +175,82 @@ func must(b []byte, err error) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// TestRoundMarks: Poker Duel's draw marks are part of the open round's
+// header: they read back as put, a change of marks writes the header alone
+// (not the shoe or the steps), a record without them (written before they
+// were committed) reads as no marks, marks that are not distinct ascending
+// positions 0-4 are refused and write nothing, and such marks found in the
+// store are corruption.
+func TestRoundMarks(t *testing.T) {
+	s, _ := openTest(t, Options{Init: true})
+	o := sampleOpen(3)
+	if err := s.Update(func(tx *Tx) error {
+		m, _ := tx.Machine()
+		m.NextRound = 8
+		return tx.PutMachine(m)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	read := func() (*OpenRound, error) {
+		var got *OpenRound
+		err := s.View(func(tx *Tx) error { var err error; got, err = tx.OpenRound(); return err })
+		return got, err
+	}
+	if err := s.Update(func(tx *Tx) error { return tx.PutOpenRound(o) }); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.bolt().View(func(btx *bolt.Tx) error {
+		if raw := btx.Bucket(bRound).Get(kOpen); bytes.Contains(raw, []byte(`"marks"`)) {
+			t.Errorf("a round without marks stored %q: want no marks field (as records before them)", raw)
+		}
+		return nil
+	})
+	if got, err := read(); err != nil || got.Marks != nil {
+		t.Fatalf("no marks: OpenRound() marks %v, %v; want none", got.Marks, err)
+	}
+	o.Marks = []int{0, 2, 4}
+	var written int
+	if err := s.Update(func(tx *Tx) error { err := tx.PutOpenRound(o); written = tx.written; return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := read(); err != nil || !sameJSONTest(got, o) {
+		t.Fatalf("marks: OpenRound() = %+v, %v; want %+v", got, err, o)
+	}
+	if shoe := len(seal(bRound, kShoe, mustJSON(t, o.Shoe.Cards))); written >= shoe {
+		t.Errorf("a change of marks wrote %d bytes, want the header alone (the shoe is %d)", written, shoe)
+	}
+	for _, bad := range [][]int{{5}, {-1}, {2, 0}, {1, 1}} {
+		b := *o
+		b.Marks = bad
+		if err := s.Update(func(tx *Tx) error { return tx.PutOpenRound(&b) }); err == nil {
+			t.Errorf("PutOpenRound with marks %v accepted", bad)
+		}
+		if got, err := read(); err != nil || !slices.Equal(got.Marks, o.Marks) {
+			t.Errorf("after refusing marks %v: stored %v, %v; want %v", bad, got.Marks, err, o.Marks)
+		}
+	}
+	// Damage with a valid checksum: a position beyond the hand.
+	if err := s.bolt().Update(func(btx *bolt.Tx) error {
+		h := roundHeader{OpenRound: *o, Layout: roundLayout, StepCount: len(o.Steps)}
+		h.Steps, h.Shoe, h.Marks = nil, &card.Shoe{Pos: o.Shoe.Pos, Cut: o.Shoe.Cut}, []int{7}
+		raw, err := encode(bRound, kOpen, h)
+		if err != nil {
+			return err
+		}
+		return btx.Bucket(bRound).Put(kOpen, raw)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := read(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("marks [7]: OpenRound() = %v, want ErrCorrupt", err)
+	}
+	if err := s.Check(); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "draw marks [7]") {
+		t.Errorf("marks [7]: Check() = %v, want ErrCorrupt naming the marks", err)
+	}
+	s.failed = nil // the cleanup's Check would report it again
+	if err := s.Update(func(tx *Tx) error { return tx.PutOpenRound(o) }); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -92,6 +92,14 @@ type OpenRound struct {
 	CreditsBefore money.Cents   `json:"credits_before"`
 	// Recovered is set at boot when the round was found open.
 	Recovered bool `json:"recovered,omitempty"`
+	// Marks are the positions (0-4, ascending) of the player's cards marked
+	// for Poker Duel's draw, committed with each mark so that a round cut
+	// by a power loss resumes with them (platform.md §4); the step that
+	// draws clears them. They are the player's choice in progress, not a
+	// step: the recall keeps the draw's own positions. A record written
+	// before marks were committed has none (the field is optional: same
+	// record version, nothing to migrate).
+	Marks []int `json:"marks,omitempty"`
 }
 
 // Tx is one store transaction: read-only inside View, read-write inside
@@ -212,6 +220,9 @@ func (tx *Tx) PutOpenRound(o *OpenRound) error {
 	}
 	if !o.Game.Valid() {
 		return fmt.Errorf("recovery: put open round %d: unknown game %q", o.Round, o.Game)
+	}
+	if checkMarks(o.Marks) != nil {
+		return fmt.Errorf("recovery: put open round %d: draw marks %v: want distinct card positions 0-4, ascending", o.Round, o.Marks)
 	}
 	return tx.putRound(o)
 }
