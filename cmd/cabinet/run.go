@@ -102,8 +102,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}()
 
 	link := newSASLink(cfg, *sasF)
-	opt := controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Overrides: overridesFunc(cfg, ret),
-		Operator: operatorMenu(cfg), Returns: ret, Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()}
+	opt := controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Settings: ret,
+		Operator: operatorMenu(cfg), Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()}
 	link.options(&opt)
 	tito, closePrinter, err := openPrinter(cfg, *printerF, log)
 	if err != nil {

@@ -142,8 +142,8 @@ func snapshotFromStore(path, cfgPath, screen string) (*view.Snapshot, error) {
 	be := sim.New()
 	defer be.Close()
 	digest, _ := programDigest()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, Overrides: overridesFunc(cfg, ret),
-		Operator: operatorMenu(cfg), Returns: ret, Digest: digest})
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, Settings: ret,
+		Operator: operatorMenu(cfg), Digest: digest})
 	if err != nil {
 		return nil, err
 	}

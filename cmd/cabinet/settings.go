@@ -10,6 +10,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/player"
+	"cabinet/internal/settings"
 )
 
 // loadSettings reads the configuration file and turns it into the
@@ -19,8 +20,8 @@ func loadSettings(path string) (controller.InForce, *config.Config, error) {
 	if err != nil {
 		return controller.InForce{}, nil, err
 	}
-	s, err := controller.InForceFrom(cfg)
-	return s, cfg, err
+	s, err := settings.FromConfig(cfg)
+	return controller.InForce(s), cfg, err
 }
 
 // operatorMenu is the configuration's operator menu.
@@ -49,8 +50,9 @@ func chooser(s controller.InForce) controller.Chooser {
 // checkReturns computes the return of every wager of the file's rules in
 // force and refuses a forbidden one (platform.md §6) before any store is
 // opened: the error names the game, the wager, its figure and min_rtp.
-// The returned Returns is the controller's check of operator changes.
-func checkReturns(ctx context.Context, path string, cfg *config.Config) (*controller.Returns, error) {
+// The returned Settings is the controller's (Options.Settings): it applies
+// the operator's changes and refuses a forbidden return the same way.
+func checkReturns(ctx context.Context, path string, cfg *config.Config) (*settings.Settings, error) {
 	g := rtp.NewGuard()
 	in, err := rtp.FromConfig(cfg)
 	if err != nil {
@@ -59,7 +61,7 @@ func checkReturns(ctx context.Context, path string, cfg *config.Config) (*contro
 	if _, err := g.Check(ctx, in); err != nil {
 		return nil, fmt.Errorf("%s: configuration refused: %w", path, err)
 	}
-	return &controller.Returns{Guard: g, MinRTP: cfg.MinRTP()}, nil
+	return settings.New(cfg, g), nil
 }
 
 // figureBP is the RTP of one bet of a game under the controller's rules in
@@ -79,13 +81,4 @@ func computedBetRTP(c *controller.Controller, id game.ID, bet game.BetKind) stri
 		return fmt.Sprintf("%d.%02d%%", bp/100, bp%100)
 	}
 	return ""
-}
-
-// overridesFunc applies the store's operator overrides to cfg, refusing a
-// combination whose return is forbidden (ret nil: no return check).
-func overridesFunc(cfg *config.Config, ret *controller.Returns) func(controller.InForce, map[string]string) (controller.InForce, error) {
-	if ret == nil {
-		return controller.OverridesFrom(cfg)
-	}
-	return ret.Guarded(controller.OverridesFrom(cfg))
 }

@@ -160,7 +160,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	tally := betTally{}
 	link := newSASLink(cfg, *sasF)
 	opt := controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
-		Overrides: overridesFunc(cfg, ret), Returns: ret, OnCommit: tally.add}
+		Settings: ret, OnCommit: tally.add}
 	link.options(&opt)
 	tito, closePrinter, err := openPrinter(cfg, *printerF, nil)
 	if err != nil {

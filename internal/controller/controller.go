@@ -9,6 +9,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/inforce"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -25,32 +26,18 @@ type Options struct {
 	HW       hw.Backend
 	RNG      RNG
 	InForce  InForce
-	// Overrides turns stored operator overrides into effective settings
-	// (nil: overrides are ignored). It must not touch the store.
-	Overrides func(base InForce, o map[string]string) (InForce, error)
-	Now       func() time.Time
-	Log       *slog.Logger
-	Digest    string // program SHA-256 (hex)
-	Version   string // program version, shown beside the digest
+	// Settings applies the stored operator overrides and computes the
+	// return of the rules in force (returns.go; nil: overrides are
+	// ignored, no return figures, no operator changes).
+	Settings Settings
+	Now      func() time.Time
+	Log      *slog.Logger
+	Digest   string // program SHA-256 (hex)
+	Version  string // program version, shown beside the digest
 	// WantDigest, if set, must equal Digest or the cabinet tilts at boot.
 	WantDigest string
 	// Operator is the operator menu (nil: none).
 	Operator OperatorMenu
-	// RTP computes a game's return with settings s in force, in basis
-	// points of a percent (the operator menu shows it live while a draft
-	// changes the game and refuses a draft at 100 % or more or below
-	// MinRTP). Returns, when set, takes precedence (PreviewReturns). nil
-	// and no Returns: the published figure (Figures), which does not
-	// follow the draft.
-	RTP func(s InForce, id game.ID) (int64, error)
-	// MinRTP is the lowest return an operator change may leave a game
-	// with, basis points (0: none).
-	MinRTP int64
-	// Figures gives the help screens' RTP figures (nil: none shown).
-	Figures func(id game.ID) []view.RTPLine
-	// Returns, if set, computes the help figures from the rules in force
-	// and takes precedence over Figures (returns.go).
-	Returns *Returns
 	// OnCommit, if set, sees the events of every committed round step, as
 	// recorded (the simulator's per-bet figures). It runs after the commit
 	// and must not call back into the controller.
@@ -125,9 +112,6 @@ func New(opt Options) (*Controller, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	if opt.RTP == nil && opt.Figures != nil {
-		opt.RTP = figuresRTP(opt.Figures)
-	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
@@ -197,7 +181,7 @@ func (c *Controller) boot() error {
 				"round_recovered", argCount(open.Round), argKey("game."+string(open.Game)), argCount(uint64(len(open.Steps)))); err != nil {
 				return err
 			}
-			if c.now().Sub(open.Start) > c.set.voidAfter(open.Game) {
+			if c.now().Sub(open.Start) > voidAfter(&c.set, open.Game) {
 				if err := c.void(tx, m, open, c.now()); err != nil {
 					return err
 				}
@@ -226,13 +210,13 @@ func (c *Controller) boot() error {
 		}
 		return fmt.Errorf("%w: boot: %w", ErrMemory, err)
 	}
-	if c.opt.Overrides != nil {
+	if c.opt.Settings != nil {
 		if o := c.cur.overrides; len(o) > 0 {
-			s, err := c.opt.Overrides(c.base, o)
+			s, err := c.opt.Settings.Apply(inforce.InForce(c.base), o)
 			if err != nil {
 				c.log.Error("stored operator overrides rejected; using configuration", "err", err)
 			} else {
-				c.set = s
+				c.set = InForce(s)
 				c.hostRTP = nil
 			}
 		}
@@ -299,20 +283,4 @@ func mustJSON(v any) json.RawMessage {
 		panic(fmt.Sprintf("BUG: encode %T: %v", v, err))
 	}
 	return b
-}
-
-// figuresRTP is the default Options.RTP: the analyser's published main-bet
-// figure of the game (Options.Figures). It does not follow the draft: until
-// cmd/cabinet wires the rules engineer's computation, the operator sees the
-// game's figure as analysed, and only a figure already out of bounds is
-// refused.
-func figuresRTP(figs func(game.ID) []view.RTPLine) func(InForce, game.ID) (int64, error) {
-	return func(_ InForce, id game.ID) (int64, error) {
-		for _, f := range figs(id) {
-			if f.Bet == game.Main {
-				return f.RTPBP, nil
-			}
-		}
-		return 0, fmt.Errorf("cabinet: no RTP figure for %s", id)
-	}
 }

@@ -57,6 +57,14 @@
 //     exception codes are internal/sasmachine's table).
 //   - audit.go, selfcheck.go: the technician's pages and the memory clear;
 //     operator.go: the operator menu (groups, pages, drafts, live return).
+//   - inforce.go, returns.go, draftreturn.go: the settings in force
+//     (internal/inforce's data) and the one interface the controller asks
+//     for them, Settings: apply the operator's overrides, the help figures,
+//     a draft's return off the input path. The configuration file and the
+//     return analysis stay outside: internal/settings implements Settings
+//     from internal/config and internal/analysis/rtp, cmd/cabinet wires it,
+//     and the import rules (internal/imports) keep them out of this
+//     package.
 //
 // Bets placed before DEAL are UI state, not money: they are debited by the
 // deal step's transaction, together with the cards drawn, the meters and the

@@ -1,14 +1,10 @@
 package controller
 
 import (
-	"errors"
-	"fmt"
 	"maps"
 	"sync"
 
-	"cabinet/internal/analysis/rtp"
-	"cabinet/internal/config"
-	"cabinet/internal/game"
+	"cabinet/internal/inforce"
 	"cabinet/internal/view"
 )
 
@@ -22,9 +18,8 @@ import (
 // figure is being computed (view.OperatorRTP.Computing); YES stays unlit
 // with that reason (NoticeReturnComputing). The figure is computed on a
 // goroutine of its own, from values copied on the input path (the base
-// settings, the committed overrides with the draft, the configuration's
-// functions, which are safe for concurrent use: the analyser's Guard locks
-// its cache), and comes back through Handle as Input.Return, tagged with
+// settings, the committed overrides with the draft, Options.Settings,
+// which is safe for concurrent use: the analyser's Guard locks its cache), and comes back through Handle as Input.Return, tagged with
 // the draft's sequence number: a result for a draft that has since changed
 // (another BET+, a move, NO) is dropped. Once the figure is known the
 // draft is refused or allowed exactly as when it was computed on the input
@@ -134,7 +129,7 @@ func (u *screen) draftChanged(it view.Setting, value string) {
 	c := u.c
 	u.opSeq++
 	u.opRTP = nil
-	if it.Game == "" || c.opt.Overrides == nil {
+	if it.Game == "" || c.opt.Settings == nil {
 		return // the key changes no game: no figure
 	}
 	j := draftJob{seq: u.opSeq, it: it, value: value, base: c.base, o: withValue(c.cur.overrides, it.Key, value), opt: c.opt}
@@ -176,66 +171,32 @@ func withValue(overrides map[string]string, key, value string) map[string]string
 }
 
 // draftReturn is the return of the game it changes with it = value in
-// force (o: the committed overrides with the draft). With Options.Returns
-// wired (the analyser's computation of the rules in force) it is
-// previewReturns' main-bet figure, or the refused figure; else Options.RTP
-// (default: the published figure). nil when nothing can be computed or the
-// key changes no game. invalid is the configuration's refusal of the draft
-// (config.ErrInvalid: a minimum above the maximum…), found on the way at no
-// extra cost. It reads nothing of the controller: it runs off the input
-// path.
+// force (o: the committed overrides with the draft): Settings.Return of
+// Settings.Apply, or the refused figure Settings.Explain reads from
+// Apply's error. nil when nothing can be computed or the key changes no
+// game. invalid is the configuration's refusal of the draft (a minimum
+// above the maximum…), found on the way at no extra cost. It reads nothing
+// of the controller: it runs off the input path.
 func draftReturn(opt Options, base InForce, o map[string]string, it view.Setting, value string) (r *view.OperatorRTP, invalid error) {
-	key, id := it.Key, it.Game
-	if id == "" || opt.Overrides == nil {
+	id := it.Game
+	if id == "" || opt.Settings == nil {
 		return nil, nil
 	}
-	if opt.Returns != nil {
-		lines, err := previewReturns(opt, base, o, id, key, value)
-		var ref *rtp.RefusedError
+	s, err := opt.Settings.Apply(inforce.InForce(base), o)
+	if err != nil {
+		why := opt.Settings.Explain(err)
 		switch {
-		case errors.As(err, &ref):
-			return &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}, nil
-		case errors.Is(err, config.ErrInvalid):
+		case why.Return != nil:
+			return why.Return, nil
+		case why.Invalid:
 			return nil, err
-		case err != nil:
-			return nil, nil
-		}
-		for _, l := range lines {
-			if l.Bet == game.Main {
-				return &view.OperatorRTP{Game: id, RTP: l.RTPBP, MinRTP: opt.Returns.MinRTP}, nil
-			}
 		}
 		return nil, nil
 	}
-	s, err := opt.Overrides(base, o)
-	if errors.Is(err, config.ErrInvalid) {
-		return nil, err
-	}
-	if err != nil || opt.RTP == nil {
-		return nil, nil
-	}
-	bp, err := opt.RTP(s, id)
+	r, err = opt.Settings.Return(s, id)
 	if err != nil {
 		opt.Log.Warn("operator: return not computed", "game", id, "err", err)
 		return nil, nil
 	}
-	r = &view.OperatorRTP{Game: id, RTP: bp, MinRTP: opt.MinRTP}
-	r.Refused = bp >= 10000 || (opt.MinRTP > 0 && bp < opt.MinRTP)
 	return r, nil
-}
-
-// previewReturns is the figures of game id with the overrides o (key set
-// to value) in force: PreviewReturns, from values.
-func previewReturns(opt Options, base InForce, o map[string]string, id game.ID, key, value string) ([]view.RTPLine, error) {
-	if opt.Returns == nil || opt.Overrides == nil {
-		return nil, fmt.Errorf("cabinet: preview %s = %q: no return check wired", key, value)
-	}
-	s, err := opt.Overrides(base, o)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := opt.Returns.Check(s); err != nil {
-		return nil, fmt.Errorf("cabinet: preview %s = %q: %w", key, value, err)
-	}
-	return opt.Returns.Lines(s, id), nil
 }

@@ -9,19 +9,19 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/recovery"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
 // liveReturnsRig is returnsRig with a display (Options.Display): the
 // cabinet as cmd/cabinet runs it in a window, where a draft's return is
 // computed off the input path.
-func liveReturnsRig(t testing.TB, cfg *config.Config) (*rig, *Returns) {
+func liveReturnsRig(t testing.TB, cfg *config.Config) *rig {
 	t.Helper()
-	set, err := InForceFrom(cfg)
+	set, err := inForceFrom(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := &Returns{Guard: rtp.NewGuard(), MinRTP: cfg.MinRTP()}
 	r := newRig(t, 5)
 	r.st.Close()
 	st, err := recovery.Open(r.path, recovery.Options{})
@@ -30,11 +30,11 @@ func liveReturnsRig(t testing.TB, cfg *config.Config) (*rig, *Returns) {
 	}
 	r.st = st
 	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: 5}, InForce: set,
-		Overrides: rt.Guarded(OverridesFrom(cfg)), Operator: cfg, Returns: rt, Display: NewPresentation()})
+		Settings: settings.New(cfg, rtp.NewGuard()), Operator: cfg, Display: NewPresentation()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r, rt
+	return r
 }
 
 // computed waits for the next draft return the controller's worker
@@ -56,7 +56,7 @@ func TestOperatorReturnOffInputPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := liveReturnsRig(t, cfg)
+	r := liveReturnsRig(t, cfg)
 	r.set(hw.OperatorKey, true)
 	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
 	for i := 0; cur().Key != "games.classic.dealing"; i++ {
@@ -160,7 +160,7 @@ func BenchmarkOperatorDraftPress(b *testing.B) {
 	for _, live := range []bool{false, true} {
 		name := map[bool]string{false: "inline", true: "live"}[live]
 		b.Run(name, func(b *testing.B) {
-			r, rt := liveReturnsRig(b, cfg)
+			r := liveReturnsRig(b, cfg)
 			if !live {
 				r.c.opt.Display = nil
 			}
@@ -177,7 +177,7 @@ func BenchmarkOperatorDraftPress(b *testing.B) {
 			}
 			for b.Loop() {
 				b.StopTimer()
-				rt.Guard = rtp.NewGuard() // nothing cached: the draft's rules are analysed
+				r.c.opt.Settings = settings.New(cfg, rtp.NewGuard()) // nothing cached: the draft's rules are analysed
 				b.StartTimer()
 				r.mustPress(hw.BetPlus)
 				b.StopTimer()

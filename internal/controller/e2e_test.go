@@ -18,6 +18,7 @@ import (
 	"cabinet/internal/money"
 	"cabinet/internal/player"
 	"cabinet/internal/recovery"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
@@ -173,7 +174,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := InForceFrom(cfg)
+	set, err := inForceFrom(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Cleanup(func() { r.st.Close() })
 	r.be = sim.New()
 	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: set, Now: clock,
-		Overrides: OverridesFrom(cfg), Operator: cfg})
+		Settings: settings.New(cfg, nil), Operator: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,80 +1,30 @@
 package controller
 
 import (
-	"fmt"
 	"time"
 
 	"cabinet/internal/game"
-	"cabinet/internal/game/blackjack"
-	"cabinet/internal/money"
+	"cabinet/internal/inforce"
 )
 
-// InForce is what the controller needs from configuration (and operator
-// overrides). cmd/cabinet builds it from internal/config.
-type InForce struct {
-	Games     []game.ID                   // enabled games, menu order
-	Rules     map[game.ID]blackjack.Rules // blackjack games
-	Duel      DuelInForce                 // Poker Duel
-	VoidAfter map[game.ID]time.Duration   // unfinished-round limit per game
-
-	CreditLimit  money.Cents
-	HandpayLimit money.Cents   // a single win at or above locks for a handpay; 0 = never
-	Bills        []money.Cents // enabled denominations
-	Chips        []money.Cents // BET+ chip values
-	Denom        money.Cents
-	Currency     string
-	Language     string
-	Sound        bool // sound effects on (operator: cabinet.sound)
-	Volume       int  // their volume, percent (operator: cabinet.volume)
-	DealPaceMS   int  // ms a dealt card takes from the shoe (operator: cabinet.deal_pace_ms)
-	// ResultHoldMS is how long a settled round's result stays on screen,
-	// once shown, before DEAL and REBET light (operator:
-	// cabinet.result_hold_ms). The display measures it (Shown.Held).
-	ResultHoldMS int
-
-	JackpotReset  money.Cents
-	JackpotRateE7 int64 // contribution per 10^7 of the Royal Poker stake
-}
-
-// DuelInForce is the Poker Duel configuration as the controller sees it; the
-// engine's own Config is carried opaquely.
-type DuelInForce struct {
-	Enabled bool
-	Config  any // duel.Config
-}
-
-// PoolUnitsPerCent is the progressive pool's resolution: 1e-7 cent.
-const PoolUnitsPerCent = blackjack.PoolUnitsPerCent
+// InForce is the settings in force (internal/inforce): the configuration
+// with the operator's overrides applied. Settings (returns.go) builds it;
+// the controller's own type of it carries the controller's methods (the
+// round factory, the money rules), a conversion apart.
+type InForce inforce.InForce
 
 // Validate checks the settings the controller relies on.
-func (s *InForce) Validate() error {
-	if len(s.Games) == 0 {
-		return fmt.Errorf("cabinet: no game enabled")
-	}
-	for _, id := range s.Games {
-		if !id.Valid() {
-			return fmt.Errorf("cabinet: unknown game %q", id)
-		}
-		if id != game.Duel {
-			r, ok := s.Rules[id]
-			if !ok {
-				return fmt.Errorf("cabinet: no rules for game %q", id)
-			}
-			if err := r.Validate(); err != nil {
-				return fmt.Errorf("cabinet: rules of %s: %w", id, err)
-			}
-		}
-	}
-	if len(s.Chips) == 0 {
-		return fmt.Errorf("cabinet: no chip values")
-	}
-	if s.CreditLimit <= 0 {
-		return fmt.Errorf("cabinet: credit limit %v, want more than 0", s.CreditLimit)
-	}
-	return nil
-}
+func (s *InForce) Validate() error { return (*inforce.InForce)(s).Validate() }
 
-func (s *InForce) voidAfter(id game.ID) time.Duration {
+// DuelInForce is the Poker Duel configuration in force.
+type DuelInForce = inforce.DuelInForce
+
+// PoolUnitsPerCent is the progressive pool's resolution: 1e-7 cent.
+const PoolUnitsPerCent = inforce.PoolUnitsPerCent
+
+// voidAfter is how long an unfinished round of game id may stay open before
+// it is voided at boot (24 h when s sets none).
+func voidAfter(s *InForce, id game.ID) time.Duration {
 	if d, ok := s.VoidAfter[id]; ok && d > 0 {
 		return d
 	}

@@ -1,17 +1,15 @@
 package controller
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
-	"cabinet/internal/analysis/rtp"
-	"cabinet/internal/config"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/inforce"
 	"cabinet/internal/meters"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
@@ -45,7 +43,11 @@ func (u *screen) leaveOperator(cs state) {
 // withOverride is the settings in force with key set to value on top of
 // the committed overrides (nothing is stored).
 func (c *Controller) withOverride(key, value string) (InForce, error) {
-	return c.opt.Overrides(c.base, withValue(c.cur.overrides, key, value))
+	if c.opt.Settings == nil {
+		return InForce{}, fmt.Errorf("cabinet: operator change %s = %q: no settings wired", key, value)
+	}
+	s, err := c.opt.Settings.Apply(inforce.InForce(c.base), withValue(c.cur.overrides, key, value))
+	return InForce(s), err
 }
 
 // operatorPageSize is how many settings an operator page shows.
@@ -183,7 +185,11 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 	key := it.Key
 	s, err := c.withOverride(key, value)
 	if err != nil {
-		c.scr.opError = c.scr.refusedChange(c.opt.Operator, it, value, err)
+		var why Refusal
+		if c.opt.Settings != nil {
+			why = c.opt.Settings.Explain(err)
+		}
+		c.scr.opError = c.scr.refusedChange(c.opt.Operator, it, value, why)
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
 	}
 	err = c.commit("store override "+key, func(tx *recovery.Tx, st *state) error {
@@ -223,16 +229,15 @@ func containsGame(gs []game.ID, id game.ID) bool {
 // refusedChange is the typed refusal of it = value: the setting the
 // configuration names (the one changed, or the one it now conflicts with,
 // e.g. max_bet below min_bet) with its value. A refused return is shown by
-// the live return (opRTP), the figure with it.
-func (u *screen) refusedChange(menu OperatorMenu, it view.Setting, value string, err error) *view.OperatorError {
-	var ref *rtp.RefusedError
-	if errors.As(err, &ref) {
-		u.opRTP = &view.OperatorRTP{Game: ref.Game, RTP: ref.RTP, MinRTP: ref.MinRTP, Refused: true}
+// the live return (opRTP), the figure with it. why is Settings.Explain of
+// the refusal.
+func (u *screen) refusedChange(menu OperatorMenu, it view.Setting, value string, why Refusal) *view.OperatorError {
+	if why.Return != nil {
+		u.opRTP = why.Return
 	}
-	var ke *config.KeyError
-	if errors.As(err, &ke) && ke.Key != it.Key {
-		if d, ok := menu.Describe(ke.Key); ok {
-			v := ke.Value
+	if why.Key != "" && why.Key != it.Key {
+		if d, ok := menu.Describe(why.Key); ok {
+			v := why.Value
 			if u, uerr := strconv.Unquote(v); uerr == nil {
 				v = u
 			}
@@ -254,13 +259,13 @@ func settingArgs(it view.Setting, old, value string) []meters.Arg {
 
 func settingValueArg(kind, v string) meters.Arg {
 	switch kind {
-	case config.KindMoney:
+	case view.KindMoney:
 		return meters.Arg{Type: meters.ArgMoney, Value: v}
-	case config.KindCount:
+	case view.KindCount:
 		return meters.Arg{Type: meters.ArgCount, Value: v}
-	case config.KindPercent:
+	case view.KindPercent:
 		return meters.Arg{Type: meters.ArgPercent, Value: v}
-	case config.KindSwitch, config.KindWord:
+	case view.KindSwitch, view.KindWord:
 		return meters.Arg{Type: meters.ArgKey, Value: "val." + v}
 	}
 	return meters.Arg{Type: meters.ArgText, Value: v}

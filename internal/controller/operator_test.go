@@ -13,8 +13,10 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/i18n"
+	"cabinet/internal/inforce"
 	"cabinet/internal/meters"
 	"cabinet/internal/recovery"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
@@ -25,7 +27,7 @@ func configRig(t *testing.T) (*rig, *config.Config) {
 		t.Fatal(err)
 	}
 	r := newRig(t, 11)
-	set, err := InForceFrom(cfg)
+	set, err := inForceFrom(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func configRig(t *testing.T) (*rig, *config.Config) {
 		}
 		r.st, r.be = st, sim.New()
 		r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: 11}, InForce: set,
-			Overrides: OverridesFrom(cfg), Operator: cfg})
+			Settings: settings.New(cfg, nil), Operator: cfg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,14 +114,14 @@ func TestOperatorMenu(t *testing.T) {
 		t.Fatalf("no config change %s → %s in the event log: %v", old, draft, evs)
 	}
 	// A reboot keeps the override.
-	set, _ := InForceFrom(cfg)
+	set, _ := inForceFrom(cfg)
 	r.st.Close()
 	st, err := recovery.Open(r.path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.st = st
-	c, err := New(Options{Store: st, HW: sim.New(), InForce: set, Overrides: OverridesFrom(cfg), Operator: cfg})
+	c, err := New(Options{Store: st, HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +227,7 @@ func TestOperatorRTPLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := InForceFrom(cfg)
+	set, err := inForceFrom(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +241,7 @@ func TestOperatorRTPLive(t *testing.T) {
 		return 9700 + int64(s.Rules[game.Zappit].WinCap)/100, nil
 	}
 	r.c, err = New(Options{Store: r.st, HW: r.be, RNG: SeededRNG{Seed: 11}, InForce: set,
-		Overrides: OverridesFrom(cfg), Operator: cfg, RTP: rtp, MinRTP: 9000})
+		Settings: stubReturn{settings.New(cfg, nil), rtp, 9000}, Operator: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,11 +266,11 @@ func TestOperatorRTPLive(t *testing.T) {
 		if op.RTP == nil || op.RTP.Game != game.Zappit {
 			t.Fatalf("draft %q: no live return shown (%+v)", cur().Value, op.RTP)
 		}
-		s, err := OverridesFrom(cfg)(set, map[string]string{cur().Key: cur().Value})
+		s, err := settings.New(cfg, nil).Apply(inforce.InForce(set), map[string]string{cur().Key: cur().Value})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := rtp(s, game.Zappit)
+		want, _ := rtp(InForce(s), game.Zappit)
 		if op.RTP.RTP != want {
 			t.Fatalf("draft %q: return %d shown, want %d", cur().Value, op.RTP.RTP, want)
 		}
@@ -299,7 +301,7 @@ func TestOperatorReturnsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := returnsRig(t, cfg)
+	r := returnsRig(t, cfg)
 	r.set(hw.OperatorKey, true)
 	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
 	for i := 0; cur().Key != "games.classic.dealing"; i++ {
@@ -344,7 +346,7 @@ func TestOperatorFlowInBothLanguages(t *testing.T) {
 			if cfg, err = cfg.With(map[string]string{"cabinet.language": lang}); err != nil {
 				t.Fatal(err)
 			}
-			set, err := InForceFrom(cfg)
+			set, err := inForceFrom(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -355,7 +357,7 @@ func TestOperatorFlowInBothLanguages(t *testing.T) {
 				t.Fatal(err)
 			}
 			r.st = st
-			r.c, err = New(Options{Store: st, HW: sim.New(), InForce: set, Overrides: OverridesFrom(cfg), Operator: cfg})
+			r.c, err = New(Options{Store: st, HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg})
 			if err != nil {
 				t.Fatal(err)
 			}

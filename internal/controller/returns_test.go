@@ -12,18 +12,18 @@ import (
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
 	"cabinet/internal/recovery"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
 // returnsRig boots a controller on cfg with the return check wired as
 // cmd/cabinet wires it.
-func returnsRig(t *testing.T, cfg *config.Config) (*rig, *Returns) {
+func returnsRig(t *testing.T, cfg *config.Config) *rig {
 	t.Helper()
-	set, err := InForceFrom(cfg)
+	set, err := inForceFrom(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := &Returns{Guard: rtp.NewGuard(), MinRTP: cfg.MinRTP()}
 	r := newRig(t, 5)
 	r.st.Close()
 	st, err := recovery.Open(r.path, recovery.Options{})
@@ -32,11 +32,11 @@ func returnsRig(t *testing.T, cfg *config.Config) (*rig, *Returns) {
 	}
 	r.st = st
 	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: 5}, InForce: set,
-		Overrides: rt.Guarded(OverridesFrom(cfg)), Operator: cfg, Returns: rt})
+		Settings: settings.New(cfg, rtp.NewGuard()), Operator: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r, rt
+	return r
 }
 
 // helpMain opens help on game id from attract and returns its main figure.
@@ -71,7 +71,7 @@ func TestHelpFollowsOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := returnsRig(t, cfg)
+	r := returnsRig(t, cfg)
 	before := helpMain(t, r, game.Classic)
 	if want := directMain(t, r.c.set, game.Classic); before.RTPBP != want || before.Basis != string(rtp.PerStaked) || before.InitialBP == 0 {
 		t.Fatalf("help before = %+v, want %d per money staked with the per-initial figure", before, want)
@@ -102,7 +102,7 @@ func TestOperatorChangeRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := returnsRig(t, cfg)
+	r := returnsRig(t, cfg)
 	lines, err := r.c.PreviewReturns(game.Classic, "games.classic.max_hands", "2")
 	if err != nil || len(lines) == 0 || lines[0].RTPBP >= 10000 || lines[0].RTPBP < 9900 {
 		t.Fatalf("PreviewReturns(max_hands 2) = %+v, %v; want a figure in [99.00, 100.00)", lines, err)

@@ -10,6 +10,7 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/i18n"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
@@ -232,12 +233,12 @@ func TestOperatorSpotPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := InForceFrom(cfg)
+	set, err := inForceFrom(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := newRig(t, 5)
-	r.c, err = New(Options{Store: r.st, HW: sim.New(), InForce: set, Overrides: OverridesFrom(cfg), Operator: cfg})
+	r.c, err = New(Options{Store: r.st, HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

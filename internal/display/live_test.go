@@ -17,6 +17,7 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
@@ -51,7 +52,7 @@ func TestBurstOnLiveWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := controller.InForceFrom(cfg)
+	set, err := settings.FromConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestBurstOnLiveWindow(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	be := sim.New()
 	pres := controller.NewPresentation()
-	c, err := controller.New(controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: 3}, InForce: set, Display: pres})
+	c, err := controller.New(controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: 3}, InForce: controller.InForce(set), Display: pres})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/i18n"
 	"cabinet/internal/recovery"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
@@ -129,7 +130,7 @@ func realController(t *testing.T) (*controller.Controller, *config.Config, contr
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := controller.InForceFrom(cfg)
+	set, err := settings.FromConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,13 +149,12 @@ func realController(t *testing.T) (*controller.Controller, *config.Config, contr
 	if _, err := g.Check(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
-	ret := &controller.Returns{Guard: g, MinRTP: cfg.MinRTP()}
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5}, InForce: set,
-		Operator: cfg, Overrides: ret.Guarded(controller.OverridesFrom(cfg)), Returns: ret})
+	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5}, InForce: controller.InForce(set),
+		Operator: cfg, Settings: settings.New(cfg, g)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, cfg, set
+	return c, cfg, controller.InForce(set)
 }
 
 // TestHelpPages: the help the controller sends for each shipped game, laid

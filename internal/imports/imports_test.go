@@ -18,6 +18,10 @@ import (
 //     controller: the controller and sasmachine are their only users;
 //   - the display reads view snapshots and never the store or the
 //     controller; only it and cmd/cabinet touch raylib;
+//   - the controller knows no configuration file and no return analysis:
+//     it sees the settings in force as data (inforce) and one interface
+//     (controller.Settings) that settings implements from config and
+//     analysis/rtp, wired by cmd/cabinet;
 //   - bbolt stays in recovery, periph in hw/periph, the TOML parser in
 //     config.
 //
@@ -49,11 +53,13 @@ var rules = map[string][]string{
 	"analysis/rtp":     {"analysis/par", "config", "game", "game/blackjack", "money"},
 	"player":           {"analysis/par", "game", "game/..."},
 	"config":           {"game", "game/blackjack", "game/duel", "hw/periph/pins", "money", "sas", "view", "github.com/BurntSushi/toml"},
-	"controller":       {"analysis/par", "analysis/rtp", "config", "game", "game/...", "hw", "hw/id003", "hw/tcl", "meters", "money", "player", "recovery", "view"},
+	"inforce":          {"game", "game/blackjack", "money", "view"},
+	"settings":         {"analysis/par", "analysis/rtp", "config", "game", "game/blackjack", "inforce", "view"},
+	"controller":       {"game", "game/...", "hw", "hw/id003", "hw/tcl", "inforce", "meters", "money", "player", "recovery", "view"},
 	"display":          {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/raylib-go/raylib"},
 	"auditcmd":         {"game", "game/...", "meters", "money", "recovery"},
 	"crashtest":        {"game", "hw/id003", "hw/id003/id003emu", "meters", "money", "recovery"},
-	"scenario":         {"analysis/rtp", "config", "controller", "game", "hw", "hw/sim", "money", "recovery", "selftest", "view"},
+	"scenario":         {"analysis/rtp", "config", "controller", "game", "hw", "hw/sim", "money", "recovery", "selftest", "settings", "view"},
 	"imports":          {},
 	"cmd/cabinet":      {"*"},
 	"scripts/benchfmt": {},

@@ -23,6 +23,7 @@ import (
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 	"cabinet/internal/sas"
+	rules "cabinet/internal/settings"
 )
 
 func settings() controller.InForce {
@@ -416,7 +417,7 @@ func TestBasePctIsTheRulesInForce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := controller.InForceFrom(cfg)
+	set, err := rules.FromConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,8 +431,8 @@ func TestBasePctIsTheRulesInForce(t *testing.T) {
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, Exceptions: Exceptions, Host: host,
-		RNG: controller.SeededRNG{Seed: 7}, Returns: &controller.Returns{Guard: rtp.NewGuard(), MinRTP: cfg.MinRTP()}})
+	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: controller.InForce(set), Exceptions: Exceptions, Host: host,
+		RNG: controller.SeededRNG{Seed: 7}, Settings: rules.New(cfg, rtp.NewGuard())})
 	if err != nil {
 		t.Fatal(err)
 	}

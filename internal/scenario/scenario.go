@@ -15,6 +15,7 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
@@ -64,7 +65,7 @@ type player struct {
 	c     *controller.Controller
 	clock time.Time
 	shots []Shot
-	ret   *controller.Returns
+	ret   *settings.Settings
 }
 
 // Play runs sc from a fresh store and returns its shots in script order.
@@ -75,7 +76,7 @@ func Play(sc Scenario, opt Options) ([]Shot, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := controller.InForceFrom(cfg)
+	set, err := settings.FromConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -89,8 +90,8 @@ func Play(sc Scenario, opt Options) ([]Shot, error) {
 	if _, err := g.Check(context.Background(), in); err != nil {
 		return nil, fmt.Errorf("scenario %s: configuration refused: %w", sc.Name, err)
 	}
-	p := &player{opt: opt, cfg: cfg, set: set, seed: sc.Seed, clock: Start,
-		path: filepath.Join(opt.Dir, sc.Name+".db"), ret: &controller.Returns{Guard: g, MinRTP: cfg.MinRTP()}}
+	p := &player{opt: opt, cfg: cfg, set: controller.InForce(set), seed: sc.Seed, clock: Start,
+		path: filepath.Join(opt.Dir, sc.Name+".db"), ret: settings.New(cfg, g)}
 	if err := p.boot(); err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
@@ -128,7 +129,7 @@ func (p *player) boot() error {
 		display = controller.NewPresentation()
 	}
 	c, err := controller.New(controller.Options{Store: st, HW: p.be, RNG: controller.SeededRNG{Seed: p.seed}, InForce: p.set,
-		Overrides: p.ret.Guarded(controller.OverridesFrom(p.cfg)), Operator: p.cfg, Returns: p.ret, Now: p.now, Digest: p.opt.Digest,
+		Settings: p.ret, Operator: p.cfg, Now: p.now, Digest: p.opt.Digest,
 		Display: display})
 	if err != nil {
 		st.Close()

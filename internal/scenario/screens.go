@@ -12,6 +12,7 @@ import (
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
 	"cabinet/internal/selftest"
+	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
@@ -457,7 +458,7 @@ func hwtest(opt Options) (*view.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := controller.InForceFrom(cfg)
+	set, err := settings.FromConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
