@@ -36,3 +36,26 @@ func TestOperatorReturnComputing(t *testing.T) {
 		}
 	}
 }
+
+// TestOperatorRefusalDrawn: a press refused on the operator screen (YES
+// while the return is computing) says why on screen; the operator screen
+// drew no notice at all before.
+func TestOperatorRefusalDrawn(t *testing.T) {
+	o := offscreen(t)
+	for _, lang := range []string{"fr", "en"} {
+		s := screen(t, "operator-draft")
+		s.Lang = lang
+		s.Message = "return_computing"
+		var got []string
+		o.seen = func(str string) { got = append(got, str) }
+		_, err := o.image(s, 0, false, nil)
+		o.seen = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := i18n.T(lang, "msg.return_computing")
+		if !strings.Contains(strings.Join(got, " "), want) {
+			t.Errorf("%s: the refusal %q not drawn; drew %q", lang, want, got)
+		}
+	}
+}

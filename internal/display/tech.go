@@ -234,7 +234,17 @@ func (fr *frame) drawOperator() {
 		}
 	}
 	fr.techBackground()
-	fr.drawTopBar(fr.tr("operator.title"), right)
+	if fr.s.Message != "" {
+		// A press refused here says why (YES while the return computes, a
+		// key that does nothing on this screen), in the title bar in place
+		// of the group, as the audit screens do.
+		title := fr.tr("operator.title")
+		fr.drawTopBar(title, "")
+		x := 18 + fr.measure(title, 28, true) + 16
+		fr.drawNoticeAt(fr.word("msg", fr.s.Message), Rect{x, 4, ScreenW - x - 8, 0}, colLose)
+	} else {
+		fr.drawTopBar(fr.tr("operator.title"), right)
+	}
 	if o == nil {
 		return
 	}
