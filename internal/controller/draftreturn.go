@@ -138,6 +138,12 @@ func (u *screen) draftChanged(it view.Setting, value string) {
 		u.draftReturned(j.run()) // headless: on the input path
 		return
 	}
+	if err := c.opt.Settings.Validate(j.o); err != nil && c.opt.Settings.Explain(err).Invalid {
+		// The configuration refuses the draft: at once, naming the value
+		// edited; no return to compute.
+		u.draftReturned(DraftReturn{Seq: j.seq, Setting: it, Value: value, Invalid: err})
+		return
+	}
 	u.returns.start(j)
 }
 

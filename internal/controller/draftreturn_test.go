@@ -195,3 +195,37 @@ func BenchmarkOperatorDraftPress(b *testing.B) {
 		})
 	}
 }
+
+// TestDraftRefusedAtOnceWithAWindow: with a window (the return computed
+// off the input path) a draft the configuration refuses — Free Bet's
+// minimum bet above its maximum — is refused as it is drafted, naming the
+// value edited, with no result of the worker awaited (it was refused only
+// when the figure arrived).
+func TestDraftRefusedAtOnceWithAWindow(t *testing.T) {
+	cfg, err := config.Load("../../configs/cabinet.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := liveReturnsRig(t, cfg)
+	r.set(hw.OperatorKey, true)
+	op := func() *view.OperatorView { return r.c.Snapshot().Operator }
+	cur := func() view.Setting { o := op(); return o.Items[o.Cursor] }
+	for i := 0; cur().Key != "games.freebet.min_bet"; i++ {
+		if i > 400 {
+			t.Fatal("no games.freebet.min_bet in the menu")
+		}
+		if err := r.press(hw.Stand); err != nil {
+			r.mustPress(hw.Spot) // the next group or page
+		}
+	}
+	for range 12 { // past the maximum
+		r.mustPress(hw.BetPlus)
+	}
+	draft := cur().Value
+	if e := op().Error; e == nil || e.Setting.Key != "games.freebet.min_bet" || e.Value != draft {
+		t.Fatalf("draft %s: refusal %+v, want the minimum bet %s refused at once", draft, e, draft)
+	}
+	if r.be.Lamps().Has(hw.Yes) {
+		t.Fatal("YES lit on a draft the configuration refuses")
+	}
+}

@@ -31,6 +31,12 @@ type Settings interface {
 	Return(s inforce.InForce, id game.ID) (*view.OperatorRTP, error)
 	// Explain reads an error of Apply for the operator menu.
 	Explain(err error) Refusal
+	// Validate is Apply without the return's computation: the
+	// configuration's own refusal of the overrides o (a bad value, a
+	// minimum above the maximum), fast enough for the input path, so a
+	// draft the configuration refuses is refused at once while its return
+	// is computed off the input path.
+	Validate(o map[string]string) error
 }
 
 // Refusal is what an error of Settings.Apply says (internal/inforce).

@@ -94,6 +94,17 @@ func (st *Settings) Apply(_ inforce.InForce, o map[string]string) (inforce.InFor
 	return s, nil
 }
 
+// Validate is the configuration's refusal of the overrides o, without the
+// guard's return computation (controller.Settings).
+func (st *Settings) Validate(o map[string]string) error {
+	c2, err := st.cfg.With(o)
+	if err != nil {
+		return err
+	}
+	_, err = FromConfig(c2)
+	return err
+}
+
 // input is the analyser's view of s.
 func (st *Settings) input(s inforce.InForce) rtp.Input {
 	return rtp.Input{Games: s.Games, Rules: s.Rules, MinRTP: st.minRTP,
