@@ -15,6 +15,12 @@ import (
 
 // liveReturnsRig is returnsRig with a display (Options.Display): the
 // cabinet as cmd/cabinet runs it in a window, where a draft's return is
+
+// classicOneDeck is a configuration of Classic alone, one deck, dealer
+// hits soft 17, European dealing: a return that operator changes move
+// across 100 % (the tests of the live return and the guard).
+var classicOneDeck = []byte("[cabinet]\ncurrency = \"EUR\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n")
+
 // computed off the input path.
 func liveReturnsRig(t testing.TB, cfg *config.Config) *rig {
 	t.Helper()
@@ -52,7 +58,7 @@ func computed(r *rig) DraftReturn {
 // shown, refused or allowed exactly as before; a figure for a draft that
 // has since changed is dropped.
 func TestOperatorReturnOffInputPath(t *testing.T) {
-	cfg, err := config.Parse([]byte("[cabinet]\ncurrency = \"EUR\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
+	cfg, err := config.Parse(classicOneDeck)
 	if err != nil {
 		t.Fatal(err)
 	}

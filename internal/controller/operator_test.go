@@ -297,7 +297,7 @@ func TestOperatorRTPLive(t *testing.T) {
 // and refuses American dealing on screen (the player would have the
 // advantage): YES unlit and refused, nothing stored.
 func TestOperatorReturnsLive(t *testing.T) {
-	cfg, err := config.Parse([]byte("[cabinet]\ncurrency = \"EUR\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
+	cfg, err := config.Parse(classicOneDeck)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func TestHelpFollowsOverride(t *testing.T) {
 func TestOperatorChangeRefused(t *testing.T) {
 	// One deck, H17, European dealing with surrender: about 99.9 %; the
 	// same with American dealing gives the player the advantage.
-	cfg, err := config.Parse([]byte("[cabinet]\ncurrency = \"EUR\"\n[games]\nenabled = [\"classic\"]\n[games.classic]\ndecks = 1\nhit_soft17 = true\ndealing = \"european\"\n"))
+	cfg, err := config.Parse(classicOneDeck)
 	if err != nil {
 		t.Fatal(err)
 	}

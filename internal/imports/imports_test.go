@@ -17,7 +17,8 @@ import (
 //   - devices (hw/...) and protocols (sas) know no store and no
 //     controller: the controller and sasmachine are their only users;
 //   - the display reads view snapshots and never the store or the
-//     controller; only it and cmd/cabinet touch raylib;
+//     controller; only it and cmd/cabinet touch the graphics binding
+//     (github.com/gen2brain/..., also checked by scripts/test);
 //   - the controller knows no configuration file and no return analysis:
 //     it sees the settings in force as data (inforce) and one interface
 //     (controller.Settings) that settings implements from config and
@@ -56,7 +57,7 @@ var rules = map[string][]string{
 	"inforce":          {"game", "game/blackjack", "money", "view"},
 	"settings":         {"analysis/par", "analysis/rtp", "config", "game", "game/blackjack", "inforce", "view"},
 	"controller":       {"game", "game/...", "hw", "hw/id003", "hw/tcl", "inforce", "meters", "money", "player", "recovery", "view"},
-	"display":          {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/raylib-go/raylib"},
+	"display":          {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/..."},
 	"auditcmd":         {"game", "game/...", "meters", "money", "recovery"},
 	"crashtest":        {"game", "hw/id003", "hw/id003/id003emu", "meters", "money", "recovery"},
 	"scenario":         {"analysis/rtp", "config", "controller", "game", "hw", "hw/sim", "money", "recovery", "selftest", "settings", "view"},
@@ -146,7 +147,8 @@ func TestRulesBite(t *testing.T) {
 		{"display", "controller", false},
 		{"sas", "recovery", false},
 		{"hw/id003/id003emu", "hw/id003", true},
-		{"controller", "github.com/gen2brain/raylib-go/raylib", false},
+		{"controller", "github.com/gen2brain/binding", false},
+		{"display", "github.com/gen2brain/binding", true},
 		{"hw/periph", "periph.io/x/host/v3", true},
 		{"config", "go.etcd.io/bbolt", false},
 	} {

@@ -3,30 +3,23 @@ package sas
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"testing"
 	"time"
 
+	"cabinet/internal/serial"
 	"golang.org/x/sys/unix"
 )
 
 // ptyPair opens a pty pair: the host's master end and the slave's path.
 func ptyPair(t *testing.T) (*os.File, string) {
 	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	m, path, err := serial.OpenPTY()
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
 	t.Cleanup(func() { m.Close() })
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, fmt.Sprintf("/dev/pts/%d", n)
+	return m, path
 }
 
 type fakeMachine struct{ s Snapshot }

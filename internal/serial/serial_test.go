@@ -3,29 +3,19 @@ package serial
 import (
 	"errors"
 	"os"
-	"strconv"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // openPTY returns the controlling end of a new pty pair and its peer's path.
 func openPTY(t *testing.T) (*os.File, string) {
 	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	m, path, err := OpenPTY()
 	if err != nil {
 		t.Skipf("no ptys here: %v", err)
 	}
 	t.Cleanup(func() { m.Close() })
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, "/dev/pts/" + strconv.Itoa(n)
+	return m, path
 }
 
 func TestKermit(t *testing.T) {
