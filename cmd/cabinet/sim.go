@@ -159,6 +159,9 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer be.Close()
 	tally := betTally{}
 	link := newSASLink(cfg, *sasF)
+	if err := checkTicketIn(cfg, val != nil, link != nil); err != nil {
+		return err
+	}
 	opt := controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
 		Settings: ret, OnCommit: tally.add}
 	link.options(&opt)
