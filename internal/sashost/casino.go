@@ -29,16 +29,54 @@ func (c *Casino) wait() time.Duration {
 func (c *Casino) long(want int, cmd byte, data ...byte) ([]byte, error) {
 	r, err := c.H.Poll(WithCRC(append([]byte{c.Addr, cmd}, data...)...), want, c.wait(), 20*time.Millisecond)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: LP %02X: %w", ErrLink, cmd, err)
 	}
 	b := r.Bytes
-	switch {
-	case len(b) == 0:
-		return nil, fmt.Errorf("sashost: LP %02X: no reply", cmd)
-	case len(b) != want || b[0] != c.Addr || b[1] != cmd || !CRCOK(b):
-		return nil, fmt.Errorf("sashost: LP %02X: reply % X: want %d bytes, address %02X, the command and a good CRC", cmd, b, want, c.Addr)
+	if err := c.refusal(cmd, b); err != nil {
+		return nil, err
+	}
+	if len(b) != want || b[0] != c.Addr || b[1] != cmd || !CRCOK(b) {
+		return nil, fmt.Errorf("sashost: LP %02X: reply % X: want %d bytes, address %02X, the command and a good CRC: %w", cmd, b, want, c.Addr, ErrBadReply)
 	}
 	return b[2 : len(b)-2], nil
+}
+
+// refusal is the error of a reply that is no answer: silence, busy (`a
+// 00`), NACK (`a|80`); nil otherwise.
+func (c *Casino) refusal(cmd byte, b []byte) error {
+	switch {
+	case len(b) == 0:
+		return fmt.Errorf("sashost: LP %02X: %w", cmd, ErrNoReply)
+	case len(b) == 2 && b[0] == c.Addr && b[1] == 0x00:
+		return fmt.Errorf("sashost: LP %02X: reply % X: %w", cmd, b, ErrBusy)
+	case len(b) == 1 && b[0] == c.Addr|0x80:
+		return fmt.Errorf("sashost: LP %02X: reply % X: %w", cmd, b, ErrNACK)
+	}
+	return nil
+}
+
+// longFrame sends the long poll msg and reads a variable-length reply `a
+// cmd len data CRC`, its address, command, length byte and CRC checked;
+// it returns the data.
+func (c *Casino) longFrame(msg []byte) ([]byte, error) {
+	cmd := msg[1]
+	r, err := c.H.PollFrame(msg, c.wait(), 20*time.Millisecond)
+	if err != nil {
+		return nil, fmt.Errorf("%w: LP %02X: %w", ErrLink, cmd, err)
+	}
+	b := r.Bytes
+	if err := c.refusal(cmd, b); err != nil {
+		return nil, err
+	}
+	switch {
+	case len(b) < 6 || b[0] != c.Addr || b[1] != cmd:
+		return nil, fmt.Errorf("sashost: LP %02X: reply % X: want address %02X, the command, a length byte, data and a CRC: %w", cmd, b, c.Addr, ErrBadReply)
+	case int(b[2])+5 != len(b) || b[2] == 0:
+		return nil, fmt.Errorf("sashost: LP %02X: reply % X: length byte %02X and %d bytes do not match (want length + 5, length 1 or more): %w", cmd, b, b[2], len(b), ErrBadReply)
+	case !CRCOK(b):
+		return nil, fmt.Errorf("sashost: LP %02X: reply % X: bad CRC: %w", cmd, b, ErrBadReply)
+	}
+	return b[3 : len(b)-2], nil
 }
 
 // Sync sends a poll to address 0: after start-up the machine answers
