@@ -33,6 +33,12 @@ type titoEGM struct {
 	silent  int    // messages to ignore (a restart)
 	got71   [][]byte
 	credits int64
+	// lose drops the replies to the next LP 71 redeem messages (the
+	// message is carried out, its reply lost on the line); the same
+	// message again gets the same reply (the reference's implied NACK).
+	lose      int
+	lastReply []byte
+	prev      []byte // the last message received
 }
 
 // digits decodes a string of decimal digits as packed BCD, by hand.
@@ -51,6 +57,8 @@ func (m *titoEGM) answer(msg []byte) []byte {
 		m.silent--
 		return nil
 	}
+	repeat := bytes.Equal(msg, m.prev) // the implied NACK: the same message again
+	m.prev = msg
 	switch {
 	case bytes.Equal(msg, []byte{0x81}):
 		if len(m.queue) == 0 {
@@ -96,6 +104,13 @@ func (m *titoEGM) answer(msg []byte) []byte {
 		return frame(0x01, 0x70, append([]byte{0x00, 0, 0, 0, 0, 0, 0x00}, digits(m.escrow)...)...)
 	case msg[1] == 0x71 && CRCOK(msg):
 		m.got71 = append(m.got71, msg)
+		if repeat && m.lastReply != nil {
+			if m.lose > 0 {
+				m.lose--
+				return nil
+			}
+			return m.lastReply
+		}
 		if msg[3] == 0xFF {
 			if m.final == nil {
 				return frame(0x01, 0x71, 0xFF)
@@ -108,17 +123,25 @@ func (m *titoEGM) answer(msg []byte) []byte {
 			m.queue = append(m.queue, 0x68)
 			m.escrow = ""
 		}
+		var r []byte
 		if msg[3] != 0x00 {
 			done(0x80)
-			return frame(0x01, 0x71, m.final...)
-		}
-		if !m.hold {
-			done(m.outcome)
-			if m.outcome == 0x00 {
-				m.credits += int64(bcdValue(amount))
+			r = frame(0x01, 0x71, m.final...)
+		} else {
+			if !m.hold {
+				done(m.outcome)
+				if m.outcome == 0x00 {
+					m.credits += int64(bcdValue(amount))
+				}
 			}
+			r = frame(0x01, 0x71, append(append([]byte{0x40}, amount...), append([]byte{0x00}, number...)...)...)
 		}
-		return frame(0x01, 0x71, append(append([]byte{0x40}, amount...), append([]byte{0x00}, number...)...)...)
+		m.lastReply = r
+		if m.lose > 0 {
+			m.lose--
+			return nil
+		}
+		return r
 	}
 	return nil
 }
@@ -149,6 +172,13 @@ func (m *titoEGM) insert(number string, outcome byte, hold bool) {
 		m.escrow, m.outcome, m.hold = number, outcome, hold
 		m.queue = append(m.queue, 0x67)
 	})
+}
+
+// messages71 is every LP 71 the casino sent.
+func (m *titoEGM) messages71() [][]byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([][]byte(nil), m.got71...)
 }
 
 // last71 is the last LP 71 the casino sent.
@@ -286,8 +316,23 @@ func TestServeTicketIn(t *testing.T) {
 	})
 	eventually(t, "the second ticket redeemed", func() bool { return status(second) == TicketRedeemed }, c)
 
+	// A fourth ticket whose redemption's reply is lost twice: the casino
+	// sends the same LP 71 again (never a second redemption), the machine
+	// answers it once it is heard, and the ticket is credited once.
+	const fourth = "014200000000000003"
+	m.cashOut(300, true)
+	eventually(t, "the fourth ticket outstanding", func() bool { return status(fourth) == TicketOutstanding }, c)
+	m.do(func(m *titoEGM) { m.lose = 2 })
+	n71 := len(m.messages71())
+	m.insert(fourth, 0x00, false)
+	eventually(t, "the fourth ticket redeemed", func() bool { return status(fourth) == TicketRedeemed }, c)
+	sent := m.messages71()[n71:]
+	if len(sent) != 4 || !bytes.Equal(sent[0], sent[1]) || !bytes.Equal(sent[1], sent[2]) || sent[0][3] != 0x00 || sent[3][3] != 0xFF {
+		t.Errorf("LP 71 after two lost replies: % X; want the same redeem three times, then the status request", sent)
+	}
+
 	// A number given but never printed (no record): pending (83).
-	const third = "014200000000000003"
+	const third = "014200000000000004"
 	m.cashOut(700, false)
 	eventually(t, "the third number given", func() bool {
 		return status(third) == TicketPending && func() bool { r, _ := entry(c, third); return r.Given }()
@@ -295,8 +340,8 @@ func TestServeTicketIn(t *testing.T) {
 	refused(third, TransferPending)
 
 	s := c.Stats()
-	if s.Redeemed != 2 || s.Unexpected != 0 || s.Exceptions[0x57] != 3 || s.Exceptions[0x3D] != 2 || s.Exceptions[0x67] != 8 {
-		t.Errorf("stats %+v: want 2 redeemed, 3 × 57, 2 × 3D, 8 × 67", s)
+	if s.Redeemed != 3 || s.Unexpected != 0 || s.Exceptions[0x57] != 4 || s.Exceptions[0x3D] != 3 || s.Exceptions[0x67] != 9 {
+		t.Errorf("stats %+v: want 3 redeemed, 4 × 57, 3 × 3D, 9 × 67", s)
 	}
 	for code, n := range map[byte]int{0x84: 1, 0x82: 1, 0x85: 1, 0x83: 2} {
 		if s.Refusals[code] != n {
@@ -309,8 +354,8 @@ func TestServeTicketIn(t *testing.T) {
 	if r1.Presented != 2 || r1.Refused != 1 || r2.Presented != 4 || r2.Refused != 2 || r2.Returned != 1 {
 		t.Errorf("ledger: %+v\n%+v", r1, r2)
 	}
-	if m.credits != 2500+1000 {
-		t.Errorf("the machine credited %d cents, want 3500 (each ticket once)", m.credits)
+	if m.credits != 2500+1000+300 {
+		t.Errorf("the machine credited %d cents, want 3800 (each ticket once)", m.credits)
 	}
 }
 
