@@ -245,6 +245,9 @@ func (d *Driver) handle(ctx context.Context, f Frame) error {
 		if !d.configured {
 			return d.configure()
 		}
+		// The status never shows the bar inhibit: after any initialize
+		// (a fault cleared) it is sent again.
+		d.bar = 0
 	case StDisabled, StIdling:
 		if !d.configured {
 			return d.configure()

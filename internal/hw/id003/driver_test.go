@@ -782,9 +782,10 @@ func TestVendValidNotOrdered(t *testing.T) {
 	}
 }
 
-// TestRandomCutsAndCrashes feeds notes while cutting the validator's power
-// and killing the host at random steps (seeded; the seed is printed): the
-// credits always end equal, note for note, to the notes stacked.
+// TestRandomCutsAndCrashes feeds notes and tickets (held a few times, then
+// stacked or returned) while cutting the validator's power and killing the
+// host at random steps (seeded; the seed is printed): the credits always
+// end equal, item for item, to the notes and tickets stacked.
 func TestRandomCutsAndCrashes(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
@@ -794,10 +795,11 @@ func TestRandomCutsAndCrashes(t *testing.T) {
 		{Status: id003.StStacking}, {Status: id003.StVendValid}, {Command: id003.CmdAck},
 		{Status: id003.StStacked}, {Command: id003.CmdReturn}, {Status: id003.StReturning},
 		{Command: id003.CmdReset}, {Status: id003.StInitialize}, {Status: id003.StVendValid, Silent: 4},
+		{Command: id003.CmdHold}, {Status: id003.StHolding},
 	}
 	points := []string{"ordered", "before credit", "credited"}
-	codes := []byte{0x61, 0x62, 0x63, 0x64, 0x65, 0x66}
-	r := newRig(t)
+	codes := []byte{0x61, 0x62, 0x63, 0x64, 0x65, 0x66, id003.TicketCode, id003.TicketCode}
+	r := newRigWith(t, ticketCfg)
 	for i := range 40 {
 		r.box.setLimit([]money.Cents{100000, 100000, 100000, 1000}[rng.IntN(4)])
 		if rng.IntN(3) == 0 {
@@ -817,12 +819,18 @@ func TestRandomCutsAndCrashes(t *testing.T) {
 			})
 		}
 		code := codes[rng.IntN(len(codes))]
-		r.insert(code)
+		if code == id003.TicketCode {
+			bc := fmt.Sprintf("%018d", 1000+i)
+			r.host.plan(bc, ticketPlan{holds: rng.IntN(3), amount: []money.Cents{0, 1000, 2500}[rng.IntN(3)], reason: "voided"})
+			r.insertTicket(bc)
+		} else {
+			r.insert(code)
+		}
 		idle := make(chan error, 1)
 		wctx, stop := context.WithCancel(r.ctx)
 		go func() {
 			_, err := r.emu.WaitFor(wctx, func(s id003emu.Snapshot) bool {
-				return s.Status == id003.StIdling && len(s.Stacked)+len(s.Returned) == i+1
+				return s.Status == id003.StIdling && handled(s) == i+1
 			})
 			idle <- err
 		}()
@@ -849,5 +857,6 @@ func TestRandomCutsAndCrashes(t *testing.T) {
 		}
 	}
 	s := r.emu.Snapshot()
-	t.Logf("stacked %d, returned %d, power cuts %d", len(s.Stacked), len(s.Returned), s.Cuts)
+	t.Logf("notes stacked %d, returned %d; tickets stacked %d, returned %d; power cuts %d",
+		len(s.Stacked), len(s.Returned), len(s.TicketsStacked), len(s.TicketsReturned), s.Cuts)
 }

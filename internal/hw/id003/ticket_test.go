@@ -168,6 +168,11 @@ func TestTickets(t *testing.T) {
 				if n := r.ev.count(id003.EvCredited, "ticket"); n != 1 {
 					t.Errorf("%d ticket credits, want 1", n)
 				}
+				evs := r.ev.list()
+				i := slices.IndexFunc(evs, func(ev id003.Event) bool { return ev.Kind == id003.EvCredited && ev.Note.Code == id003.TicketCode })
+				if i < 1 || evs[i-1].Kind != id003.EvStatus || evs[i-1].Status != id003.StVendValid {
+					t.Errorf("the ticket was not credited at vend valid; events:\n%s", dump(evs))
+				}
 			} else if !slices.Equal(s.TicketsReturned, []string{tt.barcode}) || len(s.TicketsStacked) != 0 {
 				t.Errorf("tickets stacked %q, returned %q; want %q returned", s.TicketsStacked, s.TicketsReturned, tt.barcode)
 			}
