@@ -91,6 +91,11 @@ func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn bool) 
 func (d *noteDesk) ticket(number string) (id003.TicketDecision, error) {
 	fresh := d.fresh
 	d.fresh = false
+	if d.cur.memErr != nil {
+		// The store is evidence: nothing is recorded, the ticket goes back
+		// (a record left open stays for the memory clear's boot to see).
+		return d.refuseTicket(number, tinInhibited, "memory error")
+	}
 	last := d.cur.ticketIn
 	if last != nil && last.Validation == number && (last.Unresolved() || !fresh) {
 		return d.ticketHeld(*last)

@@ -240,3 +240,19 @@ func TestTicketInRefusals(t *testing.T) {
 		t.Errorf("a record for a bad barcode: %+v", r.ticketsIn())
 	}
 }
+
+// A memory error while a ticket waits for the host: the ticket goes back,
+// nothing is written (the store is evidence), and no panic on the nil
+// transaction of a commit under a memory error.
+func TestTicketInMemoryError(t *testing.T) {
+	r := newTinRig(t, time.Minute)
+	r.insertTicket(tinA)
+	r.c.fail(ErrMemory)
+	r.serve("the ticket returned", func() bool { return len(r.emu.Snapshot().TicketsReturned) == 1 })
+	if tk := r.ticketsIn()[0]; tk.Status != recovery.TicketInEscrow {
+		t.Errorf("ticket %+v: the store was written under a memory error", tk)
+	}
+	if r.c.cur.m.Credits != 0 {
+		t.Errorf("credits %v, want 0", r.c.cur.m.Credits)
+	}
+}
