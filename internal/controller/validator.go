@@ -277,9 +277,9 @@ func (r *NoteRequest) String() string {
 type noteReply struct {
 	dec    id003.Decision
 	ticket id003.TicketDecision
-	note  id003.Note
-	fresh bool
-	err   error
+	note   id003.Note
+	fresh  bool
+	err    error
 }
 
 // request handles one call of the driver and answers it.
