@@ -4,8 +4,9 @@ package sashost_test
 // real store, the real controller (Run on its own goroutine), the tclemu
 // printer over a pty driven by the tcl host, and the SAS engine served
 // over the casino's pty, wired as internal/sasmachine's tests and
-// cmd/cabinet wire them. `cabinet sim` cannot serve here: its autoplay
-// never cashes out.
+// cmd/cabinet wire them. In process, a test decides when the cabinet
+// cashes out (after LP 4C has set the validation ID, say); the whole cycle
+// against `cabinet sim` itself is TestServeSimTickets.
 //
 // This file is an external test package: it imports the cabinet (its SAS
 // engine included) to run it, while the host under test is used only

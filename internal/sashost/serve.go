@@ -314,7 +314,8 @@ func (c *Casino) ticketIn() error {
 	code, cents, number := c.decide(td)
 	m, err := RedeemMessage(c.Addr, code, cents, number)
 	if err != nil {
-		return err // BUG-like: decide gives 18 digits and a valid amount
+		// decide gives 18 digits read as BCD and an amount read as 5 BCD
+		panic("BUG: " + err.Error())
 	}
 	var reply TicketData
 	err = c.again(func() (err error) { reply, err = c.redeem(m); return err })
