@@ -15,12 +15,14 @@ import (
 )
 
 // pages is what the audit screens read of the store besides the committed
-// state, for the page shown only: the event log (newest first) and the game
-// recall. The controller reads it once per snapshot (readPages); the
+// state, for the page shown only: the event log (newest first), the game
+// recall, and the last tickets out and in (newest first). The controller reads it once per snapshot (readPages); the
 // presenter and the audit table take it as data.
 type pages struct {
-	events []meters.Event
-	recall []meters.Recall
+	events     []meters.Event
+	recall     []meters.Recall
+	ticketsOut []recovery.TicketOut
+	ticketsIn  []recovery.TicketIn
 }
 
 // readPages reads the store for the audit page shown ("" when the audit
@@ -39,6 +41,15 @@ func (l *ledger) readPages(page string) pages {
 		_ = l.st.View(func(tx *recovery.Tx) error {
 			var err error
 			pg.recall, err = tx.Recall(0)
+			return err
+		})
+	case "tickets":
+		_ = l.st.View(func(tx *recovery.Tx) error {
+			var err error
+			if pg.ticketsOut, err = tx.TicketsOut(ticketsOutShown); err != nil {
+				return err
+			}
+			pg.ticketsIn, err = tx.TicketsIn(ticketsInShown)
 			return err
 		})
 	}
