@@ -3,11 +3,17 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
 	"cabinet/internal/hw/tcl"
 )
+
+// printerStatusEvery is how often the cabinet asks the printer's status
+// between tickets (paper low or out, a fault, no answer: shown, raised to
+// the host, and a cash-out while it cannot print is a handpay at once).
+const printerStatusEvery = 5 * time.Second
 
 // openPrinter is the ticket printer of `cabinet run` and `cabinet sim`:
 // the [printer] section, with `--printer PORT` overriding its port
@@ -32,6 +38,7 @@ func openPrinter(cfg *config.Config, portFlag string, log *slog.Logger) (*contro
 		return nil, nil, fmt.Errorf("printer: %w", err)
 	}
 	t := &controller.TITO{Printer: p, Validation: controller.TicketValidation(cfg.SAS.Validation), Wait: cfg.SAS.ValidationWait,
+		StatusEvery: printerStatusEvery,
 		Ticket: tcl.Ticket{Currency: cfg.Cabinet.Currency, Lang: cfg.Cabinet.Language, Casino: pc.Casino, Address1: pc.Address1,
 			Address2: pc.Address2, Machine: pc.Machine, Asset: cfg.SAS.Asset, ExpiryDays: pc.ExpiryDays}}
 	if log != nil {

@@ -223,7 +223,8 @@ func textFitScreens(t *testing.T) []namedShot {
 		t.Fatalf("Any Pair's minimum while off: %+v, want noted as kept", op.Items[op.Cursor])
 	}
 	snap("real operator anypair off, its minimum")
-	// A cabinet with a ticket printer: the tickets page full.
+	// A cabinet with a ticket printer: the tickets page full, the
+	// printer's notices and handpay reasons.
 	shots = append(shots, ticketShots(t)...)
 	return shots
 }

@@ -21,7 +21,8 @@ import (
 // shipped configuration, a bbolt store in a temp dir, the tclemu printer
 // over a pty): the audit page of tickets after seven tickets out (printed,
 // voided, reprinted: a full table) and a ticket in returned (written by
-// the store's ticket-in records before the boot).
+// the store's ticket-in records before the boot), and the printer's
+// notices and handpay reasons on the player's screens.
 func ticketShots(t *testing.T) []namedShot {
 	t.Helper()
 	_, _, set := realController(t)
@@ -99,6 +100,11 @@ func ticketShots(t *testing.T) []namedShot {
 	sw(hw.ResetKey, false)
 
 	var shots []namedShot
+	for _, m := range []string{"printer_paper_low", "printer_paper_out", "printer_fault", "printer_no_answer"} {
+		s := *c.Snapshot()
+		s.Message = m
+		shots = append(shots, namedShot{"real tickets notice " + m, &s})
+	}
 	sw(hw.AuditKey, true)
 	for i := 0; c.Snapshot().Audit.Page != "tickets"; i++ {
 		if i > 10 {
@@ -108,6 +114,13 @@ func ticketShots(t *testing.T) []namedShot {
 	}
 	s := *c.Snapshot()
 	shots = append(shots, namedShot{"real audit tickets", &s})
+	sw(hw.AuditKey, false)
+	handle(controller.HW(hw.Input{Kind: hw.BillStacked, Value: 10000}))
+	for _, m := range []string{"tito_printer_paper_out", "tito_printer_fault", "tito_printer_no_answer"} {
+		s := *c.Snapshot()
+		s.Mode, s.Under, s.Handpay, s.HandpayKind, s.Message = view.Handpay, view.Menu, 10000, "cashout", m
+		shots = append(shots, namedShot{"real tickets handpay " + m, &s})
+	}
 	return shots
 }
 
