@@ -20,7 +20,7 @@ import (
 // printer over a pty driven by the tcl host, secure-enhanced validation
 // with the host's LP 4C applied, the SAS exception queue on (hostKinds).
 type titoRig struct {
-	t  *testing.T
+	t  testing.TB
 	st *recovery.Store
 	c  *Controller
 	pr *tclemu.Printer
@@ -28,7 +28,7 @@ type titoRig struct {
 
 // newTITORig boots it on a new store; seed, if set, writes records into
 // the store before the boot.
-func newTITORig(t *testing.T, every time.Duration, seed func(tx *recovery.Tx) error) *titoRig {
+func newTITORig(t testing.TB, every time.Duration, seed func(tx *recovery.Tx) error) *titoRig {
 	t.Helper()
 	pr, err := tclemu.New(tclemu.Options{})
 	if err != nil {
@@ -211,5 +211,39 @@ func TestPrinterCondition(t *testing.T) {
 		if cond != tc.cond || flags != tc.flags2 {
 			t.Errorf("printerCondition(%s, %v) = %q %q, want %q %q", tc.flags, tc.err, cond, flags, tc.cond, tc.flags2)
 		}
+	}
+}
+
+// BenchmarkTicketsPage: one input while the tickets page is shown (HIT,
+// which changes nothing there): the store's rings read for the page, the
+// snapshot drawn, with seven tickets out and one in.
+//
+//	go test ./internal/controller -run '^$' -bench TicketsPage -benchtime 2000x
+func BenchmarkTicketsPage(b *testing.B) {
+	r := newTITORig(b, 0, func(tx *recovery.Tx) error {
+		in, err := tx.TicketInserted("001234567890123456")
+		if err != nil {
+			return err
+		}
+		_, err = tx.TicketReturned(in.Seq, sas.RedeemLinkDown, "")
+		return err
+	})
+	for range 7 {
+		r.cashOut(2000)
+	}
+	r.handle(HW(hw.Input{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true}))
+	for r.c.Snapshot().Audit.Page != "tickets" {
+		r.handle(HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Spot}))
+	}
+	hit := HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Hit})
+	b.ResetTimer()
+	for range b.N {
+		if err := r.c.Handle(hit); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if tv := r.c.Snapshot().Audit.Tickets; tv == nil || len(tv.Out) != 7 || len(tv.In) != 1 {
+		b.Fatalf("tickets page %+v", tv)
 	}
 }
