@@ -30,19 +30,40 @@ func openPrinter(cfg *config.Config, portFlag string, log *slog.Logger) (*contro
 		cfg = c
 	}
 	pc := cfg.Printer
-	if !pc.On() {
+	if !pc.On() && !cfg.SAS.TicketIn {
 		return nil, func() {}, nil
+	}
+	t := &controller.TITO{Validation: controller.TicketValidation(cfg.SAS.Validation), Wait: cfg.SAS.ValidationWait,
+		TicketIn: cfg.SAS.TicketIn,
+		Ticket: tcl.Ticket{Currency: cfg.Cabinet.Currency, Lang: cfg.Cabinet.Language, Casino: pc.Casino, Address1: pc.Address1,
+			Address2: pc.Address2, Machine: pc.Machine, Asset: cfg.SAS.Asset, ExpiryDays: pc.ExpiryDays}}
+	if !pc.On() {
+		// Tickets in only: every cash-out is a handpay (no printer).
+		return t, func() {}, nil
 	}
 	p, err := tcl.Open(pc.Port, pc.Baud, tcl.Options{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("printer: %w", err)
 	}
-	t := &controller.TITO{Printer: p, Validation: controller.TicketValidation(cfg.SAS.Validation), Wait: cfg.SAS.ValidationWait,
-		StatusEvery: printerStatusEvery,
-		Ticket: tcl.Ticket{Currency: cfg.Cabinet.Currency, Lang: cfg.Cabinet.Language, Casino: pc.Casino, Address1: pc.Address1,
-			Address2: pc.Address2, Machine: pc.Machine, Asset: cfg.SAS.Asset, ExpiryDays: pc.ExpiryDays}}
+	t.Printer, t.StatusEvery = p, printerStatusEvery
 	if log != nil {
 		log.Info("ticket printer", "port", pc.Port, "baud", pc.Baud, "validation", cfg.SAS.Validation.String())
 	}
 	return t, func() { p.Close() }, nil
+}
+
+// checkTicketIn refuses `[sas] ticket_in = true` without the two links it
+// needs: the ID-003 validator that reads the tickets and the SAS link to
+// the casino system that redeems them (a key that would do nothing is
+// refused at start, never ignored).
+func checkTicketIn(cfg *config.Config, validator, sasOn bool) error {
+	switch {
+	case !cfg.SAS.TicketIn:
+		return nil
+	case !validator:
+		return fmt.Errorf(`sas.ticket_in = true: needs the ID-003 note validator, which reads the tickets ([hardware.acceptor] mode = "id003", or --acceptor PORT)`)
+	case !sasOn:
+		return fmt.Errorf("sas.ticket_in = true: needs the SAS link to the casino system, which redeems the tickets ([sas] port, or --sas PORT)")
+	}
+	return nil
 }

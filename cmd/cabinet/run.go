@@ -102,6 +102,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}()
 
 	link := newSASLink(cfg, *sasF)
+	if err := checkTicketIn(cfg, val != nil, link != nil); err != nil {
+		return err
+	}
 	opt := controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Settings: ret,
 		Operator: operatorMenu(cfg), Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()}
 	link.options(&opt)

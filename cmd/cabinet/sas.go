@@ -41,7 +41,8 @@ func newSASLink(cfg *config.Config, portFlag string) *sasLink {
 		return nil
 	}
 	c := sasmachine.Config(s.Address, s.Denom, s.Serial, s.Asset, cfg.Cabinet.Currency)
-	c.Validation = s.Validation // ticket in is not wired yet (docs/tito.md)
+	c.Validation = s.Validation
+	c.TicketIn, c.TicketInLimit = s.TicketIn, s.TicketInLimit
 	return &sasLink{cfg: c, port: s.Port, host: make(chan controller.HostRequest, hostQueue)}
 }
 

@@ -103,6 +103,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	accF := fs.String("acceptor", "", "take money only from the ID-003 note validator on this serial port or pty (overrides [hardware.acceptor] port): autoplay inserts no bills, waits for notes; after the rounds the sim lets the validator settle")
 	settleF := fs.Duration("settle", 10*time.Second, "with --acceptor: after the rounds, serve the validator until it idles with nothing pending, at most this long (0: not at all)")
 	paceF := fs.Duration("pace", 0, "pause between steps (e.g. 50ms, so a SAS host can follow the play)")
+	cashF := fs.Int64("cashout-every", 0, "press CASH OUT after every N completed rounds (a ticket with --printer and a validating host, else a handpay the sim's attendant pays); 0: never")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -111,6 +112,9 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *paceF < 0 {
 		return usageError{fmt.Sprintf("sim: --pace %v: want 0 or more", *paceF)}
+	}
+	if *cashF < 0 {
+		return usageError{fmt.Sprintf("sim: --cashout-every %d: want 0 (never) or more", *cashF)}
 	}
 	if *rounds < 0 {
 		return usageError{fmt.Sprintf("sim: --rounds %d: want 0 or more", *rounds)}
@@ -159,6 +163,9 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer be.Close()
 	tally := betTally{}
 	link := newSASLink(cfg, *sasF)
+	if err := checkTicketIn(cfg, val != nil, link != nil); err != nil {
+		return err
+	}
 	opt := controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
 		Settings: ret, OnCommit: tally.add}
 	link.options(&opt)
@@ -227,6 +234,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	start := time.Now()
 	var steps int64
 	lastProgress := start
+	cashedAt := c.Completed() // the rounds count of the last cash-out
 	for c.Completed() < *rounds {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -234,14 +242,25 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		serveHost()
 		serveNotes()
 		id := games[int(c.Completed()%int64(len(games)))]
-		if err := c.Handle(controller.Input{Auto: &controller.AutoStep{Game: id, Choose: choose}}); errors.Is(err, controller.ErrHostLocked) {
+		cash := *cashF > 0 && c.Completed()-cashedAt >= *cashF && c.OpenGame() == "" && c.Credits() > 0
+		err := c.Handle(controller.Input{Auto: &controller.AutoStep{Game: id, Choose: choose, CashOut: cash}})
+		if cash && err == nil {
+			cashedAt = c.Completed()
+		}
+		if errors.Is(err, controller.ErrHostLocked) {
 			// The host locked play out or disabled this game: wait for it.
 			time.Sleep(2 * time.Millisecond)
 			continue
-		} else if val != nil && (errors.Is(err, controller.ErrNoCredits) || errors.Is(err, controller.ErrNotNow)) {
-			// Waiting for notes, or for the validator's tilt to clear.
+		} else if (val != nil || tito != nil) && (errors.Is(err, controller.ErrNoCredits) || errors.Is(err, controller.ErrNotNow)) {
+			// Waiting for notes or tickets, for the validator's tilt to
+			// clear, or for a ticket's validation or print.
+			serveHost()
+			var notes <-chan *controller.NoteRequest
+			if val != nil {
+				notes = val.v.Requests()
+			}
 			select {
-			case r := <-val.v.Requests():
+			case r := <-notes:
 				handleNote(r)
 			case <-time.After(2 * time.Millisecond):
 			}

@@ -20,10 +20,11 @@ import (
 // `cabinet sim`: [hardware.acceptor] in mode id003, or `--acceptor PORT`
 // (which selects it and overrides the port, as --sas does). nil: none.
 type validatorLink struct {
-	port  string
-	notes map[byte]money.Cents
-	v     *controller.Validator
-	d     *id003.Driver
+	port    string
+	notes   map[byte]money.Cents
+	tickets bool // [sas] ticket_in: the validator reads tickets too
+	v       *controller.Validator
+	d       *id003.Driver
 }
 
 // newValidatorLink reads the configuration and the --acceptor flag.
@@ -32,7 +33,7 @@ func newValidatorLink(cfg *config.Config, portFlag string) (*validatorLink, erro
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &validatorLink{port: port, notes: notes, v: controller.NewValidator()}, nil
+	return &validatorLink{port: port, notes: notes, tickets: cfg.SAS.TicketIn, v: controller.NewValidator()}, nil
 }
 
 // options sets the controller's validator (nil link: none).
@@ -53,7 +54,7 @@ func (l *validatorLink) start(ctx context.Context, log *slog.Logger) (stop func(
 	if err != nil {
 		return nil, fmt.Errorf("note validator: %w", err)
 	}
-	d, err := id003.New(p, id003.Config{Notes: l.notes}, l.v, l.v.Event)
+	d, err := id003.New(p, id003.Config{Notes: l.notes, Tickets: l.tickets}, l.v, l.v.Event)
 	if err != nil {
 		p.Close()
 		return nil, fmt.Errorf("note validator: %w", err)
@@ -186,4 +187,11 @@ func startHwtestValidator(ctx context.Context, l *validatorLink, opt *selftest.O
 		}
 	}()
 	return func() { cancel(); <-done }, nil
+}
+
+// Ticket implements id003.Cashbox for the self-test: it configures no
+// tickets, so one escrowed anyway is returned before this is asked; if
+// asked, it returns it too (never stacked).
+func (b hwtestBox) Ticket(string) (id003.TicketDecision, error) {
+	return id003.TicketDecision{Action: id003.TicketReturn, Reason: "self-test: tickets are read, never stacked"}, nil
 }

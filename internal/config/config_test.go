@@ -266,7 +266,6 @@ func TestBadValues(t *testing.T) {
 		{"sas unknown key", "[sas]\nbaud = 9600\n", "sas.baud", "unknown key", "keys of"},
 		{"sas validation", "[sas]\nvalidation = \"enhanced\"\n", "sas.validation", `"enhanced"`, "secure-enhanced"},
 		{"sas validation wait", "[sas]\nvalidation_wait = \"500ms\"\n", "sas.validation_wait", `"500ms"`, "\"1s\" to \"60s\""},
-		{"sas ticket in", "[sas]\nticket_in = true\n", "sas.ticket_in", "true", "not available yet"},
 		{"sas ticket in limit", "[sas]\nticket_in_limit = \"-5\"\n", "sas.ticket_in_limit", `"-5"`, "no limit"},
 		{"printer baud", "[printer]\nbaud = 4800\n", "printer.baud", "4800", "9600, 19200"},
 		{"printer casino long", "[printer]\ncasino = \"" + strings.Repeat("C", 41) + "\"\n", "printer.casino", "CCC", "at most 40"},

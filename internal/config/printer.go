@@ -128,11 +128,6 @@ func buildValidation(s *SAS, f sasFile) error {
 	if err != nil || d < time.Second || d > 60*time.Second {
 		return bad("sas.validation_wait", f.ValidationWait, "how long a cash-out waits for the casino system's validation number before a handpay, from \"1s\" to \"60s\"")
 	}
-	if f.TicketIn {
-		// Decided: a key that would do nothing is refused rather than
-		// ignored (docs/tito.md "Not done").
-		return bad("sas.ticket_in", true, "false: ticket in is not available yet (the note validator's driver reads no ticket barcodes)")
-	}
 	lim := money.Cents(0)
 	if f.TicketInLimit != "" {
 		if lim, err = money.Parse(f.TicketInLimit); err != nil || lim < 0 {

@@ -72,11 +72,12 @@ const maxAutoInputs = 200
 // is a hardware input handled as the cabinet handles any (a button pressed
 // only when it is lit), and the chooser picks among the actions of the lit
 // buttons. The step ends with the first input that commits.
-func (c *Controller) autoStep(id game.ID, choose Chooser) error {
+func (c *Controller) autoStep(s AutoStep) error {
+	id, choose := s.Game, s.Choose
 	if choose == nil {
 		choose = BasicChooser
 	}
-	a := &autoplayer{c: c, id: id, choose: choose}
+	a := &autoplayer{c: c, id: id, choose: choose, cashOut: s.CashOut}
 	for range maxAutoInputs {
 		if c.cur.memErr != nil {
 			return c.cur.memErr
@@ -119,6 +120,8 @@ type autoplayer struct {
 	// actAt: the presses that set its amount or its cards do not ask again.
 	act   *game.Action
 	actAt uint64
+	// cashOut: press CASH OUT between rounds (AutoStep.CashOut).
+	cashOut bool
 }
 
 // marked reports that in was the press of SPECIAL that marks a card for
@@ -139,6 +142,11 @@ func (a *autoplayer) next() (hw.Input, error) {
 	}
 	if cs.switches[hw.ResetKey] {
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: false}, nil
+	}
+	if cs.ticketUncertain() && cs.memErr == nil && !c.tickets.printing && c.tickets.cfg != nil && c.tickets.cfg.Printer != nil {
+		// The attendant's key on a ticket not confirmed: printed again,
+		// same validation number (tito.go).
+		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}, nil
 	}
 	if err := c.canPlay(); err != nil {
 		return hw.Input{}, err
@@ -171,6 +179,9 @@ func (a *autoplayer) next() (hw.Input, error) {
 			return hw.Input{}, fmt.Errorf("%w: autoplay: %s is not lit in %s (%s)", ErrNotNow, b, u.shown(cs), why)
 		}
 		return pressOf(b), nil
+	}
+	if a.cashOut && cs.open == nil && cs.m.Credits > 0 {
+		return pressLit(hw.CashOut)
 	}
 	switch u.shown(cs) {
 	case view.Help:

@@ -302,7 +302,7 @@ func (c *Controller) outputs(cs state) {
 	}
 	// A serial validator takes notes up to max and asks at escrow
 	// (noteDesk.escrow decides by the same rules).
-	c.opt.Validator.setAcceptance(max)
+	c.opt.Validator.setAcceptance(max, ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.sasOn()) == "")
 }
 
 // acceptance is the largest bill the acceptor may take now; 0 inhibits it

@@ -123,7 +123,7 @@ func New(opt Options) (*Controller, error) {
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
 	c.tickets.init(&c.ledger, opt.TITO, opt.Now, c.scr.clearBets)
-	c.notes.init(&c.ledger, &c.set, &c.scr, c.hardware)
+	c.notes.init(&c.ledger, &c.set, &c.scr, c.hardware, opt.TITO, opt.Now)
 	if err := c.boot(); err != nil {
 		c.fail(err)
 	}

@@ -127,6 +127,8 @@ type HostRequest struct {
 	Validation     *HostValidation
 	ValidationID   *HostValidationID
 	ValidationRead []uint64
+	// Ticket in (ticketin.go): a step of the host's redemption.
+	Redemption *HostRedemption
 }
 
 // Validate reports a command the controller would refuse, before it is
@@ -163,6 +165,9 @@ func (c *Controller) hostRequest(r HostRequest) error {
 	}
 	if len(r.ValidationRead) > 0 {
 		errs = append(errs, c.tickets.hostValidationRead(r.ValidationRead))
+	}
+	if r.Redemption != nil {
+		errs = append(errs, c.notes.hostRedemption(*r.Redemption))
 	}
 	return errors.Join(errs...)
 }
@@ -337,7 +342,7 @@ func (c *Controller) publishHost(cs state) {
 		hi.Games = append(hi.Games, g)
 	}
 	c.hostInfo.Store(hi)
-	c.tickets.publish(cs)
+	c.tickets.publish(cs, c.set.CreditLimit)
 }
 
 // gameSelected raises 8C (game selected) as the player takes a game from

@@ -39,6 +39,9 @@ func HW(in hw.Input) Input { return Input{HW: in} }
 type AutoStep struct {
 	Game   game.ID
 	Choose Chooser
+	// CashOut: between rounds, with credits, press CASH OUT instead of
+	// playing (a ticket or a handpay, as the cabinet decides).
+	CashOut bool
 }
 
 // Handle processes one input: the single entry point of the cabinet, on
@@ -51,7 +54,7 @@ func (c *Controller) Handle(in Input) (err error) {
 	case in.Host != nil:
 		return c.hostRequest(*in.Host)
 	case in.Auto != nil:
-		return c.autoStep(in.Auto.Game, in.Auto.Choose)
+		return c.autoStep(*in.Auto)
 	case in.Ticket != nil:
 		return c.tickets.event(*in.Ticket)
 	case in.Note != nil:

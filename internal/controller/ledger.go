@@ -65,6 +65,8 @@ type state struct {
 	cashout      *waitingCashout
 	ticket       *recovery.TicketOut
 	ticketReason string
+	// ticketIn is the newest ticket in (ticketin.go), as committed.
+	ticketIn *recovery.TicketIn
 
 	// digestErr is set when the program's digest is not the one the
 	// configuration expects (fixed at boot): play is disabled.

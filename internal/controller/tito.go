@@ -72,7 +72,8 @@ type TITO struct {
 	Printer    TicketPrinter // nil: no printer
 	Validation TicketValidation
 	// Wait is how long a cash-out waits for the host's validation number
-	// under system validation (0: 10 s).
+	// under system validation, and a ticket in escrow for the host's LP 71
+	// (0: 10 s).
 	Wait time.Duration
 	// StatusEvery is how often the printer's status is asked between
 	// tickets (0: never; cmd/cabinet asks every 5 s): paper low, paper
@@ -80,6 +81,10 @@ type TITO struct {
 	// raised to the host once per change, and a cash-out while the
 	// printer cannot print is a handpay at once.
 	StatusEvery time.Duration
+	// TicketIn turns ticket redemption on (ticketin.go): the note
+	// validator (Options.Validator) reads tickets, the casino system
+	// redeems them over SAS (exception 67, LP 70/71).
+	TicketIn bool
 	// Ticket is the heading every ticket carries: Currency, Lang, Casino,
 	// Address1, Address2, Machine, Asset, ExpiryDays (the rest is the
 	// ticket's own).
@@ -137,6 +142,11 @@ type TITOInfo struct {
 	CashoutAmount money.Cents
 	// ID is the secure-enhanced validation state as committed.
 	ID ValidationState
+	// Redemption is the newest ticket in's SAS redemption record as
+	// committed (zero before the first), and TicketRoom the largest
+	// ticket the credit meter can take now (ticketin.go).
+	Redemption recovery.Redemption
+	TicketRoom money.Cents
 }
 
 // defaultWait is TITO.Wait's default: Monaco re-posts exception 57 every
@@ -188,8 +198,11 @@ func (c *Controller) TITOInfo() TITOInfo {
 	return TITOInfo{}
 }
 
-func (d *ticketDesk) publish(cs state) {
-	ti := &TITOInfo{ID: d.id}
+func (d *ticketDesk) publish(cs state, creditLimit money.Cents) {
+	ti := &TITOInfo{ID: d.id, TicketRoom: max(creditLimit-cs.m.Credits, 0)}
+	if cs.ticketIn != nil {
+		ti.Redemption = cs.ticketIn.Redemption()
+	}
 	if d.cfg != nil {
 		ti.Validation = d.cfg.Validation
 	}
@@ -224,7 +237,14 @@ func (d *ticketDesk) boot() error {
 			return err
 		}
 		v, err := tx.ValidationID()
+		if err != nil {
+			return err
+		}
 		d.id = ValidationState{v.MachineID, v.Sequence, v.SetID, v.SetSeq}
+		ts, err := tx.TicketsIn(1)
+		if len(ts) > 0 {
+			d.cur.ticketIn = &ts[0]
+		}
 		return err
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/id003"
@@ -52,11 +53,20 @@ type noteDesk struct {
 	set      *InForce // the controller's settings in force
 	scr      *screen
 	hardware func(hw.Input) error
+	tito     *TITO            // Options.TITO: ticket in (ticketin.go)
+	now      func() time.Time // Options.Now
+
+	// Of the validator's story (its events, in order): fresh is set when
+	// it reports a new ticket in escrow, until the desk answers for it;
+	// returning is the ticket the desk last told it to return (its
+	// EvReturned is then the desk's own decision, shown already).
+	fresh     bool
+	returning string
 }
 
 // init wires the desk (before boot).
-func (d *noteDesk) init(l *ledger, set *InForce, scr *screen, hardware func(hw.Input) error) {
-	d.ledger, d.set, d.scr, d.hardware = l, set, scr, hardware
+func (d *noteDesk) init(l *ledger, set *InForce, scr *screen, hardware func(hw.Input) error, tito *TITO, now func() time.Time) {
+	d.ledger, d.set, d.scr, d.hardware, d.tito, d.now = l, set, scr, hardware, tito, now
 }
 
 // noteEscrow is the desk's escrow decision (validator_test.go asks it
@@ -154,7 +164,7 @@ func (v *Validator) Info() id003.Info {
 	return d.Info()
 }
 
-func (v *Validator) setAcceptance(max money.Cents) {
+func (v *Validator) setAcceptance(max money.Cents, tickets bool) {
 	if v == nil {
 		return
 	}
@@ -163,6 +173,7 @@ func (v *Validator) setAcceptance(max money.Cents) {
 	v.mu.Unlock()
 	if d != nil {
 		d.SetAcceptance(max)
+		d.SetTickets(tickets)
 	}
 }
 
@@ -197,6 +208,13 @@ func (v *Validator) Escrow(n id003.Note) (id003.Decision, error) {
 	return a.dec, a.err
 }
 
+// Ticket implements id003.Cashbox: the desk's answer for a ticket in
+// escrow (ticketin.go).
+func (v *Validator) Ticket(number string) (id003.TicketDecision, error) {
+	a := v.call(&NoteRequest{kind: noteTicket, ticket: number}, true)
+	return a.ticket, a.err
+}
+
 // Credit implements id003.Cashbox.
 func (v *Validator) Credit() (id003.Note, bool, error) {
 	p := v.powerUp
@@ -227,6 +245,7 @@ const (
 	noteEscrow noteKind = iota + 1
 	noteCredit
 	noteEvent
+	noteTicket
 )
 
 // NoteRequest is one call of the validator's driver, carried to Handle
@@ -236,6 +255,7 @@ type NoteRequest struct {
 	note   id003.Note   // escrow: the note
 	status id003.Status // credit: the power-up status before it (0: vend valid)
 	event  id003.Event
+	ticket string         // ticket: the barcode read
 	reply  chan noteReply // nil: nobody waits
 }
 
@@ -243,6 +263,8 @@ func (r *NoteRequest) String() string {
 	switch r.kind {
 	case noteEscrow:
 		return "escrow " + r.note.String()
+	case noteTicket:
+		return "ticket " + r.ticket
 	case noteCredit:
 		if r.status != 0 {
 			return "credit at " + r.status.String()
@@ -253,10 +275,11 @@ func (r *NoteRequest) String() string {
 }
 
 type noteReply struct {
-	dec   id003.Decision
-	note  id003.Note
-	fresh bool
-	err   error
+	dec    id003.Decision
+	ticket id003.TicketDecision
+	note   id003.Note
+	fresh  bool
+	err    error
 }
 
 // request handles one call of the driver and answers it.
@@ -265,6 +288,8 @@ func (d *noteDesk) request(r *NoteRequest) error {
 	switch r.kind {
 	case noteEscrow:
 		a.dec, a.err = d.escrow(r.note)
+	case noteTicket:
+		a.ticket, a.err = d.ticket(r.ticket)
 	case noteCredit:
 		a.note, a.fresh, a.err = d.credit(r.status)
 	case noteEvent:
@@ -341,30 +366,52 @@ func (d *noteDesk) credit(status id003.Status) (id003.Note, bool, error) {
 		return id003.Note{}, false, fmt.Errorf("%w: note in the stacker during a memory error: not credited, not acknowledged", ErrMemory)
 	}
 	var n id003.Note
-	var fresh bool
+	var fresh, unordered bool
 	err := d.commit("credit note", func(tx *recovery.Tx, s *state) error {
 		rec, err := tx.Note()
 		if err != nil {
 			return err
 		}
+		at := "vend valid"
+		if status != 0 {
+			at = status.String()
+		}
 		switch recovery.ResolveAtBoot(rec, recovery.PowerUpBillInStacker) {
 		case recovery.NoteCredit:
+			if rec.Ticket != 0 {
+				v, err := d.creditTicket(tx, s, rec.Ticket, at)
+				n, fresh = id003.Note{Code: id003.TicketCode, Value: v}, true
+				return err
+			}
 			v, err := tx.NoteCredited()
 			if err != nil {
 				return err
 			}
 			n, fresh = id003.Note{Value: v}, true
-			at := "vend valid"
-			if status != 0 {
-				at = status.String()
-			}
 			return d.creditBill(tx, s, v, d.set.CreditLimit, "validator, "+at)
 		case recovery.NoteAlreadyCredited:
 			n = id003.Note{Value: rec.Value}
+			if rec.Ticket != 0 {
+				n.Code = id003.TicketCode
+			}
 			return errNothing
+		}
+		v, credited, ok, err := d.unorderedTicket(tx, s, at)
+		switch {
+		case err != nil:
+			return err
+		case credited:
+			n, fresh = id003.Note{Code: id003.TicketCode, Value: v}, true
+			return nil
+		case ok:
+			unordered = true // the ticket's return commits; the driver hears ErrNotOrdered
+			return nil
 		}
 		return id003.ErrNotOrdered
 	})
+	if unordered {
+		return id003.Note{}, false, id003.ErrNotOrdered
+	}
 	switch {
 	case errors.Is(err, errNothing):
 		return n, false, nil
@@ -373,6 +420,9 @@ func (d *noteDesk) credit(status id003.Status) (id003.Note, bool, error) {
 	}
 	if d.scr.mode == view.Attract {
 		d.scr.mode = view.Menu
+	}
+	if fresh && n.Code == id003.TicketCode {
+		d.scr.message = "ticket_in_credited"
 	}
 	return n, fresh, nil
 }
@@ -396,14 +446,23 @@ func (d *noteDesk) powerUp(st id003.Status) error {
 		if err != nil {
 			return err
 		}
-		switch a {
-		case recovery.NoteReturnedToPlayer:
+		// A ticket in the validator went back to the player (its order,
+		// if any, is the note record's: resolved above as a note's).
+		tickets, err := d.ticketPowerUp(tx, s, p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case a == recovery.NoteReturnedToPlayer && n.Ticket == 0:
 			return d.logDetail(tx, meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
 				"bill_refused", argMoney(n.Value), argKey("bill_reason.refused"))
-		case recovery.NoteCreditedNotStacked:
+		case a == recovery.NoteCreditedNotStacked:
 			text := fmt.Sprintf("note %v credited at vend valid, yet the validator reports %s: attendant to check the note returned", n.Value, p)
+			if n.Ticket != 0 {
+				text = fmt.Sprintf("ticket in %d (%v) credited at vend valid, yet the validator reports %s: attendant to check the ticket returned", n.Ticket, n.Value, p)
+			}
 			return d.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
-		case recovery.NoteNothing:
+		case a == recovery.NoteNothing && !tickets:
 			return errNothing
 		}
 		return nil // already credited: the record went
@@ -426,12 +485,18 @@ func (d *noteDesk) event(e id003.Event) error {
 		}
 		return d.powerUp(e.Status)
 	case id003.EvStatus:
+		if e.Status == id003.StEscrow && e.Ticket != "" {
+			d.fresh = true // a new ticket: Ticket answers next
+		}
 		switch e.Status {
 		case id003.StIdling, id003.StDisabled, id003.StStacked, id003.StRejecting, id003.StReturning:
 			return d.settled(e.Status)
 		}
 		return nil
 	case id003.EvReturned:
+		if e.Note.Code == id003.TicketCode || e.Ticket != "" {
+			return d.ticketReturned(e)
+		}
 		// The cabinet's decision, a code not accepted, or above the
 		// acceptance: shown and logged as a pulse acceptor's refusal.
 		return d.hardware(hw.Input{Kind: hw.BillRefused, Value: e.Note.Value, Err: "validator: " + e.Text})
@@ -467,9 +532,15 @@ func (d *noteDesk) settled(st id003.Status) error {
 	}
 	err := d.commit("close the note record", func(tx *recovery.Tx, s *state) error {
 		rec, err := tx.Note()
+		if err == nil && st != id003.StStacked && (rec == nil || rec.Status == recovery.NoteStacking) {
+			// A ticket the validator no longer holds, never stacked.
+			err = d.ticketGone(tx, s, st)
+		}
 		switch {
 		case err != nil:
 			return err
+		case rec == nil && s.ticketIn != d.cur.ticketIn:
+			return nil // the ticket's return
 		case rec == nil:
 			return errNothing
 		case rec.Status == recovery.NoteCreditedAwaitingAck && (st == id003.StRejecting || st == id003.StReturning):
@@ -482,6 +553,9 @@ func (d *noteDesk) settled(st id003.Status) error {
 			// jam cleared by hand). Not credited; logged so the
 			// attendant can check the stacker if the player disputes it.
 			text := fmt.Sprintf("note %v ordered stacked, the validator %s without vend valid: not credited (returned; if disputed, check the stacker)", rec.Value, st)
+			if rec.Ticket != 0 {
+				text = fmt.Sprintf("ticket in %d (%v) ordered stacked, the validator %s without vend valid: not credited (returned; if disputed, check the stacker)", rec.Ticket, rec.Value, st)
+			}
 			if err := d.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
 				return err
 			}

@@ -33,16 +33,20 @@ type vrig struct {
 	cancel context.CancelFunc
 	done   chan error
 	set    InForce
+	tito   *TITO // ticket in (ticketin_test.go); nil: notes only
 }
 
-func newVRig(t *testing.T, mod func(*InForce)) *vrig {
+func newVRig(t *testing.T, mod func(*InForce)) *vrig { return newVRigTITO(t, mod, nil) }
+
+// newVRigTITO is newVRig with tickets wired (tito nil: none).
+func newVRigTITO(t *testing.T, mod func(*InForce), tito *TITO) *vrig {
 	t.Helper()
 	emu, err := id003emu.Open()
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
 	t.Cleanup(func() { emu.Close() })
-	r := &vrig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), emu: emu, set: testSettings()}
+	r := &vrig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), emu: emu, set: testSettings(), tito: tito}
 	if mod != nil {
 		mod(&r.set)
 	}
@@ -61,7 +65,7 @@ func (r *vrig) boot() {
 	}
 	r.st = st
 	r.v = NewValidator()
-	c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v})
+	c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -69,7 +73,7 @@ func (r *vrig) boot() {
 	if r.port, err = id003.OpenPort(r.emu.Path); err != nil {
 		r.t.Fatal(err)
 	}
-	d, err := id003.New(r.port, id003.Config{Notes: vNotes, PollInterval: time.Millisecond, ReplyTimeout: 50 * time.Millisecond}, r.v, r.v.Event)
+	d, err := id003.New(r.port, id003.Config{Notes: vNotes, PollInterval: time.Millisecond, ReplyTimeout: 50 * time.Millisecond, Tickets: r.tito != nil}, r.v, r.v.Event)
 	if err != nil {
 		r.t.Fatal(err)
 	}

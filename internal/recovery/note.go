@@ -43,6 +43,11 @@ type Note struct {
 	Value  money.Cents `json:"value"`
 	Status NoteStatus  `json:"status"`
 	At     time.Time   `json:"at"` // when it was last changed
+	// Ticket is the ticket in (its Seq) this order stacks, 0 for a note:
+	// a barcode ticket the host authorised goes through the same order
+	// (TicketStacking), so that its vend valid, repeated or met again at
+	// a power-up, is credited exactly once as a note's is.
+	Ticket uint64 `json:"ticket,omitempty"`
 }
 
 // PowerUp is the validator's status after a power-up, as the caller
@@ -228,6 +233,27 @@ func (tx *Tx) NoteStacking(v money.Cents) error {
 		return &TransitionError{Record: "note", Op: "stack a note of " + v.String(), From: string(n.Status), Allowed: "no note open", Kind: ErrTicketState}
 	}
 	return tx.putNote(&Note{Value: v, Status: NoteStacking, At: tx.s.opt.Now()})
+}
+
+// TicketStacking records the cabinet's decision to stack ticket in seq,
+// authorised by the host (TicketInAuthorised), before the stack command is
+// sent: the order, as NoteStacking's, for the ticket's amount. Its vend
+// valid then commits NoteCredited and TicketStacked together. Refused
+// while another order is open, or for a ticket that is not the open
+// authorised one (ErrTicketState).
+func (tx *Tx) TicketStacking(seq uint64) error {
+	t, _, err := tx.openIn(seq, "order stacked", TicketInAuthorised)
+	if err != nil {
+		return err
+	}
+	n, err := tx.Note()
+	if err != nil {
+		return err
+	}
+	if n != nil {
+		return &TransitionError{Record: "note", Op: fmt.Sprintf("stack ticket in %d", seq), From: string(n.Status), Allowed: "no note open", Kind: ErrTicketState}
+	}
+	return tx.putNote(&Note{Value: t.Amount, Status: NoteStacking, At: tx.s.opt.Now(), Ticket: seq})
 }
 
 // NoteCredited records the validator's Vend Valid: stacking → credited

@@ -55,8 +55,32 @@ func (t TicketIn) Unresolved() bool {
 	return t.Status == TicketInEscrow || t.Status == TicketInAuthorised
 }
 
-// redemption is the ticket's SAS redemption record.
-func (t TicketIn) redemption() sas.Redemption {
+// Redemption is the SAS redemption record the store keeps with each
+// ticket in (sas.Redemption), named here so that the store's users carry
+// it without speaking the protocol.
+type Redemption = sas.Redemption
+
+// RedemptionStatus is the machine's SAS status of a ticket in
+// (sas.RedemptionStatus); the statuses of a ticket the cabinet returns
+// for its own reason (TicketReturned) are named here too.
+type RedemptionStatus = sas.RedemptionStatus
+
+// Statuses of a ticket the cabinet returns (TicketReturned).
+const (
+	ReturnUnable          = sas.RedeemUnable          // 87: cannot take it now (power cut, given back)
+	ReturnTimeout         = sas.RedeemTimeout         // 88: no LP 71 in time
+	ReturnLinkDown        = sas.RedeemLinkDown        // 89: the casino system's link is down
+	ReturnValidatorFailed = sas.RedeemValidatorFailed // 8B: the validator rejected it
+)
+
+// HostRejected reports whether the casino system refused the ticket (LP
+// 71 with a rejection code: Code is its reason).
+func (t TicketIn) HostRejected() bool {
+	return t.Status == TicketInRejected && t.SASStatus == sas.RedeemRejectedByHost
+}
+
+// Redemption is the ticket's SAS redemption record.
+func (t TicketIn) Redemption() Redemption {
 	return sas.Redemption{Cycle: t.Seq, Stage: t.Stage, Number: validationNumber(t.Validation),
 		Status: t.SASStatus, Code: t.Code, Amount: t.Amount}
 }
@@ -91,7 +115,7 @@ func (tx *Tx) TicketInserted(validation string) (TicketIn, error) {
 			return TicketIn{}, &TransitionError{Record: fmt.Sprintf("ticket in %d", t.Seq), Op: "insert ticket " + validation,
 				From: why, Allowed: "no ticket in the validator and the last result read by the host", Kind: ErrTicketState}
 		}
-		last = t.redemption()
+		last = t.Redemption()
 	}
 	r, err := last.Insert(validationNumber(validation))
 	if err != nil {
@@ -166,7 +190,7 @@ func (tx *Tx) TicketStacked(seq uint64) (TicketIn, error) {
 	if err != nil {
 		return TicketIn{}, err
 	}
-	r, err := t.redemption().Complete(sas.RedeemedCashable)
+	r, err := t.Redemption().Complete(sas.RedeemedCashable)
 	if err != nil {
 		return TicketIn{}, fmt.Errorf("recovery: ticket in %d stacked: %w: %w", seq, ErrTicketState, err)
 	}
@@ -184,7 +208,7 @@ func (tx *Tx) TicketStacked(seq uint64) (TicketIn, error) {
 // cabinet returns for its own reason, told to the host as status (one of
 // 87–8B: unable now, timeout, link down, disabled, validator failure);
 // reason is what the player is shown. Nothing is credited.
-func (tx *Tx) TicketReturned(seq uint64, status sas.RedemptionStatus, reason string) (TicketIn, error) {
+func (tx *Tx) TicketReturned(seq uint64, status RedemptionStatus, reason string) (TicketIn, error) {
 	if status < sas.RedeemUnable || status > sas.RedeemValidatorFailed {
 		return TicketIn{}, fmt.Errorf("recovery: ticket in %d returned with status %02X: want 87–8B: %w", seq, byte(status), ErrBadTicket)
 	}
@@ -195,7 +219,7 @@ func (tx *Tx) TicketReturned(seq uint64, status sas.RedemptionStatus, reason str
 	if err != nil {
 		return TicketIn{}, err
 	}
-	r, err := t.redemption().Complete(status)
+	r, err := t.Redemption().Complete(status)
 	if err != nil {
 		return TicketIn{}, fmt.Errorf("recovery: ticket in %d returned: %w: %w", seq, ErrTicketState, err)
 	}
@@ -218,7 +242,7 @@ func (tx *Tx) Redemption() (sas.Redemption, error) {
 	if err == nil && !ok {
 		err = corrupt(bTITO, kTITOState, "last ticket in %d not in the ring", st.NextIn)
 	}
-	return t.redemption(), err
+	return t.Redemption(), err
 }
 
 // UpdateRedemption commits the engine's next redemption record in place of

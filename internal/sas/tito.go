@@ -378,7 +378,7 @@ type RedeemRequest struct {
 
 // Redeem is the host's LP 71 for the ticket: the new record and the status
 // to answer. denom is the accounting denomination, limit the largest ticket
-// the cabinet takes (0: no limit).
+// the cabinet takes (0: no limit; negative: none, the credit meter is full).
 //
 // A ticket waiting for LP 71 is refused with the host's code (80), for a
 // number that is not the ticket's (81), a transfer code the cabinet does
@@ -415,7 +415,7 @@ func (r Redemption) Redeem(q RedeemRequest, denom, limit money.Cents) (Redemptio
 		return done(RedeemNumberMismatch)
 	case q.Amount <= 0:
 		return done(RedeemBadAmount)
-	case limit > 0 && q.Amount > limit:
+	case limit != 0 && q.Amount > limit:
 		return done(RedeemOverLimit)
 	case denom > 0 && q.Amount%denom != 0:
 		return done(RedeemNotMultiple)
@@ -443,4 +443,12 @@ type TicketRedeemer interface {
 	// store failed) commits nothing and the engine answers busy (the host
 	// asks again).
 	UpdateRedemption(cur, next Redemption) error
+}
+
+// TicketRoom is a TicketRedeemer that also bounds a ticket by the room
+// left under its credit limit: LP 71 refuses a larger amount with 84 (over
+// the credit limit), as it does above Config.TicketInLimit.
+type TicketRoom interface {
+	// TicketInRoom is the largest amount the credit meter can take now.
+	TicketInRoom() money.Cents
 }

@@ -392,6 +392,22 @@ func ParseRedeem(m []byte) (q RedeemRequest, status bool, err error) {
 	return q, false, nil
 }
 
+// ticketLimit is the largest ticket v takes now: Config.TicketInLimit, or
+// less when the credit meter has less room (TicketRoom); -1 for none.
+func (e *Engine) ticketLimit(v TicketRedeemer) money.Cents {
+	lim := e.Cfg.TicketInLimit
+	if r, ok := v.(TicketRoom); ok {
+		room := r.TicketInRoom()
+		if room <= 0 {
+			return -1
+		}
+		if lim == 0 || room < lim {
+			lim = room
+		}
+	}
+	return lim
+}
+
 // lp71 answers LP 71: a status request with the ticket's status (its
 // acknowledgement ends a finished redemption: exception 68 stops), a
 // redemption by moving the record (Redemption.Redeem).
@@ -409,7 +425,7 @@ func (e *Engine) lp71(v TicketRedeemer, m []byte) ([]byte, func(), error) {
 	case status && (cur.Cycle == 0 || cur.Stage == StageEscrow):
 		st = RedeemNoInfo
 	case !status:
-		next, st = cur.Redeem(q, e.Cfg.Denom, e.Cfg.TicketInLimit)
+		next, st = cur.Redeem(q, e.Cfg.Denom, e.ticketLimit(v))
 		if next != cur {
 			if err := v.UpdateRedemption(cur, next); err != nil {
 				return nil, nil, busyOrBad(err)

@@ -2,6 +2,7 @@ package sashost
 
 import (
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -11,10 +12,38 @@ import (
 // reads the validation records (LP 4D). Written from the SAS 6.02 message
 // layouts, apart from internal/sas, so that a test checks the cabinet
 // against a second reading of the protocol.
+//
+// The one-shot methods each make one exchange; Serve runs the casino on its
+// own (serve.go). Neither may run while the other does on the same Host.
 type Casino struct {
 	H    *Host
 	Addr byte          // the machine's address (1–127)
 	Wait time.Duration // how long a reply may take to start (0: 200 ms)
+
+	// Serve's settings, read when it needs them.
+
+	// Interval is the time from one general poll to the next (0: 200 ms,
+	// the reference's fastest rate for a machine that advertises no faster
+	// one; tests set less).
+	Interval time.Duration
+	// SystemID is the validation system ID of the numbers LP 58 gives
+	// (1–99; 0: 01).
+	SystemID int
+	// NextNumber seeds the counter of the 16-digit numbers LP 58 gives:
+	// the first one given (0: 1); each is used once.
+	NextNumber uint64
+	// MachineID and Sequence are what LP 4C sets when the machine reports
+	// 3F (a secure-enhanced machine without a validation ID): the
+	// machine's validation ID (1–FFFFFF; 0 only reads, and 3F goes on) and
+	// the sequence number it starts from.
+	MachineID, Sequence uint32
+
+	mu      sync.Mutex
+	counter uint64 // the next number to give (0: not seeded yet)
+	ledger  map[string]*TicketRecord
+	order   []string // the ledger's numbers, in the order learned
+	rejects map[string]byte
+	stats   Stats
 }
 
 func (c *Casino) wait() time.Duration {
@@ -29,16 +58,54 @@ func (c *Casino) wait() time.Duration {
 func (c *Casino) long(want int, cmd byte, data ...byte) ([]byte, error) {
 	r, err := c.H.Poll(WithCRC(append([]byte{c.Addr, cmd}, data...)...), want, c.wait(), 20*time.Millisecond)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: LP %02X: %w", ErrLink, cmd, err)
 	}
 	b := r.Bytes
-	switch {
-	case len(b) == 0:
-		return nil, fmt.Errorf("sashost: LP %02X: no reply", cmd)
-	case len(b) != want || b[0] != c.Addr || b[1] != cmd || !CRCOK(b):
-		return nil, fmt.Errorf("sashost: LP %02X: reply % X: want %d bytes, address %02X, the command and a good CRC", cmd, b, want, c.Addr)
+	if err := c.refusal(cmd, b); err != nil {
+		return nil, err
+	}
+	if len(b) != want || b[0] != c.Addr || b[1] != cmd || !CRCOK(b) {
+		return nil, fmt.Errorf("sashost: LP %02X: reply % X: want %d bytes, address %02X, the command and a good CRC: %w", cmd, b, want, c.Addr, ErrBadReply)
 	}
 	return b[2 : len(b)-2], nil
+}
+
+// refusal is the error of a reply that is no answer: silence, busy (`a
+// 00`), NACK (`a|80`); nil otherwise.
+func (c *Casino) refusal(cmd byte, b []byte) error {
+	switch {
+	case len(b) == 0:
+		return fmt.Errorf("sashost: LP %02X: %w", cmd, ErrNoReply)
+	case len(b) == 2 && b[0] == c.Addr && b[1] == 0x00:
+		return fmt.Errorf("sashost: LP %02X: reply % X: %w", cmd, b, ErrBusy)
+	case len(b) == 1 && b[0] == c.Addr|0x80:
+		return fmt.Errorf("sashost: LP %02X: reply % X: %w", cmd, b, ErrNACK)
+	}
+	return nil
+}
+
+// longFrame sends the long poll msg and reads a variable-length reply `a
+// cmd len data CRC`, its address, command, length byte and CRC checked;
+// it returns the data.
+func (c *Casino) longFrame(msg []byte) ([]byte, error) {
+	cmd := msg[1]
+	r, err := c.H.PollFrame(msg, c.wait(), 20*time.Millisecond)
+	if err != nil {
+		return nil, fmt.Errorf("%w: LP %02X: %w", ErrLink, cmd, err)
+	}
+	b := r.Bytes
+	if err := c.refusal(cmd, b); err != nil {
+		return nil, err
+	}
+	switch {
+	case len(b) < 6 || b[0] != c.Addr || b[1] != cmd:
+		return nil, fmt.Errorf("sashost: LP %02X: reply % X: want address %02X, the command, a length byte, data and a CRC: %w", cmd, b, c.Addr, ErrBadReply)
+	case int(b[2])+5 != len(b) || b[2] == 0:
+		return nil, fmt.Errorf("sashost: LP %02X: reply % X: length byte %02X and %d bytes do not match (want length + 5, length 1 or more): %w", cmd, b, b[2], len(b), ErrBadReply)
+	case !CRCOK(b):
+		return nil, fmt.Errorf("sashost: LP %02X: reply % X: bad CRC: %w", cmd, b, ErrBadReply)
+	}
+	return b[3 : len(b)-2], nil
 }
 
 // Sync sends a poll to address 0: after start-up the machine answers
@@ -54,10 +121,14 @@ func (c *Casino) Sync() error {
 func (c *Casino) GeneralPoll() (byte, error) {
 	r, err := c.H.Poll([]byte{0x80 | c.Addr}, 1, c.wait(), 10*time.Millisecond)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("%w: general poll: %w", ErrLink, err)
 	}
-	if len(r.Bytes) != 1 {
-		return 0, fmt.Errorf("sashost: general poll reply % X: want one byte", r.Bytes)
+	switch len(r.Bytes) {
+	case 0:
+		return 0, fmt.Errorf("sashost: general poll: %w", ErrNoReply)
+	case 1:
+	default:
+		return 0, fmt.Errorf("sashost: general poll reply % X: want one byte: %w", r.Bytes, ErrBadReply)
 	}
 	return r.Bytes[0], nil
 }

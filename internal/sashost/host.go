@@ -190,15 +190,29 @@ type Reply struct {
 // bytes arrived (want > 0) or no byte came for quiet. A reply that never
 // starts within wait is silence (nil Bytes).
 func (h *Host) Poll(msg []byte, want int, wait, quiet time.Duration) (Reply, error) {
+	return h.PollUntil(msg, func(b []byte) bool { return want > 0 && len(b) >= want }, wait, quiet)
+}
+
+// PollFrame sends msg and collects a variable-length reply `a cmd len data
+// CRC`: complete when the length byte's count and the CRC have arrived, or
+// when no byte came for quiet (a busy or NACK reply, a short frame).
+func (h *Host) PollFrame(msg []byte, wait, quiet time.Duration) (Reply, error) {
+	return h.PollUntil(msg, func(b []byte) bool { return len(b) >= 3 && len(b) >= int(b[2])+5 }, wait, quiet)
+}
+
+// PollUntil sends msg and collects the reply until complete says it is
+// whole or no byte came for quiet. A reply that never starts within wait
+// is silence (nil Bytes).
+func (h *Host) PollUntil(msg []byte, complete func([]byte) bool, wait, quiet time.Duration) (Reply, error) {
 	h.Drain()
 	sent, err := h.Send(msg...)
 	if err != nil {
 		return Reply{}, err
 	}
-	return h.collect(sent, want, wait, quiet)
+	return h.collect(sent, complete, wait, quiet)
 }
 
-func (h *Host) collect(sent time.Time, want int, wait, quiet time.Duration) (Reply, error) {
+func (h *Host) collect(sent time.Time, complete func([]byte) bool, wait, quiet time.Duration) (Reply, error) {
 	deadline := sent.Add(wait)
 	var r Reply
 	for {
@@ -219,7 +233,7 @@ func (h *Host) collect(sent time.Time, want int, wait, quiet time.Duration) (Rep
 					r.MaxGap = max(r.MaxGap, s.at.Sub(in[i-1].at))
 				}
 			}
-			if want > 0 && len(in) >= want || now.Sub(in[len(in)-1].at) >= quiet {
+			if complete(r.Bytes) || now.Sub(in[len(in)-1].at) >= quiet {
 				return r, nil
 			}
 		} else if now.After(deadline) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"cabinet/internal/controller"
+	"cabinet/internal/money"
 	"cabinet/internal/sas"
 )
 
@@ -27,6 +28,8 @@ import (
 // restart, sends it again; a record read is reported again (3D), once.
 
 var (
+	_ sas.TicketRedeemer  = (*Machine)(nil)
+	_ sas.TicketRoom      = (*Machine)(nil)
 	_ sas.SystemValidator = (*Machine)(nil)
 	_ sas.SecureEnhanced  = (*Machine)(nil)
 	_ sas.ValidationLog   = (*Machine)(nil)
@@ -47,6 +50,11 @@ type titoMem struct {
 	setPending       bool
 	read             []uint64 // validation records the host read, not yet committed as read
 	readUnsent       []uint64 // of those, not yet handed to the controller
+	// redeem is the ticket in's redemption as the host moved it (LP 70,
+	// LP 71, the read of its result), the committed record first: each
+	// step was handed to the controller; the chain stands while the
+	// committed record is one of its links.
+	redeem []sas.Redemption
 }
 
 func (m *Machine) titoInfo() controller.TITOInfo {
@@ -179,3 +187,56 @@ func (m *Machine) send(r controller.HostRequest) error {
 		return fmt.Errorf("sasmachine: the controller's queue is full: %w", ErrTimeout)
 	}
 }
+
+// Redemption is the ticket in's redemption record: the committed one
+// (controller.TITOInfo), moved on by the host's steps not yet committed.
+func (m *Machine) Redemption() (sas.Redemption, error) {
+	c := m.titoInfo().Redemption
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.redemption(c), nil
+}
+
+// redemption is committed record c moved on by the steps in memory
+// (m.mu held). A chain c is not part of is stale (committed, or the
+// cabinet returned the ticket meanwhile) and goes.
+func (m *Machine) redemption(c sas.Redemption) sas.Redemption {
+	i := slices.Index(m.tito.redeem, c)
+	if i < 0 {
+		m.tito.redeem = nil
+		return c
+	}
+	m.tito.redeem = m.tito.redeem[i:]
+	return m.tito.redeem[len(m.tito.redeem)-1]
+}
+
+// UpdateRedemption applies the host's step cur → next in memory, so that
+// the next poll sees it, and hands it to the controller, whose ledger
+// commits it after the reply: the link never waits for the store. cur
+// must be what Redemption returns (sas.ErrBadData otherwise); the
+// controller's queue full: ErrTimeout (the engine answers busy, the host
+// asks again).
+//
+// A power cut between the reply and the commit loses the step: an LP 71
+// that authorised a ticket the cabinet had not recorded authorised finds,
+// after the restart, the ticket returned (87) with the validator's power
+// up; the host hears 68 and the final status, and the ticket stays valid.
+func (m *Machine) UpdateRedemption(cur, next sas.Redemption) error {
+	c := m.titoInfo().Redemption
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if have := m.redemption(c); have != cur {
+		return fmt.Errorf("sasmachine: redemption step from %+v: the record is %+v: %w", cur, have, sas.ErrBadData)
+	}
+	if err := m.send(controller.HostRequest{Redemption: &controller.HostRedemption{Cur: cur, Next: next}}); err != nil {
+		return err
+	}
+	if len(m.tito.redeem) == 0 {
+		m.tito.redeem = []sas.Redemption{c}
+	}
+	m.tito.redeem = append(m.tito.redeem, next)
+	return nil
+}
+
+// TicketInRoom is the largest ticket the credit meter can take now.
+func (m *Machine) TicketInRoom() money.Cents { return m.titoInfo().TicketRoom }

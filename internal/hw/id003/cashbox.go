@@ -14,12 +14,51 @@ type Note struct {
 	Value money.Cents
 }
 
-func (n Note) String() string { return fmt.Sprintf("%s (code 0x%02X)", n.Value, n.Code) }
+// String is the value and the code; a ticket (TicketCode) is "ticket" and
+// its amount.
+func (n Note) String() string {
+	if n.Code == TicketCode {
+		return fmt.Sprintf("ticket %s", n.Value)
+	}
+	return fmt.Sprintf("%s (code 0x%02X)", n.Value, n.Code)
+}
 
 // Decision is the cabinet's answer to a note in escrow.
 type Decision struct {
 	Stack  bool   // stack it (Escrow has recorded the order); false: return it
 	Reason string // why it is returned, shown and logged as today's refusals
+}
+
+// TicketAction is the cabinet's answer to a ticket in escrow.
+type TicketAction uint8
+
+const (
+	// TicketHold keeps the ticket in escrow: the cabinet is still waiting
+	// for the host's answer (SAS ticket validation). The driver sends
+	// hold and asks again at the next poll.
+	TicketHold TicketAction = iota + 1
+	// TicketStack stacks it: Ticket has recorded the order durably.
+	TicketStack
+	// TicketReturn gives it back (Reason says why).
+	TicketReturn
+)
+
+func (a TicketAction) String() string {
+	switch a {
+	case TicketHold:
+		return "hold"
+	case TicketStack:
+		return "stack"
+	case TicketReturn:
+		return "return"
+	}
+	return fmt.Sprintf("ticket action %d", a)
+}
+
+// TicketDecision is the cabinet's answer to a ticket in escrow or held.
+type TicketDecision struct {
+	Action TicketAction
+	Reason string // why it is returned, shown and logged
 }
 
 // ErrNotOrdered is returned by Cashbox.Credit when the store holds no note
@@ -60,4 +99,15 @@ type Cashbox interface {
 	// ErrNotOrdered. Any other error means nothing was committed: the
 	// driver does not acknowledge and asks again at the next poll.
 	Credit() (n Note, fresh bool, err error)
+	// Ticket decides the ticket whose barcode is number (TicketDigits
+	// digits, checked by the driver) while it is in escrow or held: the
+	// driver calls it at every poll until the answer is Stack or Return,
+	// and sends hold for each Hold. Before it answers Stack the cabinet
+	// has the host's authorisation committed (the amount to credit), and
+	// records the order durably as Escrow does (a Note with Code
+	// TicketCode and the ticket's amount as Value), so that Credit,
+	// called at vend valid or at power up with bill in stacker as for a
+	// note, credits the ticket once. An error returns the ticket, the
+	// error as the reason.
+	Ticket(number string) (TicketDecision, error)
 }

@@ -28,6 +28,8 @@ const (
 	CmdSetInhibit      Command = 0xC3 // 1 byte: bit 0 set disables acceptance, clear enables it
 	CmdSetDirection    Command = 0xC4 // 1 byte: bit n set inhibits insertion direction A, B, C, D
 	CmdSetOptional     Command = 0xC5 // 2 bytes: optional functions, unit-specific; 0 = none
+	CmdSetBarcode      Command = 0xC6 // 2 bytes: barcode type (0x01 interleaved 2 of 5), number of characters (0x12 = 18)
+	CmdSetBarInhibit   Command = 0xC7 // 1 byte: bit 0 set inhibits notes, bit 1 set inhibits tickets; other bits set
 
 	CmdGetDenomination Command = 0x80
 	CmdGetSecurity     Command = 0x81
@@ -35,6 +37,8 @@ const (
 	CmdGetInhibit      Command = 0x83
 	CmdGetDirection    Command = 0x84
 	CmdGetOptional     Command = 0x85
+	CmdGetBarcode      Command = 0x86
+	CmdGetBarInhibit   Command = 0x87
 	CmdGetVersion      Command = 0x88 // the model and firmware version, ASCII
 	CmdGetBootVersion  Command = 0x89 // the boot firmware version, ASCII
 )
@@ -44,12 +48,13 @@ const (
 var settingLen = map[Command]int{
 	CmdSetDenomination: 2, CmdSetSecurity: 2, CmdSetCommMode: 1,
 	CmdSetInhibit: 1, CmdSetDirection: 1, CmdSetOptional: 2,
+	CmdSetBarcode: 2, CmdSetBarInhibit: 1,
 }
 
-// SettingLen returns the data length of setting command c (C0–C5) or of
-// its request (80–85), and whether c is one.
+// SettingLen returns the data length of setting command c (C0–C7) or of
+// its request (80–87), and whether c is one.
 func SettingLen(c Command) (int, bool) {
-	if c >= CmdGetDenomination && c <= CmdGetOptional {
+	if c >= CmdGetDenomination && c <= CmdGetBarInhibit {
 		c += 0x40
 	}
 	n, ok := settingLen[c]
@@ -62,6 +67,8 @@ var commandNames = map[Command]string{
 	CmdSetDenomination: "set denomination", CmdSetSecurity: "set security",
 	CmdSetCommMode: "set communication mode", CmdSetInhibit: "set inhibit",
 	CmdSetDirection: "set direction", CmdSetOptional: "set optional function",
+	CmdSetBarcode: "set barcode function", CmdSetBarInhibit: "set bar inhibit",
+	CmdGetBarcode: "barcode function request", CmdGetBarInhibit: "bar inhibit request",
 	CmdGetDenomination: "denomination request", CmdGetSecurity: "security request",
 	CmdGetCommMode: "communication mode request", CmdGetInhibit: "inhibit request",
 	CmdGetDirection: "direction request", CmdGetOptional: "optional function request",
@@ -82,13 +89,13 @@ type Status byte
 const (
 	StIdling     Status = 0x11 // enabled, no note
 	StAccepting  Status = 0x12 // a note is being drawn in and validated
-	StEscrow     Status = 0x13 // 1 data byte: the note's escrow code; waiting for stack or return
+	StEscrow     Status = 0x13 // the note's escrow code, or TicketCode and the barcode; waiting for stack, return or hold
 	StStacking   Status = 0x14 // the note is on its way to the stacker
 	StVendValid  Status = 0x15 // the note is past the point of no return; repeated until the host ACKs
 	StStacked    Status = 0x16 // the note is in the stacker (after the ACK)
 	StRejecting  Status = 0x17 // 1 data byte: the validator refuses the note (reason)
 	StReturning  Status = 0x18 // the note is going back to the customer (host's return)
-	StHolding    Status = 0x19 // the note is held in escrow (host's hold)
+	StHolding    Status = 0x19 // the note or ticket is held in escrow (host's hold); no data
 	StDisabled   Status = 0x1A // inhibited: acceptance disabled by the host
 	StInitialize Status = 0x1B // initializing after a reset
 )
@@ -139,7 +146,8 @@ func (s Status) String() string {
 func (s Status) Known() bool { _, ok := statusNames[s]; return ok }
 
 // DataLen is the number of data bytes status s carries in a status reply:
-// 1 for escrow, rejecting and failure, 0 otherwise.
+// 1 for escrow, rejecting and failure, 0 otherwise. A ticket's escrow is
+// longer: TicketCode, then its barcode.
 func (s Status) DataLen() int {
 	switch s {
 	case StEscrow, StRejecting, StFailure:
@@ -195,4 +203,39 @@ func (f FailureCode) String() string {
 const (
 	FirstEscrowCode byte = 0x61
 	LastEscrowCode  byte = 0x68
+)
+
+// Barcode tickets (TITO ticket-in). These facts come from public
+// descriptions of ID-003 with the barcode extension, not from JCM's
+// specification: to check on a real unit.
+//
+//   - A ticket in escrow is the escrow status whose data is TicketCode
+//     followed by the barcode in ASCII (18 digits for a TITO ticket), so
+//     the frame's length varies with the barcode.
+//   - Set barcode function (C6, request 86): barcode type, number of
+//     characters. The driver sets interleaved 2 of 5, 18 characters.
+//   - Set bar inhibit (C7, request 87): bit 0 set inhibits notes, bit 1 set
+//     inhibits tickets, the other bits set: FC both enabled, FD notes
+//     inhibited, FE tickets inhibited, FF both inhibited. Set inhibit (C3)
+//     still enables or disables the whole unit.
+//   - Hold (44) keeps the item in escrow (about 10 s per hold on real
+//     units: the host repeats it); the status meanwhile is holding (19, no
+//     data). Stack-1 and return are valid from escrow or holding.
+const (
+	// TicketCode is the escrow code of a barcode ticket.
+	TicketCode byte = 0x6F
+	// TicketDigits is the length of a TITO ticket's barcode (its
+	// validation number), all digits.
+	TicketDigits = 18
+	// BarcodeInterleaved25 is the barcode type interleaved 2 of 5 in
+	// the set barcode function.
+	BarcodeInterleaved25 byte = 0x01
+)
+
+// Bar inhibit bits (C7).
+const (
+	BarInhibitNotes   byte = 0x01
+	BarInhibitTickets byte = 0x02
+	// BarInhibitNone enables both (the other bits are always set).
+	BarInhibitNone byte = 0xFC
 )

@@ -8,7 +8,9 @@
 // (crc.go). The pure parts — CRC, framing, the command and status codes —
 // are in crc.go, frame.go and codes.go; the serial port in port.go; the poll
 // loop in driver.go; what the driver needs from the cabinet in cashbox.go.
-// The validator side, for tests and the simulator, is id003emu.
+// The validator side, for tests and the simulator, is id003emu. Barcode
+// tickets (TITO ticket-in, Config.Tickets) follow public descriptions of
+// the barcode extension, to check on a real unit (codes.go).
 //
 // The protocol was written from its public facts (the open ID-003 hosts in
 // C#, C++ and Python agree on the codes); no code was copied.

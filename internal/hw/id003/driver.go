@@ -29,6 +29,13 @@ type Config struct {
 	// not listed are inhibited in the validator (set denomination) and, if
 	// one is offered anyway, returned with a reason.
 	Notes map[byte]money.Cents
+	// Tickets: the validator reads barcode tickets (TITO ticket-in). The
+	// settings then include the barcode function (C6: interleaved 2 of
+	// 5, 18 characters) and the bar inhibit (C7), which the driver keeps
+	// to what the cabinet accepts (SetAcceptance for notes, SetTickets
+	// for tickets); set inhibit (C3) enables the unit when either is
+	// wanted. Without it a ticket escrowed anyway is returned.
+	Tickets bool
 	// PollInterval is the pause between status requests (default 100 ms;
 	// ID-003 hosts poll every 100–200 ms).
 	PollInterval time.Duration
@@ -41,8 +48,8 @@ type Config struct {
 
 // Validate checks the denomination table.
 func (c Config) Validate() error {
-	if len(c.Notes) == 0 {
-		return fmt.Errorf("%w: no note accepted (give at least one escrow code 0x%02X–0x%02X with its value)", ErrConfig, FirstEscrowCode, LastEscrowCode)
+	if len(c.Notes) == 0 && !c.Tickets {
+		return fmt.Errorf("%w: no note accepted (give at least one escrow code 0x%02X–0x%02X with its value, or accept tickets)", ErrConfig, FirstEscrowCode, LastEscrowCode)
 	}
 	for code, v := range c.Notes {
 		if code < FirstEscrowCode || code > LastEscrowCode {
@@ -99,13 +106,16 @@ type Driver struct {
 	box   Cashbox
 	event func(Event)
 
-	mu   sync.Mutex
-	max  money.Cents // acceptance: notes up to max; 0 inhibits
-	info Info
+	mu      sync.Mutex
+	max     money.Cents // acceptance: notes up to max; 0 inhibits
+	tickets bool        // ticket acceptance (with Config.Tickets)
+	info    Info
 
 	// owned by Run
 	buf        []byte
 	configured bool // settings sent since the last reset
+	bar        byte // the bar inhibit the validator echoed (Config.Tickets)
+	held       string
 	last       Status
 	missed     int
 }
@@ -136,6 +146,22 @@ func (d *Driver) acceptance() money.Cents {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.max
+}
+
+// SetTickets enables (true) or inhibits ticket acceptance; it needs
+// Config.Tickets. It takes effect at the next poll (the validator's bar
+// inhibit), and a ticket offered meanwhile while off is returned without
+// asking the Cashbox.
+func (d *Driver) SetTickets(on bool) {
+	d.mu.Lock()
+	d.tickets = on
+	d.mu.Unlock()
+}
+
+func (d *Driver) ticketsOn() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.tickets
 }
 
 // Info returns the validator's version and state.
@@ -197,8 +223,11 @@ func (d *Driver) handle(ctx context.Context, f Frame) error {
 	if len(f.Data) > 0 {
 		data = f.Data[0]
 	}
+	if st != StEscrow && st != StHolding {
+		d.held = "" // the ticket the driver held has left the escrow
+	}
 	if st != d.last {
-		d.changed(d.last, st, data)
+		d.changed(d.last, st, f.Data)
 		d.last = st
 		d.setInfo(func(i *Info) { i.Status = st })
 	}
@@ -216,17 +245,27 @@ func (d *Driver) handle(ctx context.Context, f Frame) error {
 		if !d.configured {
 			return d.configure()
 		}
+		// The status never shows the bar inhibit: after any initialize
+		// (a fault cleared) it is sent again.
+		d.bar = 0
 	case StDisabled, StIdling:
 		if !d.configured {
 			return d.configure()
 		}
 		return d.applyInhibit()
 	case StEscrow:
+		if data == TicketCode {
+			return d.ticket(ctx, f.Data[1:])
+		}
 		return d.escrow(ctx, data)
 	case StHolding:
-		// Only a host holds; this one never does, so this is a hold left
-		// by an earlier host. The denomination is unknown: return it.
-		d.event(Event{Kind: EvReturned, Text: "a note held in escrow by an earlier host (value unknown)"})
+		if d.held != "" {
+			return d.decideTicket(ctx, d.held)
+		}
+		// This driver holds only the tickets it remembers, so this is a
+		// hold left by an earlier host (holding carries no data): what
+		// is held is unknown; return it.
+		d.event(Event{Kind: EvReturned, Text: "a note or ticket held in escrow by an earlier host (unknown)"})
 		return d.operate(CmdReturn)
 	case StVendValid:
 		if ok, err := d.credit(ctx); !ok || err != nil {
@@ -238,7 +277,11 @@ func (d *Driver) handle(ctx context.Context, f Frame) error {
 }
 
 // changed reports a change of status.
-func (d *Driver) changed(from, to Status, data byte) {
+func (d *Driver) changed(from, to Status, all []byte) {
+	var data byte
+	if len(all) > 0 {
+		data = all[0]
+	}
 	ev := Event{Kind: EvStatus, Status: to}
 	switch to {
 	case StFailure:
@@ -247,6 +290,13 @@ func (d *Driver) changed(from, to Status, data byte) {
 		ev.Reject = RejectReason(data)
 	case StEscrow:
 		ev.Note = Note{Code: data, Value: d.cfg.Notes[data]}
+		if data == TicketCode {
+			ev.Note, ev.Ticket = Note{Code: TicketCode}, string(all[1:])
+		}
+	case StHolding:
+		if d.held != "" {
+			ev.Note, ev.Ticket = Note{Code: TicketCode}, d.held
+		}
 	}
 	d.event(ev)
 	if from.Fault() && !to.Fault() {
@@ -325,6 +375,64 @@ func (d *Driver) escrow(ctx context.Context, code byte) error {
 	return d.operate(CmdStack1)
 }
 
+// ticket checks the barcode of the ticket in escrow and decides it.
+func (d *Driver) ticket(ctx context.Context, barcode []byte) error {
+	d.held = ""
+	number, err := ticketNumber(barcode)
+	switch {
+	case err != nil:
+		return d.returnTicket(string(barcode), err.Error())
+	case !d.cfg.Tickets:
+		return d.returnTicket(number, "this cabinet takes no tickets (not configured)")
+	case !d.ticketsOn():
+		return d.returnTicket(number, "tickets are not accepted now")
+	}
+	return d.decideTicket(ctx, number)
+}
+
+// decideTicket asks the Cashbox about the ticket in escrow or held and
+// acts on its answer.
+func (d *Driver) decideTicket(ctx context.Context, number string) error {
+	dec, err := d.box.Ticket(number)
+	if ctx.Err() != nil {
+		return ctx.Err() // stopped while deciding: the ticket stays (a real unit's hold runs out)
+	}
+	if err != nil {
+		return d.returnTicket(number, fmt.Sprintf("ticket decision failed: %v", err))
+	}
+	switch dec.Action {
+	case TicketHold:
+		d.held = number
+		return d.operate(CmdHold)
+	case TicketStack:
+		d.held = ""
+		return d.operate(CmdStack1)
+	case TicketReturn:
+		return d.returnTicket(number, dec.Reason)
+	}
+	return d.returnTicket(number, fmt.Sprintf("unknown answer %s (want hold, stack or return)", dec.Action))
+}
+
+func (d *Driver) returnTicket(barcode, why string) error {
+	d.held = ""
+	d.event(Event{Kind: EvReturned, Note: Note{Code: TicketCode}, Ticket: barcode, Text: why})
+	return d.operate(CmdReturn)
+}
+
+// ticketNumber checks the barcode read from a ticket: a TITO validation
+// number is TicketDigits ASCII digits. The error names what was read.
+func ticketNumber(b []byte) (string, error) {
+	if len(b) != TicketDigits {
+		return "", fmt.Errorf("barcode %q is not a ticket number: %d characters, want %d digits", b, len(b), TicketDigits)
+	}
+	for i, c := range b {
+		if c < '0' || c > '9' {
+			return "", fmt.Errorf("barcode %q is not a ticket number: %q at position %d, want only digits 0–9", b, c, i+1)
+		}
+	}
+	return string(b), nil
+}
+
 func (d *Driver) accepted() string {
 	codes := make([]byte, 0, len(d.cfg.Notes))
 	for c := range d.cfg.Notes {
@@ -344,21 +452,30 @@ func (d *Driver) accepted() string {
 // reset sends Reset; settings follow at initialize.
 func (d *Driver) reset() error {
 	d.configured = false
+	d.held = ""
 	return d.operate(CmdReset)
 }
 
 // configure sends every setting, inhibited, and reads the version.
 func (d *Driver) configure() error {
-	settings := []struct {
+	type setting struct {
 		c    Command
 		data []byte
-	}{
+	}
+	settings := []setting{
 		{CmdSetInhibit, []byte{0x01}},
 		{CmdSetDenomination, d.cfg.denominationMask()},
 		{CmdSetSecurity, []byte{0x00, 0x00}},
 		{CmdSetCommMode, []byte{0x00}},
 		{CmdSetDirection, []byte{0x00}},
 		{CmdSetOptional, []byte{0x00, 0x00}},
+	}
+	if d.cfg.Tickets {
+		// Tickets need the barcode function; both inhibited until the
+		// next poll applies what the cabinet wants.
+		settings = append(settings,
+			setting{CmdSetBarcode, []byte{BarcodeInterleaved25, TicketDigits}},
+			setting{CmdSetBarInhibit, []byte{0xFF}})
 	}
 	for _, s := range settings {
 		if ok, err := d.setting(s.c, s.data); !ok || err != nil {
@@ -374,6 +491,7 @@ func (d *Driver) configure() error {
 		return err
 	}
 	d.configured = true
+	d.bar = 0xFF
 	return nil
 }
 
@@ -393,8 +511,28 @@ func (d *Driver) setting(c Command, data []byte) (bool, error) {
 
 // applyInhibit sets the validator's inhibit to what the cabinet wants,
 // when its status (idling: enabled; disabled: inhibited) says otherwise.
+// With tickets, the bar inhibit (C7) is set first to the notes and
+// tickets wanted (its echo is remembered: the status does not show it),
+// and the unit is enabled when either is.
 func (d *Driver) applyInhibit() error {
 	want := d.acceptance() > 0
+	if d.cfg.Tickets {
+		tickets := d.ticketsOn()
+		bar := BarInhibitNone
+		if !want {
+			bar |= BarInhibitNotes
+		}
+		if !tickets {
+			bar |= BarInhibitTickets
+		}
+		if bar != d.bar {
+			if ok, err := d.setting(CmdSetBarInhibit, []byte{bar}); !ok || err != nil {
+				return err
+			}
+			d.bar = bar
+		}
+		want = want || tickets
+	}
 	if want == (d.last == StIdling) {
 		d.setInfo(func(i *Info) { i.Enabled = want })
 		return nil

@@ -34,6 +34,9 @@ type boltBox struct {
 	// credit", "credited"); if it returns true the box fails there, as a
 	// host that dies at that point (what was committed stays committed).
 	crash func(point string) bool
+	// tickets is the casino system's answer for each barcode (shared by
+	// the boxes of one rig: it survives a host restart).
+	tickets *ticketHost
 }
 
 func (b *boltBox) setLimit(l money.Cents) {
@@ -61,11 +64,12 @@ var (
 	keyOrder = []byte("order")  // code, value (8 bytes), credited (1 byte)
 	keyCred  = []byte("credit") // credits, 8 bytes
 	keyLog   = []byte("log")    // escrow codes of the notes credited, in order
+	keyTLog  = []byte("tlog")   // barcodes of the tickets credited, each ended by a newline
 )
 
 var errCrash = errors.New("host died here (test)")
 
-func openBox(t *testing.T, path string, limit money.Cents) *boltBox {
+func openBox(t *testing.T, path string, limit money.Cents, tickets *ticketHost) *boltBox {
 	t.Helper()
 	db, err := bbolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -74,7 +78,7 @@ func openBox(t *testing.T, path string, limit money.Cents) *boltBox {
 	if err := db.Update(func(tx *bbolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucket); return err }); err != nil {
 		t.Fatal(err)
 	}
-	return &boltBox{db: db, limit: limit}
+	return &boltBox{db: db, limit: limit, tickets: tickets}
 }
 
 func (b *boltBox) credits(tx *bbolt.Tx) money.Cents {
@@ -126,9 +130,15 @@ func (b *boltBox) Credit() (id003.Note, bool, error) {
 		fresh = true
 		c := make([]byte, 8)
 		binary.BigEndian.PutUint64(c, uint64(b.credits(tx)+n.Value))
-		upd := append(slices.Clone(rec[:9]), 1)
+		upd := slices.Clone(rec)
+		upd[9] = 1
 		if err := bk.Put(keyCred, c); err != nil {
 			return err
+		}
+		if n.Code == id003.TicketCode {
+			if err := bk.Put(keyTLog, append(slices.Clone(bk.Get(keyTLog)), append(slices.Clone(rec[10:]), '\n')...)); err != nil {
+				return err
+			}
 		}
 		if err := bk.Put(keyLog, append(slices.Clone(bk.Get(keyLog)), n.Code)); err != nil {
 			return err
@@ -139,6 +149,41 @@ func (b *boltBox) Credit() (id003.Note, bool, error) {
 		return id003.Note{}, false, errCrash
 	}
 	return n, fresh, err
+}
+
+// Ticket asks the test's casino system (ticketHost) and, to stack, records
+// the order durably first: the ticket's code, amount and barcode.
+func (b *boltBox) Ticket(number string) (id003.TicketDecision, error) {
+	dec, amount, err := b.tickets.ask(number)
+	if err != nil || dec.Action != id003.TicketStack {
+		return dec, err
+	}
+	rec := make([]byte, 10, 10+len(number))
+	rec[0] = id003.TicketCode
+	binary.BigEndian.PutUint64(rec[1:], uint64(amount))
+	rec = append(rec, number...)
+	if err := b.db.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bucket).Put(keyOrder, rec) }); err != nil {
+		return id003.TicketDecision{}, err
+	}
+	if b.dies("ordered") {
+		return id003.TicketDecision{}, errCrash
+	}
+	return dec, nil
+}
+
+// ticketLog reads the barcodes of the tickets credited, in order.
+func (b *boltBox) ticketLog(t *testing.T) []string {
+	t.Helper()
+	var log []string
+	if err := b.db.View(func(tx *bbolt.Tx) error {
+		if v := tx.Bucket(bucket).Get(keyTLog); len(v) > 0 {
+			log = strings.Split(strings.TrimSuffix(string(v), "\n"), "\n")
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return log
 }
 
 // ledger reads the credit meter and the codes credited.
@@ -231,6 +276,8 @@ type rig struct {
 	ctx    context.Context // the test's guard against a hang
 	emu    *id003emu.Validator
 	dbPath string
+	cfg    id003.Config
+	host   *ticketHost
 	box    *boltBox
 	ev     *events
 	drv    *id003.Driver
@@ -242,14 +289,16 @@ type rig struct {
 
 var testCfg = id003.Config{Notes: notes, PollInterval: 2 * time.Millisecond, ReplyTimeout: 150 * time.Millisecond, Retries: 3}
 
-func newRig(t *testing.T) *rig {
+func newRig(t *testing.T) *rig { t.Helper(); return newRigWith(t, testCfg) }
+
+func newRigWith(t *testing.T, cfg id003.Config) *rig {
 	t.Helper()
 	emu, err := id003emu.Open()
 	if err != nil {
 		t.Skipf("no pty: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	r := &rig{t: t, ctx: ctx, emu: emu, dbPath: t.TempDir() + "/cabinet.db", ev: newEvents()}
+	r := &rig{t: t, ctx: ctx, emu: emu, dbPath: t.TempDir() + "/cabinet.db", cfg: cfg, host: newTicketHost(), ev: newEvents()}
 	t.Cleanup(func() {
 		r.stop()
 		cancel()
@@ -264,17 +313,24 @@ func newRig(t *testing.T) *rig {
 // start opens the store and the port and runs a new driver (a host boot).
 func (r *rig) start() {
 	r.t.Helper()
-	r.box = openBox(r.t, r.dbPath, 100000)
+	if r.host == nil {
+		r.host = newTicketHost()
+	}
+	if r.cfg.Notes == nil {
+		r.cfg = testCfg
+	}
+	r.box = openBox(r.t, r.dbPath, 100000, r.host)
 	p, err := id003.OpenPort(r.emu.Path)
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	r.port = p
-	d, err := id003.New(p, testCfg, r.box, r.ev.add)
+	d, err := id003.New(p, r.cfg, r.box, r.ev.add)
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	d.SetAcceptance(100000)
+	d.SetTickets(r.cfg.Tickets)
 	r.drv = d
 	ctx, cancel := context.WithCancel(r.ctx)
 	r.cancel, r.run, r.done = cancel, ctx, make(chan error, 1)
@@ -317,12 +373,18 @@ func (r *rig) waitEmu(what string, cond func(id003emu.Snapshot) bool) id003emu.S
 	return s
 }
 
-// idleAfter waits until the validator idles with n notes handled.
+// idleAfter waits until the validator idles with n notes and tickets
+// handled.
 func (r *rig) idleAfter(n int) id003emu.Snapshot {
 	r.t.Helper()
-	return r.waitEmu(fmt.Sprintf("idle after %d notes", n), func(s id003emu.Snapshot) bool {
-		return s.Status == id003.StIdling && len(s.Stacked)+len(s.Returned) == n
+	return r.waitEmu(fmt.Sprintf("idle after %d items", n), func(s id003emu.Snapshot) bool {
+		return s.Status == id003.StIdling && handled(s) == n
 	})
+}
+
+// handled is the number of notes and tickets stacked or given back.
+func handled(s id003emu.Snapshot) int {
+	return len(s.Stacked) + len(s.Returned) + len(s.TicketsStacked) + len(s.TicketsReturned)
 }
 
 // insert feeds a note once the validator idles.
@@ -334,19 +396,25 @@ func (r *rig) insert(code byte) {
 	}
 }
 
-// checkMoney: the credits are exactly the notes the validator stacked, note
-// for note, and no note it gave back was credited.
+// checkMoney: the credits are exactly the notes and tickets the validator
+// stacked, item for item, and none it gave back was credited.
 func (r *rig) checkMoney() {
 	r.t.Helper()
 	s := r.emu.Snapshot()
 	credits, log := r.box.ledger(r.t)
+	tlog := r.box.ticketLog(r.t)
 	var want money.Cents
 	for _, c := range s.Stacked {
 		want += notes[c]
 	}
-	if credits != want || !slices.Equal(log, s.Stacked) {
-		r.t.Errorf("credits %s for notes % X, want %s for the stacked % X (returned % X); events:\n%s",
-			credits, log, want, s.Stacked, s.Returned, dump(r.ev.list()))
+	for _, bc := range s.TicketsStacked {
+		want += r.host.amountOf(bc)
+	}
+	noteLog := slices.DeleteFunc(slices.Clone(log), func(c byte) bool { return c == id003.TicketCode })
+	if credits != want || !slices.Equal(noteLog, s.Stacked) || !slices.Equal(tlog, s.TicketsStacked) ||
+		len(log)-len(noteLog) != len(tlog) {
+		r.t.Errorf("credits %s for notes % X and tickets %q, want %s for the stacked % X and %q (returned % X, %q); events:\n%s",
+			credits, log, tlog, want, s.Stacked, s.TicketsStacked, s.Returned, s.TicketsReturned, dump(r.ev.list()))
 	}
 }
 
@@ -714,9 +782,10 @@ func TestVendValidNotOrdered(t *testing.T) {
 	}
 }
 
-// TestRandomCutsAndCrashes feeds notes while cutting the validator's power
-// and killing the host at random steps (seeded; the seed is printed): the
-// credits always end equal, note for note, to the notes stacked.
+// TestRandomCutsAndCrashes feeds notes and tickets (held a few times, then
+// stacked or returned) while cutting the validator's power and killing the
+// host at random steps (seeded; the seed is printed): the credits always
+// end equal, item for item, to the notes and tickets stacked.
 func TestRandomCutsAndCrashes(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
@@ -726,10 +795,11 @@ func TestRandomCutsAndCrashes(t *testing.T) {
 		{Status: id003.StStacking}, {Status: id003.StVendValid}, {Command: id003.CmdAck},
 		{Status: id003.StStacked}, {Command: id003.CmdReturn}, {Status: id003.StReturning},
 		{Command: id003.CmdReset}, {Status: id003.StInitialize}, {Status: id003.StVendValid, Silent: 4},
+		{Command: id003.CmdHold}, {Status: id003.StHolding},
 	}
 	points := []string{"ordered", "before credit", "credited"}
-	codes := []byte{0x61, 0x62, 0x63, 0x64, 0x65, 0x66}
-	r := newRig(t)
+	codes := []byte{0x61, 0x62, 0x63, 0x64, 0x65, 0x66, id003.TicketCode, id003.TicketCode}
+	r := newRigWith(t, ticketCfg)
 	for i := range 40 {
 		r.box.setLimit([]money.Cents{100000, 100000, 100000, 1000}[rng.IntN(4)])
 		if rng.IntN(3) == 0 {
@@ -749,12 +819,18 @@ func TestRandomCutsAndCrashes(t *testing.T) {
 			})
 		}
 		code := codes[rng.IntN(len(codes))]
-		r.insert(code)
+		if code == id003.TicketCode {
+			bc := fmt.Sprintf("%018d", 1000+i)
+			r.host.plan(bc, ticketPlan{holds: rng.IntN(3), amount: []money.Cents{0, 1000, 2500}[rng.IntN(3)], reason: "voided"})
+			r.insertTicket(bc)
+		} else {
+			r.insert(code)
+		}
 		idle := make(chan error, 1)
 		wctx, stop := context.WithCancel(r.ctx)
 		go func() {
 			_, err := r.emu.WaitFor(wctx, func(s id003emu.Snapshot) bool {
-				return s.Status == id003.StIdling && len(s.Stacked)+len(s.Returned) == i+1
+				return s.Status == id003.StIdling && handled(s) == i+1
 			})
 			idle <- err
 		}()
@@ -781,5 +857,6 @@ func TestRandomCutsAndCrashes(t *testing.T) {
 		}
 	}
 	s := r.emu.Snapshot()
-	t.Logf("stacked %d, returned %d, power cuts %d", len(s.Stacked), len(s.Returned), s.Cuts)
+	t.Logf("notes stacked %d, returned %d; tickets stacked %d, returned %d; power cuts %d",
+		len(s.Stacked), len(s.Returned), len(s.TicketsStacked), len(s.TicketsReturned), s.Cuts)
 }

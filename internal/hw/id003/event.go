@@ -12,7 +12,7 @@ const (
 	EvCredited                            // Note was credited (its transaction committed), then ACKed
 	EvCreditRepeated                      // vend valid / bill in stacker for Note, already credited: nothing credited
 	EvUncredited                          // a note reached the stacker that the cabinet had not ordered (Text): never credited
-	EvReturned                            // the cabinet returned the note in escrow (Note, Text: why)
+	EvReturned                            // the cabinet returned the note or ticket in escrow (Note, Ticket, Text: why)
 	EvRejected                            // the validator refused a note (Reject)
 	EvFault                               // an error status began (Status, Failure): acceptance stops
 	EvFaultCleared                        // the error status ended (Status: the one that ended)
@@ -46,6 +46,18 @@ type Event struct {
 	Reject  RejectReason
 	Failure FailureCode
 	Text    string
+	// Ticket is the barcode of a ticket (Note.Code is TicketCode), as
+	// read: set on the status event of its escrow (and of its holding)
+	// and on its Returned.
+	Ticket string
+}
+
+// item is the note, or the ticket and its barcode as read.
+func (e Event) item() string {
+	if e.Note.Code == TicketCode {
+		return fmt.Sprintf("ticket %q", e.Ticket)
+	}
+	return e.Note.String()
 }
 
 func (e Event) String() string {
@@ -57,7 +69,11 @@ func (e Event) String() string {
 		case StRejecting:
 			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.Reject)
 		case StEscrow:
-			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.Note)
+			return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.item())
+		case StHolding:
+			if e.Note.Code == TicketCode {
+				return fmt.Sprintf("%s: %s: %s", e.Kind, e.Status, e.item())
+			}
 		}
 		return fmt.Sprintf("%s: %s", e.Kind, e.Status)
 	case EvPowerUp, EvFaultCleared:
@@ -65,7 +81,10 @@ func (e Event) String() string {
 	case EvCredited, EvCreditRepeated:
 		return fmt.Sprintf("%s: %s", e.Kind, e.Note)
 	case EvReturned:
-		return fmt.Sprintf("%s: %s: %s", e.Kind, e.Note, e.Text)
+		if e.Note.Code == 0 && e.Text != "" {
+			return fmt.Sprintf("%s: %s", e.Kind, e.Text) // an item held by an earlier host
+		}
+		return fmt.Sprintf("%s: %s: %s", e.Kind, e.item(), e.Text)
 	case EvRejected:
 		return fmt.Sprintf("%s: %s", e.Kind, e.Reject)
 	case EvCommError, EvBack:

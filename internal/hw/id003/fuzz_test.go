@@ -2,6 +2,8 @@ package id003
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -14,6 +16,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(k.want)
 	}
 	f.Add(MustEncode(byte(StEscrow), 0x63))
+	f.Add(MustEncode(byte(StEscrow), append([]byte{TicketCode}, "001234567890123456"...)...))
 	f.Add([]byte{0xFC, 0x06, 0x13, 0x63, 0x00, 0x00, 0xFC, 0x05, 0x11, 0x27, 0x56})
 	f.Add([]byte{0xFC, 0x04, 0xFC, 0xFF, 0x00})
 	f.Fuzz(func(t *testing.T, stream []byte) {
@@ -46,6 +49,27 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("Decode(% X): unclassified error %v", b, err)
 			}
 			b = b[n:]
+		}
+	})
+}
+
+// FuzzTicketNumber: whatever barcode a validator reports, the driver's
+// check never panics, accepts exactly the 18-digit ones unchanged, and
+// names what was read when it refuses.
+func FuzzTicketNumber(f *testing.F) {
+	for _, s := range []string{"001234567890123456", "", "00123456789012345", "0012345678901234567", "00123456789012345X", "0012345678\x001234567", "\xff\xfe"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		n, err := ticketNumber(b)
+		digits := len(b) == TicketDigits && strings.Trim(string(b), "0123456789") == ""
+		switch {
+		case digits && (err != nil || n != string(b)):
+			t.Fatalf("ticketNumber(%q) = %q, %v; want it accepted", b, n, err)
+		case !digits && (err == nil || n != ""):
+			t.Fatalf("ticketNumber(%q) = %q, %v; want it refused", b, n, err)
+		case err != nil && !strings.Contains(err.Error(), strings.Trim(fmt.Sprintf("%q", b), `"`)):
+			t.Fatalf("ticketNumber(%q): %v does not name what was read", b, err)
 		}
 	})
 }

@@ -9,6 +9,14 @@
 // step, so a transient status (accepting, stacking, stacked, returning,
 // rejecting, initialize) is reported for exactly one status request and the
 // tests never depend on the wall clock.
+//
+// Barcode tickets (TITO ticket-in) follow the public descriptions of ID-003
+// with barcode that package id003 documents (to check on a real unit):
+// InsertTicket feeds one, escrowed as TicketCode and its barcode; the bar
+// inhibit (C7) and the barcode function (C6) are answered and requested as
+// the other settings; hold keeps it in escrow (holding) until stack-1 or
+// return, with no time limit unless HoldLimit is set; the snapshot records
+// every ticket stacked and given back.
 package id003emu
 
 import (
@@ -18,6 +26,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -67,6 +76,11 @@ type Snapshot struct {
 	Requests int          // status requests answered
 	Invalid  int          // commands answered with invalid command
 	BadIn    int          // frames from the host with a bad CRC or length
+	// TicketsStacked and TicketsReturned are the barcodes of the tickets
+	// stacked and given back, in order (not in Stacked and Returned).
+	TicketsStacked  []string
+	TicketsReturned []string
+	Bar             byte // the bar inhibit setting (C7) in force
 }
 
 // Validator is the emulated validator. Its methods are safe for concurrent
@@ -75,6 +89,12 @@ type Validator struct {
 	master, slave *os.File
 	// Path is the pty the host opens (id003.OpenPort).
 	Path string
+	// HoldLimit, when above zero, is how long one hold keeps an item in
+	// escrow (real units: about 10 s); then the validator reports escrow
+	// again (the public descriptions do not say whether a unit returns
+	// the item instead; the host re-decides either way). Zero: held until
+	// stack-1 or return. Set it before the host's first command.
+	HoldLimit time.Duration
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced at every change
@@ -82,9 +102,12 @@ type Validator struct {
 
 	// physical, survives a cut
 	code     byte
+	barcode  string // the ticket's, when code is id003.TicketCode
 	at       place
 	stacked  []byte
 	returned []byte
+	tStacked []string
+	tReturnd []string
 	full     bool // the stacker is full: reported after the next stacked note
 	fault    id003.Status
 	faultB   byte
@@ -94,8 +117,9 @@ type Validator struct {
 	data       byte
 	inhibit    bool
 	settings   map[id003.Command][]byte
-	reject     byte // reject reason for the note being accepted (0: valid)
-	shown      bool // the status has been reported once: time may move on
+	reject     byte      // reject reason for the note being accepted (0: valid)
+	holdUntil  time.Time // with HoldLimit: when the hold runs out
+	shown      bool      // the status has been reported once: time may move on
 	ignoreMask bool
 
 	// script
@@ -252,7 +276,10 @@ func (v *Validator) command(f id003.Frame) []byte {
 			return nil
 		}
 		v.nReq++
-		if v.status.DataLen() > 0 {
+		switch {
+		case v.status == id003.StEscrow && v.data == id003.TicketCode:
+			return v.damage(id003.MustEncode(byte(v.status), append([]byte{id003.TicketCode}, v.barcode...)...))
+		case v.status.DataLen() > 0:
 			return v.damage(id003.MustEncode(byte(v.status), v.data))
 		}
 		return v.damage(id003.MustEncode(byte(v.status)))
@@ -275,10 +302,14 @@ func (v *Validator) command(f id003.Frame) []byte {
 		v.status = id003.StReturning
 		return v.damage(ack)
 	case c == id003.CmdHold:
-		if v.status != id003.StEscrow {
+		if v.status != id003.StEscrow && v.status != id003.StHolding {
 			return v.invalid()
 		}
+		// Each hold (again) restarts the hold time.
 		v.status = id003.StHolding
+		if v.HoldLimit > 0 {
+			v.holdUntil = time.Now().Add(v.HoldLimit)
+		}
 		return v.damage(ack)
 	case c == id003.CmdWait:
 		return v.damage(ack)
@@ -371,8 +402,13 @@ func (v *Validator) step() {
 		}
 	case id003.StAccepting:
 		mask := v.settings[id003.CmdSetDenomination]
+		bar := v.settings[id003.CmdSetBarInhibit][0]
 		inhibited := v.code < id003.FirstEscrowCode || v.code > id003.LastEscrowCode ||
-			(!v.ignoreMask && len(mask) > 0 && mask[0]&(1<<(v.code-id003.FirstEscrowCode)) != 0)
+			(!v.ignoreMask && len(mask) > 0 && mask[0]&(1<<(v.code-id003.FirstEscrowCode)) != 0) ||
+			(!v.ignoreMask && bar&id003.BarInhibitNotes != 0)
+		if v.code == id003.TicketCode {
+			inhibited = !v.ignoreMask && bar&id003.BarInhibitTickets != 0
+		}
 		switch {
 		case v.reject != 0:
 			v.status, v.data = id003.StRejecting, v.reject
@@ -380,6 +416,10 @@ func (v *Validator) step() {
 			v.status, v.data = id003.StRejecting, 0x79
 		default:
 			v.status, v.data = id003.StEscrow, v.code
+		}
+	case id003.StHolding:
+		if v.HoldLimit > 0 && !time.Now().Before(v.holdUntil) {
+			v.status, v.data = id003.StEscrow, v.code // the hold ran out
 		}
 	case id003.StStacking:
 		v.status = id003.StVendValid
@@ -395,13 +435,21 @@ func (v *Validator) step() {
 }
 
 func (v *Validator) stack() {
-	v.stacked = append(v.stacked, v.code)
-	v.code, v.at = 0, nowhere
+	if v.code == id003.TicketCode {
+		v.tStacked = append(v.tStacked, v.barcode)
+	} else {
+		v.stacked = append(v.stacked, v.code)
+	}
+	v.code, v.barcode, v.at = 0, "", nowhere
 }
 
 func (v *Validator) giveBack() {
-	v.returned = append(v.returned, v.code)
-	v.code, v.at, v.reject = 0, nowhere, 0
+	if v.code == id003.TicketCode {
+		v.tReturnd = append(v.tReturnd, v.barcode)
+	} else {
+		v.returned = append(v.returned, v.code)
+	}
+	v.code, v.barcode, v.at, v.reject = 0, "", nowhere, 0
 }
 
 // powerUp is the state after power-on: the status says where the note is.
@@ -410,6 +458,11 @@ func (v *Validator) powerUp() {
 	v.settings = map[id003.Command][]byte{
 		id003.CmdSetDenomination: {0, 0}, id003.CmdSetSecurity: {0, 0}, id003.CmdSetCommMode: {0},
 		id003.CmdSetInhibit: {1}, id003.CmdSetDirection: {0}, id003.CmdSetOptional: {0, 0},
+		// Reading taken: the barcode settings' power-on values are
+		// 18-digit interleaved 2 of 5, both enabled (set inhibit C3
+		// disables the unit), as set denomination's enable every note.
+		id003.CmdSetBarcode:    {id003.BarcodeInterleaved25, id003.TicketDigits},
+		id003.CmdSetBarInhibit: {id003.BarInhibitNone},
 	}
 	switch v.at {
 	case acceptor:
@@ -476,13 +529,33 @@ func (v *Validator) InsertReject(code byte, r id003.RejectReason) error {
 	return v.insert(code, byte(r))
 }
 
-func (v *Validator) insert(code, reject byte) error {
+// InsertTicket feeds a barcode ticket; barcode is any ASCII (up to 249
+// characters, what fits in a frame), so a misread or a foreign ticket can be
+// fed: the validator escrows whatever it read and the host checks it. A
+// ticket inhibited by the bar inhibit (C7 bit 1) is rejected by the
+// validator itself (inhibited, 0x79); one offered while set inhibit (C3)
+// disables the unit is not drawn in (ErrBusy), as a note.
+func (v *Validator) InsertTicket(barcode string) error {
+	if max := id003.MaxFrame - id003.MinFrame - 1; len(barcode) > max {
+		return fmt.Errorf("id003emu: barcode of %d characters (at most %d fit in a frame)", len(barcode), max)
+	}
+	for i := range len(barcode) {
+		if barcode[i] >= 0x80 {
+			return fmt.Errorf("id003emu: barcode %q: byte 0x%02X at position %d is not ASCII", barcode, barcode[i], i+1)
+		}
+	}
+	return v.insertItem(id003.TicketCode, barcode, 0)
+}
+
+func (v *Validator) insert(code, reject byte) error { return v.insertItem(code, "", reject) }
+
+func (v *Validator) insertItem(code byte, barcode string, reject byte) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.status != id003.StIdling || v.at != nowhere {
 		return fmt.Errorf("%w: %s", ErrBusy, v.status)
 	}
-	v.code, v.at, v.reject = code, acceptor, reject
+	v.code, v.barcode, v.at, v.reject = code, barcode, acceptor, reject
 	v.status, v.shown = id003.StAccepting, false
 	v.notify()
 	return nil
@@ -526,8 +599,9 @@ func (v *Validator) SetFull() {
 }
 
 // IgnoreMask makes the validator escrow notes the host inhibited with set
-// denomination (a unit whose currency table or DIP switches disagree with
-// the host): the host must still refuse them.
+// denomination or bar inhibit, and tickets it inhibited with bar inhibit (a
+// unit whose currency table or DIP switches disagree with the host): the
+// host must still refuse them.
 func (v *Validator) IgnoreMask(on bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -558,7 +632,7 @@ func (v *Validator) Snapshot() Snapshot {
 
 func (v *Validator) snapshot() Snapshot {
 	return Snapshot{Status: v.status, Stacked: slices.Clone(v.stacked), Returned: slices.Clone(v.returned),
-		Inhibit: v.inhibit, Cuts: v.nCuts, Requests: v.nReq, Invalid: v.nInv, BadIn: v.nBadIn}
+		TicketsStacked: slices.Clone(v.tStacked), TicketsReturned: slices.Clone(v.tReturnd), Bar: v.settings[id003.CmdSetBarInhibit][0], Inhibit: v.inhibit, Cuts: v.nCuts, Requests: v.nReq, Invalid: v.nInv, BadIn: v.nBadIn}
 }
 
 // WaitFor waits until cond holds for the validator's state, or ctx ends.

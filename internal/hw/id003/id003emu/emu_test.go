@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -196,6 +197,200 @@ func TestPowerUpStatusSaysWhereTheNoteIs(t *testing.T) {
 			s := v.Snapshot()
 			if got := slices.Equal(s.Stacked, []byte{0x64}); got != tt.stacked || len(s.Stacked)+len(s.Returned) != 1 {
 				t.Errorf("stacked % X returned % X, want stacked=%v", s.Stacked, s.Returned, tt.stacked)
+			}
+		})
+	}
+}
+
+// enabled resets the validator and enables it, as a host does.
+func enabled(t *testing.T, l line) {
+	t.Helper()
+	l.ask(id003.CmdReset)
+	l.ask(id003.CmdStatus) // initialize
+	l.ask(id003.CmdSetInhibit, 0)
+	if f := l.ask(id003.CmdStatus); id003.Status(f.Code) != id003.StIdling {
+		t.Fatalf("after enabling: %v, want idling", f)
+	}
+}
+
+const ticket = "001234567890123456"
+
+var ticketEscrow = id003.Frame{Code: 0x13, Data: append([]byte{0x6F}, ticket...)}
+
+// TestTicketConversation walks a ticket through the barcode settings,
+// escrow, holds, stack-1 and vend valid, and a second one through the bar
+// inhibit and a hold then return, command by command.
+func TestTicketConversation(t *testing.T) {
+	v, l := open(t)
+	l.ask(id003.CmdReset)
+	insert := func(b string) func() {
+		return func() {
+			if err := v.InsertTicket(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	steps := []struct {
+		cmd  id003.Command
+		data []byte
+		want id003.Frame
+		then func()
+	}{
+		{id003.CmdGetBarcode, nil, id003.Frame{Code: 0x86, Data: []byte{0x01, 0x12}}, nil}, // power-on values
+		{id003.CmdGetBarInhibit, nil, id003.Frame{Code: 0x87, Data: []byte{0xFC}}, nil},
+		{id003.CmdSetBarcode, []byte{0x01, 0x12}, id003.Frame{Code: 0xC6, Data: []byte{0x01, 0x12}}, nil},
+		{id003.CmdSetBarInhibit, []byte{0xFF}, id003.Frame{Code: 0xC7, Data: []byte{0xFF}}, nil},
+		{id003.CmdGetBarInhibit, nil, id003.Frame{Code: 0x87, Data: []byte{0xFF}}, nil},
+		{id003.CmdSetBarInhibit, []byte{0xFC, 0x00}, id003.Frame{Code: 0x4B}, nil}, // one byte too many
+		{id003.CmdSetBarInhibit, []byte{0xFD}, id003.Frame{Code: 0xC7, Data: []byte{0xFD}}, nil},
+		{id003.CmdSetInhibit, []byte{0x00}, id003.Frame{Code: 0xC3, Data: []byte{0x00}}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x1B}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x11}, insert(ticket)},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x12}, nil},
+		{id003.CmdStatus, nil, ticketEscrow, nil},
+		{id003.CmdHold, nil, id003.Frame{Code: 0x50}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x19}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x19}, nil}, // held until told
+		{id003.CmdHold, nil, id003.Frame{Code: 0x50}, nil},   // the host repeats it
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x19}, nil},
+		{id003.CmdStack1, nil, id003.Frame{Code: 0x50}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x14}, nil},
+		{id003.CmdHold, nil, id003.Frame{Code: 0x4B}, nil}, // nothing to hold
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x15}, func() { l.write(id003.MustEncode(byte(id003.CmdAck))) }},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x16}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x11}, insert("0001")}, // a short barcode: escrowed as read
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x12}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x13, Data: []byte{0x6F, '0', '0', '0', '1'}}, nil},
+		{id003.CmdReturn, nil, id003.Frame{Code: 0x50}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x18}, nil},
+		{id003.CmdSetBarInhibit, []byte{0xFE}, id003.Frame{Code: 0xC7, Data: []byte{0xFE}}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x11}, insert(ticket)}, // tickets inhibited: rejected
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x12}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x17, Data: []byte{0x79}}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x11}, func() {
+			if err := v.Insert(0x61); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x12}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x13, Data: []byte{0x61}}, nil}, // notes enabled
+		{id003.CmdHold, nil, id003.Frame{Code: 0x50}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x19}, nil},
+		{id003.CmdReturn, nil, id003.Frame{Code: 0x50}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x18}, nil},
+		{id003.CmdSetBarInhibit, []byte{0xFD}, id003.Frame{Code: 0xC7, Data: []byte{0xFD}}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x11}, func() {
+			if err := v.Insert(0x61); err != nil { // notes inhibited by the bar inhibit
+				t.Fatal(err)
+			}
+		}},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x12}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x17, Data: []byte{0x79}}, nil},
+		{id003.CmdSetInhibit, []byte{0x01}, id003.Frame{Code: 0xC3, Data: []byte{0x01}}, nil},
+		{id003.CmdStatus, nil, id003.Frame{Code: 0x1A}, nil},
+	}
+	for i, s := range steps {
+		got := l.ask(s.cmd, s.data...)
+		if got.Code != s.want.Code || !bytes.Equal(got.Data, s.want.Data) {
+			t.Fatalf("step %d: %s % X answered %v, want %v", i, s.cmd, s.data, got, s.want)
+		}
+		if s.then != nil {
+			s.then()
+		}
+	}
+	s := v.Snapshot()
+	if !slices.Equal(s.TicketsStacked, []string{ticket}) || !slices.Equal(s.TicketsReturned, []string{"0001", ticket}) ||
+		len(s.Stacked) != 0 || !slices.Equal(s.Returned, []byte{0x61, 0x61}) || s.Bar != 0xFD {
+		t.Errorf("tickets stacked %q returned %q, notes stacked % X returned % X, bar %02X", s.TicketsStacked, s.TicketsReturned, s.Stacked, s.Returned, s.Bar)
+	}
+	if err := v.InsertTicket(ticket); !errors.Is(err, ErrBusy) {
+		t.Errorf("InsertTicket while disabled = %v, want ErrBusy", err)
+	}
+}
+
+func TestInsertTicketBadBarcode(t *testing.T) {
+	v, _ := open(t)
+	for _, tt := range []struct {
+		barcode, want string
+	}{
+		{"00123456789012345\xC3", `byte 0xC3 at position 18 is not ASCII`},
+		{strings.Repeat("1", 250), "barcode of 250 characters (at most 249 fit in a frame)"},
+	} {
+		if err := v.InsertTicket(tt.barcode); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("InsertTicket(%.20q) = %v, want %q", tt.barcode, err, tt.want)
+		}
+	}
+}
+
+// TestHoldLimit: with HoldLimit, a hold runs out and the ticket is in
+// escrow again (the limit is a nanosecond: it has run out by the second
+// status request, whatever the clock).
+func TestHoldLimit(t *testing.T) {
+	v, l := open(t)
+	v.HoldLimit = time.Nanosecond
+	v.Snapshot() // the field's write is published by the lock
+	enabled(t, l)
+	if err := v.InsertTicket(ticket); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []id003.Frame{{Code: 0x12}, ticketEscrow} {
+		if f := l.ask(id003.CmdStatus); f.Code != want.Code || !bytes.Equal(f.Data, want.Data) {
+			t.Fatalf("status %v, want %v", f, want)
+		}
+	}
+	l.ask(id003.CmdHold)
+	if f := l.ask(id003.CmdStatus); f.Code != 0x19 {
+		t.Fatalf("after hold: %v, want holding", f)
+	}
+	if f := l.ask(id003.CmdStatus); f.Code != 0x13 || !bytes.Equal(f.Data, ticketEscrow.Data) {
+		t.Fatalf("after the hold ran out: %v, want the ticket in escrow", f)
+	}
+}
+
+// TestTicketPowerUp: a cut while a ticket is held leaves 41 (Reset gives it
+// back), one while it is stacking leaves 42 (Reset stacks it).
+func TestTicketPowerUp(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		trap    Trap
+		want    id003.Status
+		stacked bool
+	}{
+		{"holding", Trap{Status: id003.StHolding}, id003.StPowerUpBillAcceptor, false},
+		{"hold received", Trap{Command: id003.CmdHold}, id003.StPowerUpBillAcceptor, false},
+		{"stacking", Trap{Status: id003.StStacking}, id003.StPowerUpBillStacker, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v, l := open(t)
+			enabled(t, l)
+			if err := v.InsertTicket(ticket); err != nil {
+				t.Fatal(err)
+			}
+			v.Arm(tt.trap)
+			held := false
+			for f := l.ask(id003.CmdStatus); !id003.Status(f.Code).PowerUp(); f = l.ask(id003.CmdStatus) {
+				switch {
+				case id003.Status(f.Code) == id003.StEscrow && !held:
+					held = true
+					l.write(id003.MustEncode(byte(id003.CmdHold)))
+					if tt.trap.Command == 0 {
+						l.read()
+					}
+				case id003.Status(f.Code) == id003.StHolding:
+					l.ask(id003.CmdStack1)
+				}
+			}
+			if f := l.ask(id003.CmdStatus); id003.Status(f.Code) != tt.want {
+				t.Fatalf("after the cut: %v, want %s", f, tt.want)
+			}
+			l.ask(id003.CmdReset)
+			l.ask(id003.CmdStatus) // initialize
+			if f := l.ask(id003.CmdStatus); id003.Status(f.Code) != id003.StDisabled {
+				t.Errorf("after reset: %v, want disabled", f)
+			}
+			s := v.Snapshot()
+			if got := slices.Equal(s.TicketsStacked, []string{ticket}); got != tt.stacked || len(s.TicketsStacked)+len(s.TicketsReturned) != 1 {
+				t.Errorf("tickets stacked %q returned %q, want stacked=%v", s.TicketsStacked, s.TicketsReturned, tt.stacked)
 			}
 		})
 	}
