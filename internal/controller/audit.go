@@ -114,7 +114,7 @@ func ticketsView(m meters.Meters, pg pages) *view.TicketsView {
 		l := view.TicketLine{Validation: tcl.FormatValidation(t.Validation), Amount: t.Amount,
 			Time: t.Inserted.Format(time.DateTime), Status: string(t.Status), Reason: t.Reason}
 		if t.Status == recovery.TicketInRejected || t.Status == recovery.TicketInReturned {
-			l.Code = fmt.Sprintf("%02X", byte(t.SASStatus))
+			l.Code = ticketInReason(t) // as the player was shown it (ticketin.go)
 		}
 		tv.In = append(tv.In, l)
 	}

@@ -97,8 +97,8 @@ func (r *titoRig) printResult() {
 // TestTicketsAuditPage: the audit page "tickets" shows the ticket meters
 // and the last tickets out and in as the store committed them: a ticket
 // printed, one the printer failed that the attendant voided, one jammed
-// and reprinted, and a ticket in returned (written by the store's ticket-in
-// records before the boot: the controller reads no ticket yet).
+// and reprinted, and a ticket in returned (its record written before the
+// boot: the ticket-in flow itself is the note desk's, ticketin_test.go).
 func TestTicketsAuditPage(t *testing.T) {
 	r := newTITORig(t, 0, func(tx *recovery.Tx) error {
 		in, err := tx.TicketInserted("001234567890123456")
@@ -175,9 +175,9 @@ func TestTicketsAuditPage(t *testing.T) {
 			t.Errorf("ticket out %d time %q, want %v", i, l.Time, outs[i].Created)
 		}
 	}
-	if len(tv.In) != 1 || tv.In[0].Validation != "00-1234-5678-9012-3456" || tv.In[0].Status != "returned" || tv.In[0].Code != "89" ||
+	if len(tv.In) != 1 || tv.In[0].Validation != "00-1234-5678-9012-3456" || tv.In[0].Status != "returned" || tv.In[0].Code != "status_89" ||
 		tv.In[0].Reason == "" {
-		t.Errorf("tickets in %+v, want the returned 00-1234-5678-9012-3456 with code 89 and its reason", tv.In)
+		t.Errorf("tickets in %+v, want the returned 00-1234-5678-9012-3456 with reason status_89", tv.In)
 	}
 	// Another page carries no tickets view (read only for its page).
 	r.handle(HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Spot}))

@@ -249,8 +249,8 @@ func (fr *frame) drawTicketTable(title string, ts []view.TicketLine, dir string,
 		}
 		fr.text(st, cols[3], y, fr.fit(st, 16, cols[4]-cols[3]-12, true), sc, true)
 		why := t.Reason
-		if t.Code != "" && i18n.Has(fr.lang, "tickets.in_reason."+t.Code) {
-			why = fr.tr("tickets.in_reason." + t.Code)
+		if t.Code != "" && i18n.Has(fr.lang, "msg.ticket_in_"+t.Code) {
+			why = fr.tr("msg.ticket_in_" + t.Code)
 		}
 		if why != "" {
 			fr.text(why, cols[4], y, fr.fit(why, 16, r.X+r.W-cols[4]-8, false), colWhite, false)

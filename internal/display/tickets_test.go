@@ -20,8 +20,8 @@ import (
 // ticketShots are the screens of a real cabinet with a ticket printer (the
 // shipped configuration, a bbolt store in a temp dir, the tclemu printer
 // over a pty): the audit page of tickets after seven tickets out (printed,
-// voided, reprinted: a full table) and a ticket in returned (written by
-// the store's ticket-in records before the boot), and the printer's
+// voided, reprinted: a full table) and a ticket in returned (its record
+// written before the boot), and the printer's
 // notices and handpay reasons on the player's screens.
 func ticketShots(t *testing.T) []namedShot {
 	t.Helper()
@@ -126,8 +126,8 @@ func ticketShots(t *testing.T) []namedShot {
 
 // TestTicketsPage: the audit page of tickets draws what the store
 // committed, in both languages: every ticket's validation number grouped as
-// printed, amounts, statuses translated, the ticket in's reason in the
-// cabinet's language, and no key missing from the catalogues.
+// printed, amounts, statuses translated, the ticket in's reason as the
+// player was shown it, in the cabinet's language, and no key missing from the catalogues.
 func TestTicketsPage(t *testing.T) {
 	o := offscreen(t)
 	var page *view.Snapshot
@@ -163,9 +163,9 @@ func TestTicketsPage(t *testing.T) {
 			want = append(want, ln.Validation, ln.Time)
 		}
 		if lang == "fr" {
-			want = append(want, "Imprimé", "Annulé", "Rendu", "panne du lecteur de billets", "Tickets émis", "7", "Imprimé · réimprimé 1×", "—")
+			want = append(want, "Imprimé", "Annulé", "Rendu", "Ticket rendu : le valideur n'a pas pu le prendre", "Tickets émis", "7", "Imprimé · réimprimé 1×", "—")
 		} else {
-			want = append(want, "Printed", "Voided", "Returned", "note validator failure", "Tickets issued", "7", "Printed · reprinted 1×", "—")
+			want = append(want, "Printed", "Voided", "Returned", "Ticket returned: the validator could not take it", "Tickets issued", "7", "Printed · reprinted 1×", "—")
 		}
 		for _, w := range want {
 			if !slices.ContainsFunc(texts, func(x string) bool { return x == w }) {

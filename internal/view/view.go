@@ -220,9 +220,11 @@ type TicketLine struct {
 	// Reason is why a ticket out became uncertain (the printer's words) or
 	// a ticket in was rejected or returned (as the player was shown it).
 	Reason string `json:"reason,omitempty"`
-	// Code is a ticket in's SAS redemption status when rejected or
-	// returned, two hex digits ("87"): the display words it in the
-	// cabinet's language, Reason being its fallback.
+	// Code is why a ticket in was rejected or returned, as the player
+	// was shown it: "host_84" (the host's transfer code) or "status_88"
+	// (the SAS redemption status); the display words it
+	// ("msg.ticket_in_"+Code) in the cabinet's language, Reason being its
+	// fallback.
 	Code string `json:"code,omitempty"`
 	// Reprints counts a ticket out's reprints by the attendant.
 	Reprints int `json:"reprints,omitempty"`
