@@ -3,11 +3,17 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
 	"cabinet/internal/hw/tcl"
 )
+
+// printerStatusEvery is how often the cabinet asks the printer's status
+// between tickets (paper low or out, a fault, no answer: shown, raised to
+// the host, and a cash-out while it cannot print is a handpay at once).
+const printerStatusEvery = 5 * time.Second
 
 // openPrinter is the ticket printer of `cabinet run` and `cabinet sim`:
 // the [printer] section, with `--printer PORT` overriding its port
@@ -39,7 +45,7 @@ func openPrinter(cfg *config.Config, portFlag string, log *slog.Logger) (*contro
 	if err != nil {
 		return nil, nil, fmt.Errorf("printer: %w", err)
 	}
-	t.Printer = p
+	t.Printer, t.StatusEvery = p, printerStatusEvery
 	if log != nil {
 		log.Info("ticket printer", "port", pc.Port, "baud", pc.Baud, "validation", cfg.SAS.Validation.String())
 	}

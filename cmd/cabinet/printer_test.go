@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,5 +49,32 @@ func TestOpenPrinter(t *testing.T) {
 	if tito.Validation != controller.TicketValidation(sas.ValidationSecureEnhanced) || tito.Ticket.Asset != 77 ||
 		tito.Ticket.Casino != "Casino du Lac" || tito.Ticket.Currency != "EUR" || tito.Ticket.Lang != "en" || tito.Ticket.ExpiryDays != 30 {
 		t.Errorf("TITO = %+v", tito)
+	}
+	if tito.StatusEvery != printerStatusEvery {
+		t.Errorf("StatusEvery = %v, want %v", tito.StatusEvery, printerStatusEvery)
+	}
+}
+
+// The shipped configuration runs without a printer, and `--printer PORT`
+// alone turns one on: its [printer] heading and sas.asset are filled.
+func TestShippedConfigTakesAPrinter(t *testing.T) {
+	cfg, err := config.Load("../../configs/cabinet.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tito, closeP, err := openPrinter(cfg, "", nil)
+	if err != nil || tito != nil {
+		t.Fatalf("shipped, no --printer: %v, %v; want no printer", tito, err)
+	}
+	closeP()
+	pr, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"sim", "--quiet", "--config", "../../configs/cabinet.toml", "--store", filepath.Join(t.TempDir(), "s.db"),
+		"--rounds", "5", "--printer", pr.Path}, &out, &errOut); err != nil {
+		t.Fatalf("sim --printer on the shipped configuration: %v\n%s", err, errOut.String())
 	}
 }

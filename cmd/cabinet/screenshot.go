@@ -25,8 +25,10 @@ var storeScreens = map[string][]hw.Input{
 	"audit-meters": {{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true}},
 	"audit-recall": {{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true}, {Kind: hw.ButtonPressed, Button: hw.Spot}},
 	"audit-events": {{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true}, {Kind: hw.ButtonPressed, Button: hw.Spot}, {Kind: hw.ButtonPressed, Button: hw.Spot}},
-	"help":         {{Kind: hw.ButtonPressed, Button: hw.Help}},
-	"operator":     {{Kind: hw.SwitchChanged, Switch: hw.OperatorKey, On: true}},
+	"audit-tickets": {{Kind: hw.SwitchChanged, Switch: hw.AuditKey, On: true}, {Kind: hw.ButtonPressed, Button: hw.Spot}, {Kind: hw.ButtonPressed, Button: hw.Spot},
+		{Kind: hw.ButtonPressed, Button: hw.Spot}},
+	"help":     {{Kind: hw.ButtonPressed, Button: hw.Help}},
+	"operator": {{Kind: hw.SwitchChanged, Switch: hw.OperatorKey, On: true}},
 }
 
 func cmdScreenshot(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -71,8 +71,18 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	if d := cmp.Diff(duel.DefaultConfig(), c.Duel); d != "" {
 		t.Errorf("Duel (-want +got):\n%s", d)
 	}
-	if c.SAS != (SAS{Denom: 1, ValidationWait: 10 * time.Second}) || c.SAS.On() || c.Printer.On() {
-		t.Errorf("SAS = %+v, want off with a 0.01 accounting denomination", c.SAS)
+	if c.SAS != (SAS{Denom: 1, Asset: 4242, ValidationWait: 10 * time.Second}) || c.SAS.On() {
+		t.Errorf("SAS = %+v, want off with a 0.01 accounting denomination and asset 4242", c.SAS)
+	}
+	// The shipped [printer] is an example: no port (the cabinet runs
+	// without a printer), the ticket's heading filled so that `--printer
+	// PORT` alone turns it on.
+	wantP := Printer{Baud: 9600, Casino: "Casino du Lac", Address1: "1 quai du Lac", Address2: "74500 Evian", Machine: "A-12", ExpiryDays: 30}
+	if c.Printer != wantP || c.Printer.On() {
+		t.Errorf("Printer = %+v, want %+v (off)", c.Printer, wantP)
+	}
+	if p, err := c.WithPrinterPort("/dev/ttyUSB0"); err != nil || p.Printer.Port != "/dev/ttyUSB0" {
+		t.Errorf("shipped WithPrinterPort(/dev/ttyUSB0) = %v, want the printer on", err)
 	}
 	if c.StorePath() != "var/cabinet.db" || c.RecallDepth() != 100 || c.EventDepth() != 1000 || c.Backend() != "sim" || c.ExpectedDigest() != "" {
 		t.Errorf("accessors = %q %d %d %q %q", c.StorePath(), c.RecallDepth(), c.EventDepth(), c.Backend(), c.ExpectedDigest())

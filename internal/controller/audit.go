@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
+	"cabinet/internal/hw/tcl"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -20,7 +21,14 @@ const eventPageSize = 20
 func eventPages(n int) int { return max(1, (n+eventPageSize-1)/eventPageSize) }
 
 // Audit pages, in the order SPOT cycles them.
-var auditPages = []string{"meters", "recall", "events", "selftest", "program"}
+var auditPages = []string{"meters", "recall", "events", "tickets", "selftest", "program"}
+
+// The tickets page shows the newest ticketsOutShown tickets out and
+// ticketsInShown tickets in (`cabinet audit tickets` lists them all).
+const (
+	ticketsOutShown = 7
+	ticketsInShown  = 5
+)
 
 // memoryClear is the full memory clear: the store keeps the old file aside,
 // resets, logs it; then the cabinet boots again on the empty store.
@@ -71,6 +79,8 @@ func (pr presenter) auditView(cs state, u *screen, pg pages) *view.AuditView {
 			}
 			a.Events = append(a.Events, l)
 		}
+	case "tickets":
+		a.Tickets = ticketsView(cs.m.Meters, pg)
 	case "recall":
 		if recs := pg.recall; len(recs) > 0 {
 			i := u.recallIdx % len(recs)
@@ -84,6 +94,31 @@ func (pr presenter) auditView(cs state, u *screen, pg pages) *view.AuditView {
 		}
 	}
 	return a
+}
+
+// ticketsView is the tickets page: the ticket meters of the committed
+// machine record (equal to the ticket records' totals: the store checks
+// them in every commit) and the tickets read from the store.
+func ticketsView(m meters.Meters, pg pages) *view.TicketsView {
+	tv := &view.TicketsView{Meters: []view.TicketMeter{
+		{Key: "issued", Count: m.TicketsIssuedCount, Amount: m.TicketsIssued},
+		{Key: "printed", Count: m.TicketsOutCount, Amount: m.TicketsOut},
+		{Key: "voided", Count: m.TicketsVoidedCount, Amount: m.TicketsVoided},
+		{Key: "redeemed", Count: m.TicketsInCount, Amount: m.TicketsIn},
+	}, Out: []view.TicketLine{}, In: []view.TicketLine{}}
+	for _, t := range pg.ticketsOut {
+		tv.Out = append(tv.Out, view.TicketLine{Validation: tcl.FormatValidation(t.Validation), Amount: t.Amount,
+			Time: t.Created.Format(time.DateTime), Status: string(t.Status), Reason: t.Reason, Reprints: t.Reprints})
+	}
+	for _, t := range pg.ticketsIn {
+		l := view.TicketLine{Validation: tcl.FormatValidation(t.Validation), Amount: t.Amount,
+			Time: t.Inserted.Format(time.DateTime), Status: string(t.Status), Reason: t.Reason}
+		if t.Status == recovery.TicketInRejected || t.Status == recovery.TicketInReturned {
+			l.Code = ticketInReason(t) // as the player was shown it (ticketin.go)
+		}
+		tv.In = append(tv.In, l)
+	}
+	return tv
 }
 
 // RecallPicture replays a recalled round up to step (all steps if step < 0)

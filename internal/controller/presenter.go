@@ -15,12 +15,14 @@ import (
 )
 
 // pages is what the audit screens read of the store besides the committed
-// state, for the page shown only: the event log (newest first) and the game
-// recall. The controller reads it once per snapshot (readPages); the
+// state, for the page shown only: the event log (newest first), the game
+// recall, and the last tickets out and in (newest first). The controller reads it once per snapshot (readPages); the
 // presenter and the audit table take it as data.
 type pages struct {
-	events []meters.Event
-	recall []meters.Recall
+	events     []meters.Event
+	recall     []meters.Recall
+	ticketsOut []recovery.TicketOut
+	ticketsIn  []recovery.TicketIn
 }
 
 // readPages reads the store for the audit page shown ("" when the audit
@@ -41,6 +43,15 @@ func (l *ledger) readPages(page string) pages {
 			pg.recall, err = tx.Recall(0)
 			return err
 		})
+	case "tickets":
+		_ = l.st.View(func(tx *recovery.Tx) error {
+			var err error
+			if pg.ticketsOut, err = tx.TicketsOut(ticketsOutShown); err != nil {
+				return err
+			}
+			pg.ticketsIn, err = tx.TicketsIn(ticketsInShown)
+			return err
+		})
 	}
 	return pg
 }
@@ -56,7 +67,8 @@ func (c *Controller) publish(cs state) {
 		pg = c.readPages(auditPages[c.scr.auditPage%len(auditPages)])
 	}
 	c.scr.panel = c.scr.build(cs, pg)
-	pr := presenter{set: &c.set, digest: c.opt.Digest, version: c.opt.Version, figures: c.ReturnFigures, operator: c.opt.Operator}
+	pr := presenter{set: &c.set, digest: c.opt.Digest, version: c.opt.Version, figures: c.ReturnFigures, operator: c.opt.Operator,
+		printer: c.tickets.printerNotice()}
 	s := pr.snapshot(c.seq, cs, &c.scr, pg)
 	if prev := c.snap.Load(); prev == nil || prev.Mode != s.Mode || prev.Under != s.Under || !slices.Equal(prev.Tilts, s.Tilts) {
 		// Every state transition goes to the program log (journald on the
@@ -74,13 +86,14 @@ func (c *Controller) publish(cs state) {
 
 // presenter draws the snapshot. Its fields are what a snapshot shows
 // besides the committed state and the screen: the settings in force, the
-// program's identity, the help screens' return figures and the operator
-// menu's descriptions.
+// program's identity, the help screens' return figures, the operator
+// menu's descriptions and the ticket printer's condition as last logged.
 type presenter struct {
 	set             *InForce
 	digest, version string
 	figures         func(game.ID) []view.RTPLine // nil: none shown
 	operator        OperatorMenu                 // nil: no operator menu
+	printer         string                       // the printer's notice ("msg."+printer), "" none (tito.go)
 }
 
 // snapshot is the snapshot number seq of committed state cs, screen u and
@@ -170,6 +183,9 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 	}
 	if s.Message == "" {
 		s.Message = ticketNotice(cs) // tickets out (tito.go)
+	}
+	if s.Message == "" {
+		s.Message = pr.printer // paper low, out, a fault, no answer, between tickets
 	}
 	s.Lamps = u.panel.lit()
 	return s

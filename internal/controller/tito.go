@@ -3,6 +3,7 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -56,10 +57,13 @@ const (
 	ValidateSecureEnhanced                         // the cabinet numbers them after LP 4C
 )
 
-// TicketPrinter prints one ticket (a *tcl.Printer). Print is called on a
-// goroutine of its own, one ticket at a time.
+// TicketPrinter prints one ticket (a *tcl.Printer). Print and Status are
+// called off the controller's goroutine, one at a time (a print or a
+// status request, never both at once on the line).
 type TicketPrinter interface {
 	Print(t tcl.Ticket) (tcl.Status, error)
+	// Status asks the printer's status between tickets.
+	Status() (tcl.Status, error)
 }
 
 // TITO wires cash-out by ticket (Options.TITO; nil: every cash-out is a
@@ -71,6 +75,12 @@ type TITO struct {
 	// under system validation, and a ticket in escrow for the host's LP 71
 	// (0: 10 s).
 	Wait time.Duration
+	// StatusEvery is how often the printer's status is asked between
+	// tickets (0: never; cmd/cabinet asks every 5 s): paper low, paper
+	// out, a fault or a printer that does not answer is shown, logged and
+	// raised to the host once per change, and a cash-out while the
+	// printer cannot print is a handpay at once.
+	StatusEvery time.Duration
 	// TicketIn turns ticket redemption on (ticketin.go): the note
 	// validator (Options.Validator) reads tickets, the casino system
 	// redeems them over SAS (exception 67, LP 70/71).
@@ -88,6 +98,7 @@ type TicketEventKind int
 const (
 	TicketPrintResult       TicketEventKind = iota + 1 // the printer's result for ticket Seq
 	TicketValidationTimeout                            // cash-out Cashout waited TITO.Wait for the host's number
+	TicketPrinterStatus                                // the printer's status between tickets (TITO.StatusEvery)
 )
 
 // TicketEvent comes back from the printer's goroutine or the validation
@@ -98,7 +109,7 @@ type TicketEvent struct {
 	Seq     uint64 // TicketPrintResult: the ticket out printed
 	Cashout uint64 // TicketValidationTimeout: the cash-out ID
 	Status  tcl.Status
-	Err     error // nil: print done
+	Err     error // nil: print done (TicketPrinterStatus: the printer answered)
 }
 
 // HostValidation is the host's LP 58 for cash-out Cashout: its validation
@@ -158,6 +169,15 @@ type ticketDesk struct {
 	id       ValidationState // committed secure-enhanced state (read at boot, updated after commits)
 	printing bool            // a Print is running on the printer's goroutine
 	info     atomic.Pointer[TITOInfo]
+
+	// line is held by whoever talks to the printer: the print's goroutine
+	// or a status poll's (one conversation at a time on the serial line).
+	line sync.Mutex
+	// printer is the printer's condition as last logged ("" ready, or
+	// printerPaperLow, printerPaperOut, printerFault, printerNoAnswer):
+	// set by the commit of its event-log entry, forgotten at a boot (the
+	// first poll finds it again).
+	printer string
 }
 
 // init wires the desk to the ledger l (before boot).
@@ -207,6 +227,8 @@ type waitingCashout struct {
 func (d *ticketDesk) boot() error {
 	if d.cfg != nil {
 		d.events = make(chan TicketEvent, 4)
+		d.printer = ""
+		d.schedulePoll()
 	}
 	var ok bool
 	err := d.st.View(func(tx *recovery.Tx) error {
@@ -277,6 +299,10 @@ const (
 	ticketTooLarge     = "too_large"
 	ticketHostTimeout  = "host_timeout"
 	ticketHostDenied   = "host_denied"
+	// the printer cannot print, as its last status said (TITO.StatusEvery)
+	ticketPrinterPaperOut = "printer_paper_out"
+	ticketPrinterFault    = "printer_fault"
+	ticketPrinterNoAnswer = "printer_no_answer"
 )
 
 // refusal is why a cash-out of the credits cannot be a ticket now,
@@ -289,6 +315,12 @@ func (d *ticketDesk) refusal() string {
 		return "-"
 	case t.Printer == nil:
 		return ticketNoPrinter
+	case d.printer == printerPaperOut:
+		return ticketPrinterPaperOut
+	case d.printer == printerFault:
+		return ticketPrinterFault
+	case d.printer == printerNoAnswer:
+		return ticketPrinterNoAnswer
 	case t.Validation == ValidateNone:
 		return ticketNoValidation
 	case !d.sasOn():
@@ -396,12 +428,108 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 func (d *ticketDesk) startPrint(t recovery.TicketOut) {
 	tk := d.cfg.Ticket
 	tk.Validation, tk.Amount, tk.Issued, tk.Number = t.Validation, t.Amount, t.Created.Local(), t.TicketNumber()
-	p, events := d.cfg.Printer, d.events
+	p, events, line := d.cfg.Printer, d.events, &d.line
 	d.printing = true
 	go func() {
+		line.Lock()
 		st, err := p.Print(tk)
+		line.Unlock()
 		events <- TicketEvent{Kind: TicketPrintResult, Seq: t.Seq, Status: st, Err: err}
 	}()
+}
+
+// Printer conditions between tickets (ticketDesk.printer; the screen shows
+// "msg.printer_"+condition, the event log "detail.printer_"+condition).
+const (
+	printerPaperLow = "paper_low"
+	printerPaperOut = "paper_out"
+	printerFault    = "fault"
+	printerNoAnswer = "no_answer"
+)
+
+// printerFaults are the status flags that stop a print besides paper out
+// (tcl's refusal before the print command). A power-up reset, lost
+// template data and journal mode are not: Print reloads the template.
+const printerFaults = tcl.PaperJam | tcl.HeadUp | tcl.ChassisOpen | tcl.Offline | tcl.SystemError | tcl.HeadError |
+	tcl.VoltageError | tcl.TemperatureError | tcl.CutterError | tcl.LibraryLoadError | tcl.BufferOverflow |
+	tcl.JobMemoryOverflow | tcl.CommandError | tcl.LibrariesCorrupt | tcl.FlashError | tcl.MissingSupplyIndex
+
+// printerCondition is the condition a status request found: no answer
+// (err), paper out, another fault (with its flags), paper low, or ready
+// (""). Paper out comes first: it has its own SAS exception (61).
+func printerCondition(st tcl.Status, err error) (cond, flags string) {
+	switch {
+	case err != nil:
+		return printerNoAnswer, ""
+	case st.Has(tcl.PaperOut):
+		return printerPaperOut, ""
+	case st.Flags&printerFaults != 0:
+		return printerFault, (st.Flags & printerFaults).String()
+	case st.Has(tcl.PaperLow):
+		return printerPaperLow, ""
+	}
+	return "", ""
+}
+
+// schedulePoll asks the printer's status once, TITO.StatusEvery from now,
+// off the controller's goroutine and after any print in progress (the
+// line); the answer comes back as a TicketPrinterStatus event, whose
+// handling schedules the next. One poll is outstanding at a time, and none
+// once nobody hands the events to Handle.
+func (d *ticketDesk) schedulePoll() {
+	if d.cfg == nil || d.cfg.Printer == nil || d.cfg.StatusEvery <= 0 {
+		return
+	}
+	p, events, line := d.cfg.Printer, d.events, &d.line
+	time.AfterFunc(d.cfg.StatusEvery, func() {
+		line.Lock()
+		st, err := p.Status()
+		line.Unlock()
+		events <- TicketEvent{Kind: TicketPrinterStatus, Status: st, Err: err}
+	})
+}
+
+// printerStatus handles a status poll's answer: a condition other than the
+// one last logged is committed as an event-log entry (which raises its
+// SAS exception: 61 paper out, 60 a fault or no answer, 74 paper low;
+// sasmachine's table), so each change is logged and raised once.
+func (d *ticketDesk) printerStatus(ev TicketEvent) error {
+	defer d.schedulePoll()
+	cond, flags := printerCondition(ev.Status, ev.Err)
+	if cond == d.printer || d.cur.memErr != nil {
+		return nil
+	}
+	var text, detail string
+	var args []meters.Arg
+	switch cond {
+	case "":
+		text, detail = "ticket printer ready", "printer_ok"
+	case printerPaperLow:
+		text, detail = "ticket printer paper low", "printer_paper_low"
+	case printerPaperOut:
+		text, detail = "ticket printer out of paper: cash-outs are handpays", "printer_paper_out"
+	case printerFault:
+		text, detail, args = fmt.Sprintf("ticket printer fault (%s): cash-outs are handpays", flags), "printer_fault", []meters.Arg{argText(flags)}
+	case printerNoAnswer:
+		text, detail = fmt.Sprintf("ticket printer not answering (%v): cash-outs are handpays", ev.Err), "printer_no_answer"
+	}
+	err := d.commit("printer status", func(tx *recovery.Tx, s *state) error {
+		return d.logDetail(tx, meters.KindTicketOut, text, detail, args...)
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: printer status: %w", err)
+	}
+	d.printer = cond
+	return nil
+}
+
+// printerNotice is the screen's notice of the printer's condition ("" when
+// ready or not polled).
+func (d *ticketDesk) printerNotice() string {
+	if d.printer == "" {
+		return ""
+	}
+	return "printer_" + d.printer
 }
 
 // event handles a printer result or a validation timeout.
@@ -418,6 +546,8 @@ func (d *ticketDesk) event(ev TicketEvent) error {
 			return nil // answered (or abandoned) meanwhile
 		}
 		return d.handpay(ticketHostTimeout, false)
+	case TicketPrinterStatus:
+		return d.printerStatus(ev)
 	}
 	return fmt.Errorf("cabinet: unknown ticket event %d", ev.Kind)
 }

@@ -30,9 +30,9 @@
 // pays and RTP exactly as given in Snapshot.Help, with how to play, paged by
 // SPOT/BET+ as the layout needs; Poker Duel's pot, hand ranking, deck and
 // level, and why it has no return figure); audit (meters, game recall
-// redrawn as a scaled table picture, event log, self-test, program SHA-256);
-// operator menu; hardware self-test; tilt and handpay overlays over the
-// frozen screen; "game recovered" and transient notices.
+// redrawn as a scaled table picture, event log, tickets, self-test, program
+// SHA-256); operator menu; hardware self-test; tilt and handpay overlays
+// over the frozen screen; "game recovered" and transient notices.
 //
 // Along the bottom is the button panel: one on-screen button per hw.Button,
 // in panel order, lit exactly when its lamp is in Snapshot.Lamps, and

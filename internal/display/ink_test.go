@@ -22,7 +22,8 @@ import (
 // and a walk through a real controller (the shipped configuration, a bbolt
 // store in a temp dir): every help page of every game, rounds of every game
 // autoplayed step by step (splits, zapped hands, the duel's draw and
-// showdown), the audit pages and every setting of the operator menu.
+// showdown), the audit pages, every setting of the operator menu, and a
+// cabinet with a ticket printer (ticketShots).
 func TestTextFits(t *testing.T) {
 	o := offscreen(t)
 	shots := textFitScreens(t)
@@ -222,6 +223,9 @@ func textFitScreens(t *testing.T) []namedShot {
 		t.Fatalf("Any Pair's minimum while off: %+v, want noted as kept", op.Items[op.Cursor])
 	}
 	snap("real operator anypair off, its minimum")
+	// A cabinet with a ticket printer: the tickets page full, the
+	// printer's notices and handpay reasons.
+	shots = append(shots, ticketShots(t)...)
 	return shots
 }
 

@@ -16,7 +16,7 @@ import (
 )
 
 // auditPages are the audit screens in tab order.
-var auditPages = [...]string{"meters", "recall", "events", "selftest", "program"}
+var auditPages = [...]string{"meters", "recall", "events", "tickets", "selftest", "program"}
 
 func (fr *frame) techBackground() {
 	f := feltArea()
@@ -59,6 +59,8 @@ func (fr *frame) drawAudit() {
 		fr.drawRecall(a.Recall, body)
 	case "events":
 		fr.drawEvents(a.Events, body)
+	case "tickets":
+		fr.drawTickets(a.Tickets, body)
 	case "selftest":
 		fr.drawKVGrid(a.Checks, body, "check", true)
 	case "program":
@@ -175,6 +177,87 @@ func (fr *frame) drawEvents(evs []view.EventLine, r Rect) {
 		sz := fr.fit(txt, 16, r.X+r.W-cols[3], false)
 		fr.text(txt, cols[3], y, sz, colWhite, false)
 	}
+}
+
+// drawTickets is the tickets page: the four ticket meters (count and
+// amount) in a row, then the last tickets out and the last tickets in,
+// newest first, one line each: validation number as printed, amount,
+// time, status, and the reprints and reason.
+func (fr *frame) drawTickets(tv *view.TicketsView, r Rect) {
+	if tv == nil {
+		tv = &view.TicketsView{}
+	}
+	const gap = 12
+	w := (r.W - 3*gap) / 4
+	for i, m := range tv.Meters {
+		b := Rect{r.X + float32(i)*(w+gap), r.Y, w, 58}
+		end := fr.inPanel("ticket meter", b)
+		box(b, 8, fade(colInk, 0.6))
+		label := fr.tr("tickets.meter." + m.Key)
+		fr.text(label, b.X+12, b.Y+6, fr.fit(label, 16, b.W-24, false), colDim, false)
+		n := i18n.Number(fr.lang, m.Count)
+		fr.text(n, b.X+12, b.Y+28, 22, colWhite, true)
+		amount := fr.money(m.Amount)
+		fr.right(amount, b.X+b.W-12, b.Y+28, fr.fit(amount, 22, b.W-36-fr.measure(n, 22, true), true), colGold, true)
+		end()
+	}
+	y := r.Y + 72
+	y = fr.drawTicketTable(fr.tr("tickets.out"), tv.Out, "out", r, y)
+	fr.drawTicketTable(fr.tr("tickets.in"), tv.In, "in", r, y+8)
+}
+
+// drawTicketTable draws one table of tickets from y under title and
+// returns where it ends.
+func (fr *frame) drawTicketTable(title string, ts []view.TicketLine, dir string, r Rect, y float32) float32 {
+	const row = 20
+	cols := []float32{r.X + 8, r.X + 230, r.X + 350, r.X + 540, r.X + 700}
+	fr.text(title, cols[0], y, 18, colGold, true)
+	y += 26
+	if len(ts) == 0 {
+		fr.text(fr.tr("tickets.none"), cols[0], y, 16, colDim, false)
+		return y + row
+	}
+	for i, h := range []string{fr.tr("tickets.validation"), fr.tr("tickets.amount"), fr.tr("audit.time"), fr.tr("tickets.status"), fr.tr("tickets.reason")} {
+		if i == 1 {
+			fr.right(h, cols[2]-20, y, 15, colDim, true)
+			continue
+		}
+		fr.text(h, cols[i], y, 15, colDim, true)
+	}
+	y += row + 2
+	for i, t := range ts {
+		if i%2 == 0 {
+			rl.DrawRectangleRec(rec(Rect{r.X, y - 2, r.W, row}), fade(colWhite, 0.04))
+		}
+		fr.text(t.Validation, cols[0], y, 16, colWhite, false)
+		amount := fr.money(t.Amount)
+		if t.Amount == 0 {
+			amount = "—" // a ticket in before the casino system's answer
+		}
+		fr.right(amount, cols[2]-20, y, 16, colGold, true)
+		fr.text(t.Time, cols[2], y, 16, colWhite, false)
+		sc := colWin
+		switch t.Status {
+		case "uncertain", "rejected", "returned":
+			sc = colLose
+		case "pending", "escrow", "authorised", "voided":
+			sc = colActive
+		}
+		st := fr.tr("tickets.status." + dir + "." + t.Status)
+		if t.Reprints > 0 {
+			st += " · " + fr.trf("tickets.reprints", t.Reprints)
+		}
+		fr.text(st, cols[3], y, fr.fit(st, 16, cols[4]-cols[3]-12, true), sc, true)
+		why := t.Reason
+		if t.Code != "" && i18n.Has(fr.lang, "msg.ticket_in_"+t.Code) {
+			why = fr.tr("msg.ticket_in_" + t.Code)
+		}
+		if why != "" {
+			fr.text(why, cols[4], y, fr.fit(why, 16, r.X+r.W-cols[4]-8, false), colWhite, false)
+		}
+		y += row
+	}
+	return y
 }
 
 // drawRecall redraws a stored round as a table picture at the recalled step.

@@ -62,7 +62,10 @@ const (
 	exOptionsChanged      = 0x3C
 	exBillAccepted        = 0x4F // a bill with no code of its own (billAccepted)
 	exHandpayReset        = 0x52
+	exPrinterCommError    = 0x60 // printer communication error
+	exPrinterPaperOut     = 0x61 // printer paper out
 	exCashout             = 0x66
+	exPrinterPaperLow     = 0x74 // printer paper low
 	exGameStarted         = 0x7E
 	exGameEnded           = 0x7F
 	exAttendantIn         = 0x82
@@ -149,6 +152,19 @@ func loggedCodes(e meters.Event) []byte {
 		}
 	case meters.KindRecall:
 		return []byte{exRecall}
+	case meters.KindTicketOut:
+		// The ticket printer's condition between tickets, logged once
+		// per change (controller tito.go): paper out 61; a fault (head
+		// open, jam, offline, an error flag) or no answer 60, the only
+		// other printer failure SAS names that covers them; paper low 74.
+		switch e.Detail {
+		case "printer_paper_out":
+			return []byte{exPrinterPaperOut}
+		case "printer_fault", "printer_no_answer":
+			return []byte{exPrinterCommError}
+		case "printer_paper_low":
+			return []byte{exPrinterPaperLow}
+		}
 	}
 	return nil
 }

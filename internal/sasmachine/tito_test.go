@@ -44,6 +44,13 @@ var printerOptions = tcl.Options{Poll: time.Millisecond, Reply: 50 * time.Millis
 // them; wait is the system validation wait.
 func titoBoot(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mode sas.ValidationMode, wait time.Duration) *titoRig {
 	t.Helper()
+	return titoBootEvery(t, path, pr, h, mode, wait, 0)
+}
+
+// titoBootEvery is titoBoot with the printer's status asked every every
+// between tickets (0: never).
+func titoBootEvery(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mode sas.ValidationMode, wait, every time.Duration) *titoRig {
+	t.Helper()
 	st, err := recovery.Open(path, recovery.Options{Init: true})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +61,7 @@ func titoBoot(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mo
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	tito := &controller.TITO{Printer: p, Validation: controller.TicketValidation(mode), Wait: wait, Ticket: heading}
+	tito := &controller.TITO{Printer: p, Validation: controller.TicketValidation(mode), Wait: wait, StatusEvery: every, Ticket: heading}
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, TITO: tito})
 	if err != nil {

@@ -190,6 +190,8 @@ var Library = []Scenario{
 		press spot
 		shot audit-events
 		press spot
+		shot audit-tickets
+		press spot
 		shot audit-selftest
 		press spot
 		shot audit-program

@@ -173,12 +173,14 @@ type RTPLine struct {
 
 // AuditView is the technician's screens.
 type AuditView struct {
-	Page   string      `json:"page"` // "meters", "recall", "events", "selftest", "program"
+	Page   string      `json:"page"` // "meters", "recall", "events", "tickets", "selftest", "program"
 	Meters []KV        `json:"meters"`
 	Recall *RecallView `json:"recall,omitempty"`
-	Events []EventLine `json:"events,omitempty"`
-	Digest string      `json:"digest"` // program SHA-256 hex
-	Checks []KV        `json:"checks,omitempty"`
+	// Tickets is the page of tickets out and in (page "tickets").
+	Tickets *TicketsView `json:"tickets,omitempty"`
+	Events  []EventLine  `json:"events,omitempty"`
+	Digest  string       `json:"digest"` // program SHA-256 hex
+	Checks  []KV         `json:"checks,omitempty"`
 
 	// Version is the program's version, shown beside Digest.
 	Version string `json:"version,omitempty"`
@@ -186,6 +188,46 @@ type AuditView struct {
 	// newest events; HIT older, STAND newer).
 	EventPage  int `json:"event_page"`
 	EventPages int `json:"event_pages"`
+}
+
+// TicketsView is the audit page of tickets (TITO): the ticket meters and
+// the last tickets out and in, newest first, from the store's committed
+// records.
+type TicketsView struct {
+	// Meters are "issued", "printed", "voided" (tickets out) and
+	// "redeemed" (tickets in stacked and credited), in that order.
+	Meters []TicketMeter `json:"meters"`
+	Out    []TicketLine  `json:"out"`
+	In     []TicketLine  `json:"in"`
+}
+
+// TicketMeter is one ticket meter: how many tickets and their amount.
+type TicketMeter struct {
+	Key    string      `json:"key"`
+	Count  int64       `json:"count"`
+	Amount money.Cents `json:"amount"`
+}
+
+// TicketLine is one ticket out or in.
+type TicketLine struct {
+	// Validation is the 18-digit number as printed, "00-1234-5678-9012-3456".
+	Validation string      `json:"validation"`
+	Amount     money.Cents `json:"amount"`
+	Time       string      `json:"time"` // created (out) or inserted (in), "2006-01-02 15:04:05"
+	// Status: out "pending", "printed", "uncertain", "voided"; in
+	// "escrow", "authorised", "stacked", "rejected", "returned".
+	Status string `json:"status"`
+	// Reason is why a ticket out became uncertain (the printer's words) or
+	// a ticket in was rejected or returned (as the player was shown it).
+	Reason string `json:"reason,omitempty"`
+	// Code is why a ticket in was rejected or returned, as the player
+	// was shown it: "host_84" (the host's transfer code) or "status_88"
+	// (the SAS redemption status); the display words it
+	// ("msg.ticket_in_"+Code) in the cabinet's language, Reason being its
+	// fallback.
+	Code string `json:"code,omitempty"`
+	// Reprints counts a ticket out's reprints by the attendant.
+	Reprints int `json:"reprints,omitempty"`
 }
 
 // RecallView is one recalled round redrawn step by step.
