@@ -1,11 +1,13 @@
 package controller
 
 import (
+	"slices"
 	"testing"
 	"time"
 
 	"cabinet/internal/hw/id003"
 	"cabinet/internal/hw/id003/id003emu"
+	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 	"cabinet/internal/sas"
@@ -254,5 +256,49 @@ func TestTicketInMemoryError(t *testing.T) {
 	}
 	if r.c.cur.m.Credits != 0 {
 		t.Errorf("credits %v, want 0", r.c.cur.m.Credits)
+	}
+}
+
+// The validator loses power after the host authorised the ticket, before
+// the order to stack it: at the power up (the ticket in the transport) it
+// is returned (87), nothing credited, whatever the order's state.
+func TestTicketInPowerCutAfterAuthorisation(t *testing.T) {
+	r := newTinRig(t, time.Minute)
+	r.insertTicket(tinA)
+	r.redeem(sas.TransferCashable, 3000)
+	r.emu.PowerCycle() // the driver's next question is not answered yet
+	r.serve("the record settled", func() bool {
+		t := r.ticketsIn()[0]
+		return !t.Unresolved() && r.note() == nil && r.emu.Snapshot().Status == id003.StIdling
+	})
+	tk := r.ticketsIn()[0]
+	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemUnable || r.c.cur.m.Credits != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned 87, nothing credited", tk, r.c.cur.m.Credits)
+	}
+	if s := r.emu.Snapshot(); len(s.TicketsStacked) != 0 || len(s.TicketsReturned) != 1 {
+		t.Errorf("validator stacked %v, returned %v; want it given back", s.TicketsStacked, s.TicketsReturned)
+	}
+}
+
+// Jammed after the stack command and freed by hand: no vend valid, so the
+// ticket is not credited; its record is closed returned (87, the host
+// keeps it valid) and the order's end logged for the attendant, who
+// reconciles the stacker (as for a note).
+func TestTicketInJamAfterStack(t *testing.T) {
+	r := newTinRig(t, time.Minute)
+	r.emu.Arm(id003emu.Trap{Status: id003.StStacking, Fault: id003.StStackerJam})
+	r.insertTicket(tinA)
+	r.redeem(sas.TransferCashable, 2500)
+	r.serve("the jam", func() bool { return slices.Contains(r.c.cur.tilts(), "bill_jam") })
+	r.emu.Clear()
+	r.serve("the record closed", func() bool {
+		return r.note() == nil && len(r.c.cur.tilts()) == 0 && !r.ticketsIn()[0].Unresolved()
+	})
+	tk := r.ticketsIn()[0]
+	if tk.Status != recovery.TicketInReturned || r.c.cur.m.Credits != 0 || r.c.cur.m.Meters.TicketsIn != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned, nothing credited", tk, r.c.cur.m.Credits)
+	}
+	if !hasEvent(r.events(), meters.KindBillError, "ticket in 1 (25.00) ordered stacked, the validator") {
+		t.Errorf("the order's end not logged: %v", r.events())
 	}
 }

@@ -306,8 +306,13 @@ func TestServeTicketIn(t *testing.T) {
 	eventually(t, "the second ticket returned", func() bool { r, _ := entry(c, second); return r.Returned == 1 && r.Status == TicketOutstanding }, c)
 	// Held by a redemption that has not ended, it is refused to another
 	// (83); then that redemption ends with the ticket stacked.
+	// (Its LP 71 answered before the next insertion changes the machine's
+	// script: the casino marks it redeeming as it sends LP 71.)
+	n71 := len(m.messages71())
 	m.insert(second, 0x00, true)
-	eventually(t, "the second ticket redeeming", func() bool { return status(second) == TicketRedeeming }, c)
+	eventually(t, "the second ticket redeeming", func() bool {
+		return status(second) == TicketRedeeming && len(m.messages71()) > n71
+	}, c)
 	refused(second, TransferPending)
 	m.do(func(m *titoEGM) {
 		m.final = append(append([]byte{0x00}, digits("0000001000")...), append([]byte{0x00}, digits(second)...)...)
@@ -323,7 +328,7 @@ func TestServeTicketIn(t *testing.T) {
 	m.cashOut(300, true)
 	eventually(t, "the fourth ticket outstanding", func() bool { return status(fourth) == TicketOutstanding }, c)
 	m.do(func(m *titoEGM) { m.lose = 2 })
-	n71 := len(m.messages71())
+	n71 = len(m.messages71())
 	m.insert(fourth, 0x00, false)
 	eventually(t, "the fourth ticket redeemed", func() bool { return status(fourth) == TicketRedeemed }, c)
 	sent := m.messages71()[n71:]

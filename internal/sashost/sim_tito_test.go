@@ -1,12 +1,12 @@
 package sashost
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -23,12 +23,27 @@ func titoConfig(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asset := []byte("asset = 0                       # asset number")
-	if !bytes.Contains(b, asset) {
-		t.Fatalf("configs/cabinet.toml has no line %q to replace", asset)
+	// The shipped file with tickets on: its [sas] keys set by name (the
+	// [printer] heading is shipped filled in).
+	set := map[string]string{"validation": `"system"`, "validation_wait": `"30s"`, "ticket_in": "true"}
+	lines := strings.Split(string(b), "\n")
+	section := ""
+	for i, l := range lines {
+		f := strings.TrimSpace(l)
+		if strings.HasPrefix(f, "[") {
+			section = strings.TrimSpace(strings.SplitN(strings.SplitN(f, "]", 2)[0], "[", 2)[1])
+			continue
+		}
+		k, _, ok := strings.Cut(f, "=")
+		if v, want := set[strings.TrimSpace(k)]; ok && want && section == "sas" {
+			lines[i] = strings.TrimSpace(k) + " = " + v
+			delete(set, strings.TrimSpace(k))
+		}
 	}
-	b = bytes.Replace(b, asset, []byte("asset = 4242\nvalidation = \"system\"\nvalidation_wait = \"30s\"\nticket_in = true"), 1)
-	b = append(b, "\n[printer]\ncasino = \"Casino du Lac\"\naddress1 = \"1 quai du Lac\"\nmachine = \"A-12\"\n"...)
+	if len(set) > 0 {
+		t.Fatalf("configs/cabinet.toml has no [sas] keys %v to set", set)
+	}
+	b = []byte(strings.Join(lines, "\n"))
 	path := filepath.Join(t.TempDir(), "cabinet.toml")
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
