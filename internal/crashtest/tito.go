@@ -23,7 +23,6 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
-	"cabinet/internal/sas"
 	"cabinet/internal/sashost"
 )
 
@@ -83,17 +82,20 @@ type TITOSummary struct {
 	TicketsInValue     money.Cents
 	Copies, Refused    int         // copies of redeemed tickets inserted, and given back
 	Handpaid           money.Cents // cash-outs paid by hand (HandpayCancelled)
-	Credits            money.Cents
-	Rounds             int64
-	Elapsed            time.Duration
+	// Stranded counts tickets given back and left "redeeming" at the
+	// casino (granted, then the cabinet died before stacking them).
+	Stranded int
+	Credits  money.Cents
+	Rounds   int64
+	Elapsed  time.Duration
 }
 
 func (s TITOSummary) String() string {
 	return fmt.Sprintf("TITO kill run: %d kills, %d validator power cuts; %d notes inserted, %d stacked, %s bills in; "+
 		"%d cash-outs to tickets, %d printed (%s), %d reprinted, %d voided; %d tickets inserted, %d credited (%s); "+
-		"%d copies of redeemed tickets inserted, %d refused; %s handpaid; credits %s; %d rounds; %s",
+		"%d copies of redeemed tickets inserted, %d refused; %d left redeeming at the casino; %s handpaid; credits %s; %d rounds; %s",
 		s.Kills, s.Cuts, s.Notes, s.NotesStaked, s.BillsIn, s.Cashouts, s.Printed, s.TicketsOut, s.Reprinted, s.Voided,
-		s.TicketsInserted, s.TicketsIn, s.TicketsInValue, s.Copies, s.Refused, s.Handpaid, s.Credits, s.Rounds,
+		s.TicketsInserted, s.TicketsIn, s.TicketsInValue, s.Copies, s.Refused, s.Stranded, s.Handpaid, s.Credits, s.Rounds,
 		s.Elapsed.Round(time.Millisecond))
 }
 
@@ -136,7 +138,7 @@ func TITOFile(src, dst string) error {
 	if err == nil {
 		_, err = cfg.WithPrinterPort("/dev/null")
 	}
-	if err == nil && (cfg.SAS.Validation != sas.ValidationSystem || !cfg.SAS.TicketIn) {
+	if err == nil && (cfg.SAS.Validation.String() != "system" || !cfg.SAS.TicketIn) {
 		err = fmt.Errorf("[sas] validation %s, ticket_in %v: want system and true", cfg.SAS.Validation, cfg.SAS.TicketIn)
 	}
 	if err != nil {
@@ -486,8 +488,15 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 				return fmt.Errorf("%w: ticket %s stacked, unknown to the casino", ErrTickets, n)
 			}
 			stackedValue += money.Cents(rec.Cents)
+			if final && rec.Status != sashost.TicketRedeemed {
+				return fmt.Errorf("%w: ticket %s stacked and credited, in the casino's ledger as %s", ErrTickets, n, rec.Status)
+			}
 		}
+		sum.Stranded = 0
 		for _, rec := range l {
+			if rec.Status == sashost.TicketRedeeming {
+				sum.Stranded++
+			}
 			if rec.Redeemed > 1 {
 				return fmt.Errorf("%w: the casino heard ticket %s redeemed %d times", ErrTickets, rec.Number, rec.Redeemed)
 			}
@@ -640,11 +649,19 @@ func settled(emu *id003emu.Validator, pr *tclemu.Printer, casino *sashost.Casino
 	if s := emu.Snapshot(); s.Status != id003.StIdling && s.Status != id003.StDisabled {
 		return "validator " + s.Status.String()
 	}
+	stacked := map[string]bool{}
+	for _, n := range emu.Snapshot().TicketsStacked {
+		stacked[n] = true
+	}
 	l := map[string]sashost.TicketRecord{}
 	for _, r := range casino.Ledger() {
 		l[r.Number] = r
-		if r.Status == sashost.TicketRedeeming {
-			return "ticket " + r.Number + " being redeemed"
+		// A ticket stacked is settled when the casino heard its final
+		// status; one given back may stay "redeeming" at the casino (the
+		// cabinet died between the casino's grant and the stack: it has
+		// no redemption to report), refused to anyone after (83).
+		if r.Status == sashost.TicketRedeeming && stacked[r.Number] {
+			return "ticket " + r.Number + " stacked, its redemption not heard by the casino"
 		}
 	}
 	for _, t := range pr.Tickets() {
