@@ -85,6 +85,12 @@ type TITOSummary struct {
 	// Stranded counts tickets given back and left "redeeming" at the
 	// casino (granted, then the cabinet died before stacking them).
 	Stranded int
+	// Refusals are the casino's LP 71 refusals by transfer code (84:
+	// already redeemed, 83: pending, 82: not in system...), and Returned
+	// the tickets the validator gave back (refused by the casino or the
+	// cabinet, or cut off by a kill or a power cut).
+	Refusals map[byte]int
+	Returned int
 	Credits  money.Cents
 	Rounds   int64
 	Elapsed  time.Duration
@@ -93,9 +99,9 @@ type TITOSummary struct {
 func (s TITOSummary) String() string {
 	return fmt.Sprintf("TITO kill run: %d kills, %d validator power cuts; %d notes inserted, %d stacked, %s bills in; "+
 		"%d cash-outs to tickets, %d printed (%s), %d reprinted, %d voided; %d tickets inserted, %d credited (%s); "+
-		"%d copies of redeemed tickets inserted, %d refused; %d left redeeming at the casino; %s handpaid; credits %s; %d rounds; %s",
+		"%d copies of redeemed tickets inserted, %d refused; %d left redeeming at the casino; %d tickets given back, casino refusals (LP 71 code×count) %s; %s handpaid; credits %s; %d rounds; %s",
 		s.Kills, s.Cuts, s.Notes, s.NotesStaked, s.BillsIn, s.Cashouts, s.Printed, s.TicketsOut, s.Reprinted, s.Voided,
-		s.TicketsInserted, s.TicketsIn, s.TicketsInValue, s.Copies, s.Refused, s.Stranded, s.Handpaid, s.Credits, s.Rounds,
+		s.TicketsInserted, s.TicketsIn, s.TicketsInValue, s.Copies, s.Refused, s.Stranded, s.Returned, refusalText(s.Refusals), s.Handpaid, s.Credits, s.Rounds,
 		s.Elapsed.Round(time.Millisecond))
 }
 
@@ -322,7 +328,8 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 	notes, tickets := 0, 0
 	play := func(ctx context.Context, seed uint64) {
 		r := rand.New(rand.NewPCG(seed, 2))
-		var last time.Time // the last money put in (none yet: a note at once)
+		var last time.Time                   // the last money put in (none yet: a note at once)
+		redeemedAt := map[string]time.Time{} // when the player saw a ticket redeemed
 		for ctx.Err() == nil {
 			select {
 			case <-ctx.Done():
@@ -344,6 +351,10 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 			if snap.Status != id003.StIdling {
 				continue
 			}
+			// A ticket only while the cabinet takes tickets (the bar
+			// inhibit): one offered under it is rejected by the validator
+			// itself and never reaches the casino.
+			ticketsOn := snap.Bar&id003.BarInhibitTickets == 0
 			l := ledger()
 			stacked := map[string]bool{}
 			for _, n := range snap.TicketsStacked {
@@ -356,19 +367,26 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 				mu.Lock()
 				k := tries[n]
 				mu.Unlock()
-				if t.Complete && n != "" && !stacked[n] && k < 3 && l[n].Status == sashost.TicketOutstanding {
+				if ticketsOn && t.Complete && n != "" && !stacked[n] && k < 3 && l[n].Status == sashost.TicketOutstanding {
 					next = n
 					break
 				}
 			}
-			if next == "" && r.IntN(12) == 0 {
-				// A copy of a ticket the casino heard redeemed.
-				var red []string
-				for _, n := range snap.TicketsStacked {
-					if l[n].Status == sashost.TicketRedeemed {
-						red = append(red, n)
-					}
+			// The copies: of tickets the casino heard redeemed 300 ms ago
+			// or more, so that the cabinet has closed the redemption and
+			// asks the casino, whose refusal is the one tested.
+			var red []string
+			for _, n := range snap.TicketsStacked {
+				if l[n].Status != sashost.TicketRedeemed {
+					continue
 				}
+				if at, ok := redeemedAt[n]; !ok {
+					redeemedAt[n] = time.Now()
+				} else if time.Since(at) > 300*time.Millisecond {
+					red = append(red, n)
+				}
+			}
+			if ticketsOn && r.IntN(4) == 0 {
 				if len(red) > 0 {
 					n := red[r.IntN(len(red))]
 					if emu.InsertTicket(n) == nil {
@@ -634,6 +652,10 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 		returned[n]--
 		sum.Refused++
 	}
+	sum.Refusals, sum.Returned = map[byte]int{}, len(emu.Snapshot().TicketsReturned)
+	for code, n := range casino.Stats().Refusals {
+		sum.Refusals[code] = n
+	}
 	if err := check(true); err != nil {
 		return sum, err
 	}
@@ -672,4 +694,22 @@ func settled(emu *id003emu.Validator, pr *tclemu.Printer, casino *sashost.Casino
 		}
 	}
 	return ""
+}
+
+// refusalText is "84×6 83×1" (codes in hex, in order), "none" if empty.
+func refusalText(m map[byte]int) string {
+	var parts []string
+	for _, code := range slices.Sorted(func(yield func(byte) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		parts = append(parts, fmt.Sprintf("%02X×%d", code, m[code]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " ")
 }
