@@ -322,7 +322,7 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 	// copy of a redeemed one, a note when no money went in for a while or
 	// at random; the power cuts at random moments in between.
 	var mu sync.Mutex // the player's state, read once it has stopped or under mu
-	inserting, cutsLeft := true, c.Cuts
+	inserting, cutsLeft, cuts := true, c.Cuts, 0
 	tries := map[string]int{} // tickets put in, by number (copies not counted)
 	var copies []string       // the copies put in
 	notes, tickets := 0, 0
@@ -340,7 +340,7 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 			on := inserting
 			if on && cutsLeft > 0 && r.IntN(60) == 0 {
 				cutsLeft--
-				sum.Cuts++
+				cuts++
 				emu.PowerCycle()
 			}
 			mu.Unlock()
@@ -639,7 +639,7 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 		return sum, fmt.Errorf("%w: TITO settling run, interrupted: %w\n%s", ErrChild, err, out)
 	}
 	mu.Lock()
-	sum.Notes, sum.TicketsInserted, sum.Copies = notes, tickets, len(copies)
+	sum.Notes, sum.TicketsInserted, sum.Copies, sum.Cuts = notes, tickets, len(copies), cuts
 	mu.Unlock()
 	returned := map[string]int{}
 	for _, n := range emu.Snapshot().TicketsReturned {
