@@ -290,6 +290,9 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			serveNotes()
 			select {
 			case err := <-sasDone:
+				if ctx.Err() != nil {
+					continue // interrupted: the link stopped with it, the loop ends
+				}
 				return fmt.Errorf("sim: SAS link: %w", err)
 			case <-time.After(10 * time.Millisecond):
 			}

@@ -31,17 +31,26 @@ type Config struct {
 	// the sim with --acceptor against the emulated ID-003 validator, its
 	// power cut Validator/2 times, bills credited = notes stacked.
 	Validator int
-	Dir       string   // work directory ("" = a temporary one, removed unless Keep)
-	Keep      bool     // keep the work directory
-	Env       []string // extra environment for the child
-	Out       io.Writer
+	// TITO is the tickets' kill run's SIGKILLs (0: none): the sim with
+	// --sas, --acceptor and --printer against the casino, validator and
+	// printer emulators, cashing out to tickets and taking them back in.
+	TITO int
+	Dir  string   // work directory ("" = a temporary one, removed unless Keep)
+	Keep bool     // keep the work directory
+	Env  []string // extra environment for the child
+	Out  io.Writer
 }
 
-const usage = `usage: cabinet crashtest [--kills N] [--corrupt N] [--powercut R [--subsets N] [--torn N] [--flips N]] [--validator N] [--seed S] [--rounds R] [--game all] [--bin PATH] [--config FILE] [--dir DIR] [--keep]
+const usage = `usage: cabinet crashtest [--kills N] [--corrupt N] [--powercut R [--subsets N] [--torn N] [--flips N]] [--validator N] [--tito N] [--seed S] [--rounds R] [--game all] [--bin PATH] [--config FILE] [--dir DIR] [--keep]
 
   --validator N SIGKILL ` + "`sim --acceptor`" + ` N times (and cut the emulated ID-003 validator's power N/2 times) while
                 the emulator inserts notes; after every kill the store is checked, at the end the bills
                 credited must be exactly the notes the emulator stacked (--rounds: 8 per kill at least)
+  --tito N      SIGKILL ` + "`sim --sas --acceptor --printer --cashout-every 5`" + ` N times (and cut the validator's power
+                N/2 times) while a player inserts notes and puts the printed tickets back in (now and then a
+                copy of a redeemed one); after every kill and at the end: money conserved, bills = notes
+                stacked, tickets credited = tickets stacked, none paid twice, every ticket printed known to the
+                casino (--rounds: 8 per kill at least)
 
   --kills N     SIGKILL the sim child N times at random moments, restart it, compare with an uninterrupted run
   --corrupt N   damage N copies of the finished store and boot each: refused, memory error, or identical
@@ -62,6 +71,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.Subsets, "subsets", 256, "power cut: subsets of unsynced writes tried per sync (all up to 64)")
 	fs.IntVar(&c.Torn, "torn", 0, "power cut: torn variants per write (0: every 512-byte sector)")
 	fs.IntVar(&c.Validator, "validator", 0, "SIGKILLs of the note validator's kill run (sim --acceptor against the emulator)")
+	fs.IntVar(&c.TITO, "tito", 0, "SIGKILLs of the tickets' kill run (sim --sas --acceptor --printer against the emulators)")
 	fs.IntVar(&c.Flips, "flips", 4, "power cut: syncs at which each proof byte is flipped, besides after the run (-1: every sync; 0: no flips)")
 	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the sim, the kill moments and the damage")
 	fs.Int64Var(&c.Rounds, "rounds", 300, "rounds the sim plays")
@@ -76,11 +86,19 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
 	}
-	if c.Kills < 0 || c.Corrupt < 0 || c.Rounds < 1 || c.PowerCut < 0 || c.Subsets < 0 || c.Torn < 0 || c.Validator < 0 {
-		return fmt.Errorf("%w: --kills, --corrupt, --powercut, --subsets, --torn, --validator must be >= 0 and --rounds >= 1", ErrUsage)
+	if c.Kills < 0 || c.Corrupt < 0 || c.Rounds < 1 || c.PowerCut < 0 || c.Subsets < 0 || c.Torn < 0 || c.Validator < 0 || c.TITO < 0 {
+		return fmt.Errorf("%w: --kills, --corrupt, --powercut, --subsets, --torn, --validator, --tito must be >= 0 and --rounds >= 1", ErrUsage)
 	}
-	if c.Validator > 0 && c.Kills == 0 && c.Corrupt == 0 && c.PowerCut == 0 {
-		return c.runValidator(ctx)
+	if (c.Validator > 0 || c.TITO > 0) && c.Kills == 0 && c.Corrupt == 0 && c.PowerCut == 0 {
+		if c.Validator > 0 {
+			if err := c.runValidator(ctx); err != nil {
+				return err
+			}
+		}
+		if c.TITO > 0 {
+			return c.runTITO(ctx)
+		}
+		return nil
 	}
 	if c.Flips < -1 {
 		return fmt.Errorf("%w: --flips %d: want -1 (every sync), 0 (none) or a number of syncs", ErrUsage, c.Flips)
@@ -161,6 +179,11 @@ func (c Config) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	if c.TITO > 0 {
+		if err := c.runTITO(ctx); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(c.Out, "crashtest: PASS in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
@@ -198,5 +221,41 @@ func (c Config) runValidator(ctx context.Context) error {
 	fmt.Fprintf(c.Out, "crashtest: note validator kill run: seed %d, %d rounds of %s, %d kills, work directory %s\n", c.Seed, rounds, game, c.Validator, dir)
 	_, err := Validator(ctx, ValidatorConfig{Bin: c.Bin, Config: c.Config, Game: game, Rounds: rounds, Seed: c.Seed,
 		Kills: c.Validator, Cuts: c.Validator / 2, Pace: 20 * time.Millisecond, Life: 2500 * time.Millisecond, Dir: dir, Env: c.Env, Out: c.Out})
+	return err
+}
+
+// runTITO is the tickets' kill run (--tito).
+func (c Config) runTITO(ctx context.Context) error {
+	if c.Out == nil {
+		c.Out = io.Discard
+	}
+	if c.Bin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("crashtest: find the cabinet binary: %w", err)
+		}
+		c.Bin = exe
+	}
+	dir := c.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "cabinet-crashtest-")
+		if err != nil {
+			return fmt.Errorf("crashtest: work directory: %w", err)
+		}
+		dir = d
+		if !c.Keep {
+			defer os.RemoveAll(dir)
+		}
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("crashtest: work directory: %w", err)
+	}
+	game := c.Game
+	if game == "" || game == "all" {
+		game = "classic" // --game's default is all: the tickets' run plays Classic unless told
+	}
+	rounds := max(c.Rounds, 8*int64(c.TITO))
+	fmt.Fprintf(c.Out, "crashtest: TITO kill run: seed %d, %d rounds of %s, %d kills, work directory %s\n", c.Seed, rounds, game, c.TITO, dir)
+	_, err := TITO(ctx, TITOConfig{Bin: c.Bin, Config: c.Config, Game: game, Rounds: rounds, Seed: c.Seed, Kills: c.TITO,
+		Cuts: c.TITO / 2, Every: 5, Pace: 20 * time.Millisecond, Life: 2500 * time.Millisecond, Dir: dir, Env: c.Env, Out: c.Out})
 	return err
 }

@@ -19,4 +19,13 @@
 // opened: corrupt), "memory error" (Check fails: play disabled) or "clean"
 // with every record identical to the undamaged store. A clean boot with any
 // different record, or a crash, fails the harness.
+//
+// Tickets (TITO, `--tito N`, TITO in tito.go): `<bin> sim --sas --acceptor
+// --printer --cashout-every 5` plays against the casino system (sashost's
+// Serve), the note validator (id003emu) and the ticket printer (tclemu),
+// all owned by the harness so they outlive the child; a player inserts
+// notes and puts the printed tickets back in (now and then a copy of a
+// redeemed one). After every SIGKILL and at the end: money conserved by the
+// meters, bills = notes stacked, tickets credited = tickets stacked at the
+// casino's amounts, no ticket paid twice, every printed ticket the casino's.
 package crashtest

@@ -59,7 +59,7 @@ var rules = map[string][]string{
 	"controller":       {"game", "game/...", "hw", "hw/id003", "hw/tcl", "inforce", "meters", "money", "player", "recovery", "view"},
 	"display":          {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/..."},
 	"auditcmd":         {"game", "game/...", "meters", "money", "recovery"},
-	"crashtest":        {"game", "hw/id003", "hw/id003/id003emu", "meters", "money", "recovery"},
+	"crashtest":        {"config", "game", "hw/id003", "hw/id003/id003emu", "hw/tcl/tclemu", "meters", "money", "recovery", "sashost"},
 	"scenario":         {"analysis/rtp", "config", "controller", "game", "hw", "hw/sim", "money", "recovery", "selftest", "settings", "view"},
 	"imports":          {},
 	"cmd/cabinet":      {"*"},
