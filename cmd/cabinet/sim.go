@@ -280,7 +280,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	elapsed := time.Since(start)
-	if *settleF > 0 && !val.settle(handleNote, *settleF) {
+	if *settleF > 0 && !val.settle(handleNote, serveHost, *settleF) {
 		fmt.Fprintf(stderr, "sim: the note validator did not settle within %s (status %s)\n", *settleF, val.v.Info().Status)
 	}
 	if link != nil {

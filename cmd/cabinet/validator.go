@@ -81,10 +81,12 @@ func (l *validatorLink) start(ctx context.Context, log *slog.Logger) (stop func(
 	}, nil
 }
 
-// settle serves the validator's calls through handle until the validator
-// idles (or is disabled) with nothing left to hand over, or d passes: a
-// sim that ends leaves no note half-way when the validator allows it.
-func (l *validatorLink) settle(handle func(*controller.NoteRequest), d time.Duration) bool {
+// settle serves the validator's calls through handle, and the host through
+// serveHost (a ticket held waits for the host's answer), until the
+// validator idles (or is disabled) with nothing left to hand over, or d
+// passes: a sim that ends leaves no note or ticket half-way when the
+// validator allows it.
+func (l *validatorLink) settle(handle func(*controller.NoteRequest), serveHost func(), d time.Duration) bool {
 	if l == nil {
 		return true
 	}
@@ -98,6 +100,7 @@ func (l *validatorLink) settle(handle func(*controller.NoteRequest), d time.Dura
 			continue
 		case <-time.After(2 * time.Millisecond):
 		}
+		serveHost() // a ticket held waits for the host's answer
 		i := l.v.Info()
 		if !i.Gone && (i.Status == id003.StIdling || i.Status == id003.StDisabled) {
 			if quiet++; quiet >= 100 { // 200 ms: several polls without news
