@@ -24,7 +24,8 @@
 //     channel their results come back on, the secure-enhanced ID;
 //   - the note desk (noteDesk, validator.go) answers the note validator's
 //     driver: escrow by the rules of acceptance, credit at vend valid,
-//     power-up statuses, the validator's tilts.
+//     power-up statuses, the validator's tilts, and tickets in (hold while
+//     the host redeems, order, credit once; ticketin.go).
 //
 // It is single-threaded: every input (hardware, touch, the SAS host's
 // commands and acknowledgements, autoplay) reaches it through Handle, its
@@ -49,7 +50,7 @@
 //   - cash.go: bills, cash out, handpays, doors and keys, outputs.
 //   - tito.go: the ticket desk (cash-out by ticket, TITO out), TITOInfo.
 //   - validator.go: the ID-003 note validator's seam (Validator) and the
-//     note desk that answers it.
+//     note desk that answers it; ticketin.go: its tickets in (TITO in).
 //   - step.go: a game step, its money and the progressive pool.
 //   - duel.go: Poker Duel's table; rounds.go: engines, replay, restore.
 //   - autoplay.go: autoplay, pressing lit buttons only.
