@@ -302,7 +302,12 @@ func (c *Controller) outputs(cs state) {
 	}
 	// A serial validator takes notes up to max and asks at escrow
 	// (noteDesk.escrow decides by the same rules).
-	c.opt.Validator.setAcceptance(max, ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.sasOn()) == "")
+	// Tickets: the validator takes them as the cabinet would, except
+	// while the casino system is offline: then the cabinet draws the
+	// ticket in and gives it back itself, saying why (a validator's own
+	// reject names no reason the player can act on).
+	tin := ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.sasOn(), c.hostDown())
+	c.opt.Validator.setAcceptance(max, tin == "" || tin == tinHostDown)
 }
 
 // acceptance is the largest bill the acceptor may take now; 0 inhibits it

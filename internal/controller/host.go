@@ -129,6 +129,8 @@ type HostRequest struct {
 	ValidationRead []uint64
 	// Ticket in (ticketin.go): a step of the host's redemption.
 	Redemption *HostRedemption
+	// Link: the SAS link went down or came back (ledger.hostLink).
+	Link *HostLink
 }
 
 // Validate reports a command the controller would refuse, before it is
@@ -165,6 +167,9 @@ func (c *Controller) hostRequest(r HostRequest) error {
 	}
 	if len(r.ValidationRead) > 0 {
 		errs = append(errs, c.tickets.hostValidationRead(r.ValidationRead))
+	}
+	if r.Link != nil {
+		c.hostLink(*r.Link)
 	}
 	if r.Redemption != nil {
 		errs = append(errs, c.notes.hostRedemption(*r.Redemption))

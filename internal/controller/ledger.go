@@ -112,6 +112,8 @@ type ledger struct {
 	// hear is the SAS side's table from host events to the exceptions to
 	// queue (Options.Exceptions); nil: SAS is off.
 	hear func(HostEvent) []byte
+	// link is the SAS link's state (hostLink).
+	link linkState
 }
 
 // newLedger is the ledger of store st, before boot; digestErr is the
@@ -151,6 +153,39 @@ func (l *ledger) OpenGame() game.ID {
 
 // sasOn reports whether a SAS host is wired.
 func (l *ledger) sasOn() bool { return l.hear != nil }
+
+// hostDown reports a SAS link that is configured but down: no host has
+// polled for the link's silence limit (HostLink; a fact of the link, not
+// of the store). Tickets need the host: none is printed or taken then.
+func (l *ledger) hostDown() bool { return l.hear != nil && l.link.down }
+
+// HostLink is the SAS link's state as the link saw it change (Seq orders
+// the changes: an older one arriving late is ignored).
+type HostLink struct {
+	Up  bool
+	Seq uint64
+}
+
+// linkState is the last HostLink heard.
+type linkState struct {
+	down bool
+	seq  uint64
+}
+
+// hostLink records a change of the SAS link's state (logged, not
+// committed: the next boot starts with the link up until it falls
+// silent again).
+func (l *ledger) hostLink(h HostLink) {
+	if h.Seq <= l.link.seq {
+		return
+	}
+	l.link = linkState{down: !h.Up, seq: h.Seq}
+	if h.Up {
+		l.log.Info("SAS link up: tickets possible again")
+	} else {
+		l.log.Warn("SAS link down: cash-outs are handpays and tickets are returned until the host polls again")
+	}
+}
 
 // tilts lists the reasons play is suspended in s (message keys), in a fixed
 // order: a function of the committed state alone.

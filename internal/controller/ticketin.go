@@ -58,6 +58,7 @@ const (
 	tinCreditLimit = "credit_limit" // the credit meter is at its limit
 	tinBusy        = "busy"         // the last ticket's result is not yet read by the host
 	tinBadBarcode  = "bad_barcode"  // the validator read no 18-digit number
+	tinHostDown    = "status_89"    // the SAS link is down: the casino system is offline
 )
 
 // ticketInReason is the screen's reason key of a ticket in's final
@@ -74,10 +75,12 @@ func ticketInReason(t recovery.TicketIn) string {
 // acceptance rules of notes (ticket in follows the bills' inhibits, but
 // not the host's bill disable, which is the bills'), the casino system
 // needed to redeem it, and a ticket out not settled.
-func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn bool) string {
+func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn, hostDown bool) string {
 	switch {
 	case t == nil || !t.TicketIn || !sasOn:
 		return tinTicketsOff
+	case hostDown:
+		return tinHostDown
 	case cs.memErr != nil || len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] ||
 		mode == view.Operator || cs.ticketBusy() != "":
 		return tinInhibited
@@ -105,7 +108,7 @@ func (d *noteDesk) ticket(number string) (id003.TicketDecision, error) {
 		// the first back without saying so; settled() records it.
 		return d.refuseTicket(number, tinBusy, "ticket "+last.Validation+" is still being redeemed")
 	}
-	if why := ticketRefusal(d.cur, d.set, d.scr.mode, d.tito, d.sasOn()); why != "" {
+	if why := ticketRefusal(d.cur, d.set, d.scr.mode, d.tito, d.sasOn(), d.hostDown()); why != "" {
 		return d.refuseTicket(number, why, "")
 	}
 	var t recovery.TicketIn
@@ -135,10 +138,14 @@ func (d *noteDesk) ticket(number string) (id003.TicketDecision, error) {
 func (d *noteDesk) ticketHeld(t recovery.TicketIn) (id003.TicketDecision, error) {
 	switch t.Status {
 	case recovery.TicketInEscrow:
-		if d.now().Sub(t.Inserted) < d.tito.wait() {
+		status, why := recovery.ReturnTimeout, "no answer from the casino system within "+d.tito.wait().String()
+		switch {
+		case d.hostDown():
+			status, why = recovery.ReturnLinkDown, "the SAS link went down: casino system offline"
+		case d.now().Sub(t.Inserted) < d.tito.wait():
 			return id003.TicketDecision{Action: id003.TicketHold}, nil
 		}
-		r, err := d.returnTicket(t.Seq, recovery.ReturnTimeout, "no answer from the casino system within "+d.tito.wait().String())
+		r, err := d.returnTicket(t.Seq, status, why)
 		if err != nil {
 			return id003.TicketDecision{}, err
 		}
@@ -343,7 +350,12 @@ func (d *noteDesk) ticketReturned(e id003.Event) error {
 	}
 	why := tinBadBarcode
 	if e.Ticket != "" && len(e.Ticket) == 18 {
-		why = tinTicketsOff
+		// Tickets were off in the validator: say why the cabinet turned
+		// them off (its acceptance may have changed since: then "off").
+		why = ticketRefusal(d.cur, d.set, d.scr.mode, d.tito, d.sasOn(), d.hostDown())
+		if why == "" {
+			why = tinTicketsOff
+		}
 	}
 	d.scr.message = "ticket_in_" + why
 	return d.logOnly(meters.KindTicketIn, fmt.Sprintf("ticket %q returned by the validator: %s", e.Ticket, e.Text),

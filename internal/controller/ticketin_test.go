@@ -302,3 +302,26 @@ func TestTicketInJamAfterStack(t *testing.T) {
 		t.Errorf("the order's end not logged: %v", r.events())
 	}
 }
+
+// The SAS link goes down while a ticket waits for the host: returned at
+// once with 89 (link down), not after the whole wait; a late change of
+// state (an older Seq) changes nothing.
+func TestTicketInLinkDownWhileHeld(t *testing.T) {
+	r := newTinRig(t, time.Hour)
+	r.insertTicket(tinA)
+	link := func(up bool, seq uint64) {
+		if err := r.c.Handle(Input{Host: &HostRequest{Link: &HostLink{Up: up, Seq: seq}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link(false, 2)
+	link(true, 1) // older: ignored
+	r.serve("the ticket returned", func() bool { return len(r.emu.Snapshot().TicketsReturned) == 1 })
+	tk := r.ticketsIn()[0]
+	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemLinkDown || r.c.cur.m.Credits != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned 89, nothing credited", tk, r.c.cur.m.Credits)
+	}
+	if r.c.scr.message != "ticket_in_status_89" || !r.c.TITOInfo().HostDown {
+		t.Errorf("message %q, host down %v; want the link down said", r.c.scr.message, r.c.TITOInfo().HostDown)
+	}
+}

@@ -147,6 +147,8 @@ type TITOInfo struct {
 	// ticket the credit meter can take now (ticketin.go).
 	Redemption recovery.Redemption
 	TicketRoom money.Cents
+	// HostDown: the SAS link is down (HostLink): no ticket now.
+	HostDown bool
 }
 
 // defaultWait is TITO.Wait's default: Monaco re-posts exception 57 every
@@ -199,7 +201,7 @@ func (c *Controller) TITOInfo() TITOInfo {
 }
 
 func (d *ticketDesk) publish(cs state, creditLimit money.Cents) {
-	ti := &TITOInfo{ID: d.id, TicketRoom: max(creditLimit-cs.m.Credits, 0)}
+	ti := &TITOInfo{ID: d.id, TicketRoom: max(creditLimit-cs.m.Credits, 0), HostDown: d.hostDown()}
 	if cs.ticketIn != nil {
 		ti.Redemption = cs.ticketIn.Redemption()
 	}
@@ -323,7 +325,7 @@ func (d *ticketDesk) refusal() string {
 		return ticketPrinterNoAnswer
 	case t.Validation == ValidateNone:
 		return ticketNoValidation
-	case !d.sasOn():
+	case !d.sasOn() || d.hostDown():
 		return ticketNoHost
 	case t.Validation == ValidateSecureEnhanced && d.id.MachineID == 0:
 		return ticketNoID

@@ -19,6 +19,10 @@ type LinkOptions struct {
 	ROM func(seed uint16) (uint16, error)
 	// Log receives link state changes (nil: discarded).
 	Log *slog.Logger
+	// Link, if set, hears the link go down (no address byte for
+	// ChirpAfter: false) and come back (true), on Serve's goroutine: it
+	// must not block.
+	Link func(up bool)
 }
 
 // ProgramSignature is the default ROM signature: the CRC-16 of the running
@@ -118,6 +122,9 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 				if down {
 					down = false
 					log.Info("SAS link up", "port", p.Name())
+					if opt.Link != nil {
+						opt.Link(true)
+					}
 				}
 			}
 			msg := f.Feed(b)
@@ -162,6 +169,9 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 				down = true
 				e.Unsync()
 				log.Warn("SAS link down: no address byte", "port", p.Name(), "silence", opt.ChirpAfter)
+				if opt.Link != nil {
+					opt.Link(false)
+				}
 			}
 			if now.Sub(lastChirp) >= opt.ChirpEvery {
 				if err := p.WriteMarked(e.Cfg.Address); err != nil {

@@ -72,6 +72,8 @@ type Machine struct {
 	unsent []uint64
 	// tito is what the host sent of tickets, until committed (tito.go).
 	tito titoMem
+	// linkSeq numbers the link's changes of state (Link).
+	linkSeq uint64
 }
 
 var (

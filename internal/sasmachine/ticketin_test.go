@@ -38,7 +38,12 @@ type tinRig struct {
 	casino *sashost.Casino
 }
 
-func newTinRig(t *testing.T) *tinRig {
+func newTinRig(t *testing.T) *tinRig { return newTinRigHost(t, true) }
+
+// newTinRigHost is newTinRig whose casino polls only when serve is set
+// (else the test drives sashost's one-shots); the link falls silent after
+// 300 ms without polls.
+func newTinRigHost(t *testing.T, serve bool) *tinRig {
 	t.Helper()
 	pr, err := tclemu.New(tclemu.Options{})
 	if err != nil {
@@ -93,8 +98,16 @@ func newTinRig(t *testing.T) *tinRig {
 	done := make(chan struct{}, 4)
 	go func() { _ = c.Run(ctx); done <- struct{}{} }()
 	go func() { _ = d.Run(ctx); done <- struct{}{} }()
-	go func() { _ = sas.Serve(ctx, port, eng, sas.LinkOptions{}); done <- struct{}{} }()
-	go func() { _ = casino.Serve(ctx); done <- struct{}{} }()
+	go func() {
+		_ = sas.Serve(ctx, port, eng, sas.LinkOptions{ChirpAfter: 300 * time.Millisecond, Link: m.Link})
+		done <- struct{}{}
+	}()
+	go func() {
+		if serve {
+			_ = casino.Serve(ctx)
+		}
+		done <- struct{}{}
+	}()
 	t.Cleanup(func() {
 		cancel()
 		v.Close()
@@ -212,4 +225,42 @@ func TestTicketInUnknownToTheCasino(t *testing.T) {
 	if m := r.machine(t); m.Credits != 0 || m.Meters.TicketsInCount != 0 {
 		t.Errorf("credits %v, tickets in %d: want nothing", m.Credits, m.Meters.TicketsInCount)
 	}
+}
+
+// No host polls (the casino system offline): the link goes down after its
+// silence limit; a cash-out is a handpay at once, with the reason on
+// screen, and a ticket is returned at once ("casino system offline", no
+// record). Once the host polls again, tickets are taken.
+func TestTicketsWhileTheHostIsOffline(t *testing.T) {
+	r := newTinRigHost(t, false)
+	waitLong(t, "the link down", func() bool { return r.c.TITOInfo().HostDown })
+	r.idle(t)
+	if err := r.emu.Insert(0x63); err != nil {
+		t.Fatal(err)
+	}
+	waitLong(t, "the note's credit", func() bool { return r.c.Snapshot().Credits == 1000 })
+	r.idle(t)
+	if err := r.emu.InsertTicket("071234567890123456"); err != nil {
+		t.Fatal(err)
+	}
+	waitLong(t, "the ticket returned", func() bool { return len(r.emu.Snapshot().TicketsReturned) == 1 })
+	waitLong(t, "the reason on screen", func() bool { return r.c.Snapshot().Message == "ticket_in_status_89" })
+	var ins []recovery.TicketIn
+	if err := r.st.View(func(tx *recovery.Tx) (err error) { ins, err = tx.TicketsIn(0); return err }); err != nil || len(ins) != 0 {
+		t.Errorf("tickets in recorded while offline: %+v, %v", ins, err)
+	}
+	r.be.Press(hw.CashOut)
+	waitLong(t, "the handpay", func() bool { return r.machine(t).Handpay == 1000 })
+	waitLong(t, "its reason on screen", func() bool { return r.c.Snapshot().Message == "tito_no_host" })
+	if len(r.pr.Tickets()) != 0 {
+		t.Errorf("printed %d tickets while the host was offline", len(r.pr.Tickets()))
+	}
+	// The host polls again: the link is up, tickets are taken.
+	if err := r.casino.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.casino.GeneralPoll(); err != nil {
+		t.Logf("first poll after the silence: %v", err)
+	}
+	waitLong(t, "the link up", func() bool { return !r.c.TITOInfo().HostDown })
 }

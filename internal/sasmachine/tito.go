@@ -3,6 +3,7 @@ package sasmachine
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"cabinet/internal/controller"
 	"cabinet/internal/money"
@@ -240,3 +241,25 @@ func (m *Machine) UpdateRedemption(cur, next sas.Redemption) error {
 
 // TicketInRoom is the largest ticket the credit meter can take now.
 func (m *Machine) TicketInRoom() money.Cents { return m.titoInfo().TicketRoom }
+
+// Link hands the SAS link's state to the controller when it changes
+// (sas.LinkOptions.Link, on the link's goroutine: it never blocks): down,
+// no host polls, so cash-outs are handpays and tickets are returned at
+// once with "casino system offline" (89); up again, tickets as before. A
+// goroutine carries each change, numbered, so a late one never undoes a
+// newer one; it gives up after a minute if nobody reads the queue.
+func (m *Machine) Link(up bool) {
+	m.mu.Lock()
+	m.linkSeq++
+	r := controller.HostRequest{Link: &controller.HostLink{Up: up, Seq: m.linkSeq}}
+	m.mu.Unlock()
+	if m.Host == nil {
+		return
+	}
+	go func() {
+		select {
+		case m.Host <- r:
+		case <-time.After(time.Minute):
+		}
+	}()
+}
