@@ -230,6 +230,13 @@ func (p *Printer) Print(t Ticket) (Status, error) {
 			// until this print starts: only a status that differs from the
 			// one before the command (busy, validation done changed, top
 			// of form left) shows the start and makes a later flag ours.
+			// A late reply to a request made before the command can be
+			// read here, but the line keeps replies in order: it shows
+			// the idle printer at or after `before` (not busy, the same
+			// validation flag, top of form only ever arriving), so it
+			// never passes for the start. Replies dropped (a retry's
+			// Discard) only hide states: a print whose every sign is
+			// missed fails "not started" (Stage Sent), never a success.
 			if !started && (st.Has(Busy) || st.Has(ValidationDone) != before.Has(ValidationDone) ||
 				before.Has(TopOfForm) && !st.Has(TopOfForm)) {
 				started = true
