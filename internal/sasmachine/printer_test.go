@@ -3,6 +3,7 @@ package sasmachine
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +27,26 @@ func (r *titoRig) queuedCodes(t *testing.T) []byte {
 		out = append(out, e.Code)
 	}
 	return out
+}
+
+// printerLogged is the newest printer condition in the event log
+// ("printer_ok", "printer_paper_out", …; "" if none).
+func (r *titoRig) printerLogged(t *testing.T) string {
+	t.Helper()
+	var last string
+	if err := r.st.View(func(tx *recovery.Tx) error {
+		evs, err := tx.Events(0)
+		for _, e := range evs {
+			if strings.HasPrefix(e.Detail, "printer_") {
+				last = e.Detail
+				break
+			}
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return last
 }
 
 // enqs counts the status requests the printer has answered or heard.
@@ -109,7 +130,10 @@ func TestPrinterStatusBetweenTickets(t *testing.T) {
 
 	// Paper back: the next cash-out prints.
 	pr.Clear(tcl.PaperOut)
-	waitLong(t, "the printer ready", func() bool { return r.c.Snapshot().Message != "printer_paper_out" })
+	// Ready once the cabinet's poll has found the paper back (logged): the
+	// screen leaves "printer_paper_out" earlier, for the handpay's notice,
+	// and a cash-out before that poll is a handpay again.
+	waitLong(t, "the printer ready", func() bool { return r.printerLogged(t) == "printer_ok" })
 	r.insert(t, 500)
 	r.be.Press(hw.CashOut)
 	waitLong(t, "the ticket printed", func() bool { return r.status(t) == recovery.TicketPrinted })

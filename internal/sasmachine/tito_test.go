@@ -175,6 +175,10 @@ func (r *titoRig) machine(t *testing.T) recovery.Machine {
 // insert stacks a bill and waits for its credit.
 func (r *titoRig) insert(t *testing.T, v money.Cents) {
 	t.Helper()
+	// The acceptor takes the bill once the controller has enabled it: the
+	// store shows a handpay paid before the controller re-enables the
+	// acceptor, and a bill inserted in between comes back refused.
+	waitLong(t, "the acceptor taking the bill", func() bool { return r.be.Acceptance() >= v })
 	want := r.c.Snapshot().Credits + v
 	r.be.InsertBill(v)
 	waitLong(t, "the bill's credit", func() bool { return r.c.Snapshot().Credits == want })

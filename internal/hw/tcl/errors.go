@@ -34,6 +34,10 @@ var ErrBaud = serial.ErrBaud
 // status reply (*S|unit|version|f1|f2|f3|f4|f5|Pt|*).
 var ErrBadStatus = errors.New("tcl: bad status reply")
 
+// ErrClosed: the Printer was closed (before or during the call); the
+// line was not touched after Close.
+var ErrClosed = errors.New("tcl: printer closed")
+
 // ErrShortStatus is returned by DecodeStatus for the start of a status
 // reply whose end has not arrived yet.
 var ErrShortStatus = errors.New("tcl: incomplete status reply")

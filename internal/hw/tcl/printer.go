@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -39,12 +40,18 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Printer is a TCL ticket printer on a serial port. It is used by one
-// goroutine at a time (the controller's printer worker).
+// Printer is a TCL ticket printer on a serial port. Print and Status
+// hold the line for their whole conversation, one at a time; Close may be
+// called from any goroutine, during either.
 type Printer struct {
-	port   *Port
-	opt    Options
+	port    *Port
+	opt     Options
+	closing chan struct{} // closed by Close: end the conversation in progress
+
+	mu     sync.Mutex // the line: held by Print, Status and Close
+	closed bool
 	loaded bool // the ticket template is in the printer's RAM
+	once   sync.Once
 }
 
 // Open opens the printer's port at baud (OpenPort) without talking to it:
@@ -54,11 +61,52 @@ func Open(path string, baud int, opt Options) (*Printer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Printer{port: port, opt: opt.withDefaults()}, nil
+	return &Printer{port: port, opt: opt.withDefaults(), closing: make(chan struct{})}, nil
 }
 
-// Close closes the port.
-func (p *Printer) Close() error { return p.port.Close() }
+// Close ends a Print or Status in progress (it returns an error wrapping
+// ErrClosed within about Options.Reply) and waits for it before closing
+// the port; Print and Status after Close fail with ErrClosed without
+// touching the line.
+//
+// The wait is what keeps the conversation on its own line: the port is a
+// file descriptor, and a descriptor closed under a goroutine still
+// polling it is reused by the next file the process opens. The goroutine
+// would then send its status requests, and its print command, on that
+// line (the next Open of the same printer, another device) and read the
+// replies meant for its owner, which then never sees its own print start.
+func (p *Printer) Close() error {
+	p.once.Do(func() { close(p.closing) })
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	return p.port.Close()
+}
+
+// lock takes the line for one conversation, or reports ErrClosed.
+func (p *Printer) lock() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return fmt.Errorf("%w: %s", ErrClosed, p.port.Name())
+	}
+	return nil
+}
+
+// pause waits d, or reports ErrClosed as soon as Close is called.
+func (p *Printer) pause(d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-p.closing:
+		return fmt.Errorf("%w: %s", ErrClosed, p.port.Name())
+	}
+}
 
 // Stage says how far a failed print got, for the attendant's record.
 type Stage int
@@ -143,7 +191,11 @@ func (p *Printer) Print(t Ticket) (Status, error) {
 	fail := func(stage Stage, st Status, err error) (Status, error) {
 		return st, &PrintError{Number: t.Number, Validation: t.Validation, Stage: stage, Status: st, Err: err}
 	}
-	st, err := p.Status()
+	if err := p.lock(); err != nil {
+		return fail(NotSent, Status{}, err)
+	}
+	defer p.mu.Unlock()
+	st, err := p.status()
 	if err != nil {
 		return fail(NotSent, st, err)
 	}
@@ -171,14 +223,20 @@ func (p *Printer) Print(t Ticket) (Status, error) {
 	sent := time.Now()
 	started, validated := false, false
 	for {
-		time.Sleep(p.opt.Poll)
-		cur, err := p.Status()
+		cur, err := p.pauseStatus()
 		if err == nil {
 			st = cur
 			// The validation-done flag of the previous ticket stays set
 			// until this print starts: only a status that differs from the
 			// one before the command (busy, validation done changed, top
 			// of form left) shows the start and makes a later flag ours.
+			// A late reply to a request made before the command can be
+			// read here, but the line keeps replies in order: it shows
+			// the idle printer at or after `before` (not busy, the same
+			// validation flag, top of form only ever arriving), so it
+			// never passes for the start. Replies dropped (a retry's
+			// Discard) only hide states: a print whose every sign is
+			// missed fails "not started" (Stage Sent), never a success.
 			if !started && (st.Has(Busy) || st.Has(ValidationDone) != before.Has(ValidationDone) ||
 				before.Has(TopOfForm) && !st.Has(TopOfForm)) {
 				started = true
@@ -252,7 +310,7 @@ func (p *Printer) load() (Status, error) {
 			return Status{}, fmt.Errorf("%w: load the ticket template: %w", ErrPrinterError, err)
 		}
 	}
-	st, err := p.Status()
+	st, err := p.status()
 	if err != nil {
 		return st, err
 	}
@@ -267,8 +325,7 @@ func (p *Printer) load() (Status, error) {
 func (p *Printer) waitIdle() (Status, error) {
 	deadline := time.Now().Add(p.opt.Finish)
 	for {
-		time.Sleep(p.opt.Poll)
-		st, err := p.Status()
+		st, err := p.pauseStatus()
 		if err != nil {
 			return st, err
 		}
@@ -288,8 +345,26 @@ func (p *Printer) waitIdle() (Status, error) {
 // each Options.Reply until a reply decodes. After Options.NoAnswer with no
 // reply that decodes it returns an error wrapping ErrNoAnswer, and also
 // ErrBadStatus when replies came but did not decode (a garbled line:
-// wrong speed, noise).
+// wrong speed, noise). It waits for a Print in progress, and fails with
+// ErrClosed once Close is called.
 func (p *Printer) Status() (Status, error) {
+	if err := p.lock(); err != nil {
+		return Status{}, err
+	}
+	defer p.mu.Unlock()
+	return p.status()
+}
+
+// pauseStatus is status after Options.Poll.
+func (p *Printer) pauseStatus() (Status, error) {
+	if err := p.pause(p.opt.Poll); err != nil {
+		return Status{}, err
+	}
+	return p.status()
+}
+
+// status is Status with the line held.
+func (p *Printer) status() (Status, error) {
 	deadline := time.Now().Add(p.opt.NoAnswer)
 	var garbled error
 	buf := make([]byte, 0, 2*maxStatus)
@@ -304,6 +379,11 @@ func (p *Printer) Status() (Status, error) {
 		buf = buf[:0]
 		until := time.Now().Add(p.opt.Reply)
 		for time.Now().Before(until) {
+			select {
+			case <-p.closing:
+				return Status{}, fmt.Errorf("%w: %s", ErrClosed, p.port.Name())
+			default:
+			}
 			n, err := p.port.Read(chunk, time.Until(until))
 			if err != nil {
 				return Status{}, fmt.Errorf("%w: %w", ErrNoAnswer, err)

@@ -484,3 +484,57 @@ func TestTicketNumberBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseDuringPrint: Close ends the Print in progress and waits for it
+// before giving up the line. Before, Close freed the port's descriptor
+// under the printer goroutine; the next Open (a reboot of the cabinet)
+// got the same number, and the old goroutine went on talking on the new
+// line: its status requests advanced the new conversation and took its
+// replies, and its print command printed there. Under load that made a
+// print after a power cut "not started" (the replies showing it busy went
+// to the old goroutine).
+func TestCloseDuringPrint(t *testing.T) {
+	o := fast
+	o.Reply = 20 * time.Millisecond
+	o.NoAnswer = time.Minute // only Close ends the print below
+	emu1, p1 := rig(t, tclemu.Options{}, o)
+	emu2, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		t.Fatalf("tclemu.New: %v", err)
+	}
+	t.Cleanup(func() { emu2.Close() })
+	emu1.SetSilent(true)
+	res := make(chan error, 1)
+	go func() {
+		_, err := p1.Print(sample())
+		res <- err
+	}()
+	for len(emu1.Received()) == 0 { // the print is asking the status
+		time.Sleep(time.Millisecond)
+	}
+	if err := p1.Close(); err != nil {
+		t.Fatalf("Close during the print: %v", err)
+	}
+	// The next line opened takes the descriptor Close freed.
+	p2, err := tcl.Open(emu2.Path, 38400, o)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", emu2.Path, err)
+	}
+	err = <-res
+	checkPrintError(t, err, tcl.ErrClosed, tcl.NotSent)
+	if err := p2.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if got := emu2.Received(); len(got) != 0 {
+		t.Errorf("the closed printer talked on the next line: %q", got)
+	}
+	if n := len(emu2.Tickets()); n != 0 {
+		t.Errorf("the closed printer printed %d tickets on the next line", n)
+	}
+	if _, err := p1.Status(); !errors.Is(err, tcl.ErrClosed) {
+		t.Errorf("Status after Close: %v, want %v", err, tcl.ErrClosed)
+	}
+	if _, err := p1.Print(sample()); !errors.Is(err, tcl.ErrClosed) {
+		t.Errorf("Print after Close: %v, want %v", err, tcl.ErrClosed)
+	}
+}
