@@ -12,6 +12,7 @@ package serial
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -74,11 +75,17 @@ var bauds = map[int]uint32{
 
 // Port is an open serial line.
 type Port struct {
-	fd   int
-	name string
-	pty  bool
-	cfg  Config
-	t    unix.Termios // the settings as opened
+	// mu guards the descriptor: every use holds it shared, Close holds it
+	// alone, so a goroutine still reading or writing when another closes
+	// the port never touches a descriptor number the process has given to
+	// a newer file (it gets ErrClosed instead).
+	mu     sync.RWMutex
+	closed bool
+	fd     int
+	name   string
+	pty    bool
+	cfg    Config
+	t      unix.Termios // the settings as opened
 }
 
 // isPTY: the character-device majors of Unix98 pty slaves
@@ -149,12 +156,39 @@ func (p *Port) Name() string { return p.name }
 func (p *Port) PTY() bool { return p.pty }
 
 // Close closes the port.
-func (p *Port) Close() error { return unix.Close(p.fd) }
+func (p *Port) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	return unix.Close(p.fd)
+}
+
+// ErrClosed is returned by a use of a port after its Close.
+var ErrClosed = errors.New("serial: port closed")
+
+// use holds the port for one operation (release it with the function
+// returned); ErrClosed once it is closed.
+func (p *Port) use() (func(), error) {
+	p.mu.RLock()
+	if p.closed {
+		p.mu.RUnlock()
+		return nil, fmt.Errorf("serial: %s: %w", p.name, ErrClosed)
+	}
+	return p.mu.RUnlock, nil
+}
 
 // Read waits up to d (at least a millisecond) for bytes and reads what is
 // there: 0 bytes on timeout. A pty whose other end is gone (EIO, hang-up)
 // reads as no data after the wait, as a device switched off does.
 func (p *Port) Read(buf []byte, d time.Duration) (int, error) {
+	done, err := p.use()
+	if err != nil {
+		return 0, err
+	}
+	defer done()
 	if d < time.Millisecond {
 		d = time.Millisecond
 	}
@@ -187,6 +221,15 @@ func (p *Port) Read(buf []byte, d time.Duration) (int, error) {
 // the gaps between its bytes are the UART's own), within the configured
 // WriteTimeout.
 func (p *Port) Write(b []byte) error {
+	done, err := p.use()
+	if err != nil {
+		return err
+	}
+	defer done()
+	return p.write(b)
+}
+
+func (p *Port) write(b []byte) error {
 	var deadline time.Time
 	if p.cfg.WriteTimeout > 0 {
 		deadline = time.Now().Add(p.cfg.WriteTimeout)
@@ -213,6 +256,11 @@ func (p *Port) Write(b []byte) error {
 // answer to a request that timed out), so the next answer read is the
 // answer to the next request.
 func (p *Port) Discard() error {
+	done, err := p.use()
+	if err != nil {
+		return err
+	}
+	defer done()
 	if err := unix.IoctlSetInt(p.fd, unix.TCFLSH, unix.TCIFLUSH); err != nil {
 		return fmt.Errorf("serial: flush input %s: %w", p.name, err)
 	}
@@ -224,15 +272,20 @@ func (p *Port) Discard() error {
 // drained (TCSETSW), the byte, drained again, back to SPACE; on a pty the
 // plain byte.
 func (p *Port) WriteMarked(b byte) error {
+	done, err := p.use()
+	if err != nil {
+		return err
+	}
+	defer done()
 	if p.pty || p.cfg.Parity != Wakeup {
-		return p.Write([]byte{b})
+		return p.write([]byte{b})
 	}
 	mark := p.t
 	mark.Cflag |= unix.PARODD
 	if err := unix.IoctlSetTermios(p.fd, unix.TCSETSW, &mark); err != nil {
 		return fmt.Errorf("%w: %s: set MARK parity: %w", ErrTermios, p.name, err)
 	}
-	werr := p.Write([]byte{b})
+	werr := p.write([]byte{b})
 	derr := unix.IoctlSetInt(p.fd, unix.TCSBRK, 1) // tcdrain
 	space := p.t
 	if err := unix.IoctlSetTermios(p.fd, unix.TCSETS, &space); err != nil {

@@ -112,3 +112,57 @@ func TestOpenRefuses(t *testing.T) {
 		t.Errorf("Open(missing) = %v, want %v", err, ErrTermios)
 	}
 }
+
+// A port closed while another goroutine still uses it: that goroutine
+// gets ErrClosed, never the descriptor number the process gives the next
+// file it opens (before, a late Write on a closed port could land on the
+// newer port that reused its number).
+func TestClosedPortNeverTouchesANewerOne(t *testing.T) {
+	_, path := openPTY(t)
+	p, err := Open(path, Config{Baud: 9600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reading := make(chan error, 1)
+	go func() {
+		buf := make([]byte, 8)
+		for {
+			if _, err := p.Read(buf, 5*time.Millisecond); err != nil {
+				reading <- err
+				return
+			}
+		}
+	}()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-reading; !errors.Is(err, ErrClosed) {
+		t.Fatalf("read after close: %v, want ErrClosed", err)
+	}
+	m2, path2 := openPTY(t)
+	q, err := Open(path2, Config{Baud: 9600}) // likely the closed port's descriptor number
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	for _, op := range []func() error{
+		func() error { return p.Write([]byte("late")) },
+		func() error { return p.WriteMarked(0x01) },
+		p.Discard,
+	} {
+		if err := op(); !errors.Is(err, ErrClosed) {
+			t.Errorf("use after close: %v, want ErrClosed", err)
+		}
+	}
+	if err := q.Write([]byte{0x42}); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 8)
+	n, err := m2.Read(got)
+	if err != nil || string(got[:n]) != "\x42" {
+		t.Errorf("the newer port's peer read %q, %v; want only its own byte", got[:n], err)
+	}
+	if err := p.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
