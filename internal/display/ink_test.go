@@ -95,6 +95,14 @@ func textFitScreens(t *testing.T) []namedShot {
 			long = k
 		}
 	}
+	// The tickets' notices (cash-out, printer, ticket in) are refusals too.
+	for _, key := range i18n.Keys("fr") {
+		k, ok := strings.CutPrefix(key, "msg.")
+		if ok && (strings.HasPrefix(k, "tito_") || strings.HasPrefix(k, "ticket_in_") || strings.HasPrefix(k, "printer_")) &&
+			len(i18n.T("fr", key)) > len(i18n.T("fr", "msg."+long)) {
+			long = k
+		}
+	}
 	for _, name := range scenario.Screens() {
 		s := screen(t, name)
 		shots = append(shots, namedShot{name, s})

@@ -616,7 +616,7 @@ var fr = map[string]string{
 	"msg.tito_no_printer":           "Pas d'imprimante de tickets : un préposé va vous payer",
 	"msg.tito_no_validation":        "Tickets désactivés : un préposé va vous payer",
 	"msg.tito_no_host":              "Système du casino hors ligne : un préposé va vous payer",
-	"msg.tito_no_validation_id":     "Validation des tickets non configurée par le système du casino : un préposé va vous payer",
+	"msg.tito_no_validation_id":     "Validation des tickets non réglée par le casino : un préposé va vous payer",
 	"msg.tito_too_large":            "Montant trop élevé pour un ticket : un préposé va vous payer",
 	"msg.tito_host_timeout":         "Pas de réponse du système du casino : un préposé va vous payer",
 	"msg.tito_host_denied":          "Le système du casino a refusé le ticket : un préposé va vous payer",
