@@ -188,74 +188,68 @@ func (c Config) Run(ctx context.Context) error {
 	return nil
 }
 
-// runValidator is the note validator's kill run (--validator).
-func (c Config) runValidator(ctx context.Context) error {
+// workDir completes c for a device kill run (Out, Bin) and gives its work
+// directory: --dir, or a new one removed by done unless --keep.
+func (c *Config) workDir() (dir string, done func(), err error) {
+	done = func() {}
 	if c.Out == nil {
 		c.Out = io.Discard
 	}
 	if c.Bin == "" {
 		exe, err := os.Executable()
 		if err != nil {
-			return fmt.Errorf("crashtest: find the cabinet binary: %w", err)
+			return "", done, fmt.Errorf("crashtest: find the cabinet binary: %w", err)
 		}
 		c.Bin = exe
 	}
-	dir := c.Dir
-	if dir == "" {
-		d, err := os.MkdirTemp("", "cabinet-crashtest-")
-		if err != nil {
-			return fmt.Errorf("crashtest: work directory: %w", err)
+	if c.Dir != "" {
+		if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+			return "", done, fmt.Errorf("crashtest: work directory: %w", err)
 		}
-		dir = d
-		if !c.Keep {
-			defer os.RemoveAll(dir)
-		}
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("crashtest: work directory: %w", err)
+		return c.Dir, done, nil
 	}
+	dir, err = os.MkdirTemp("", "cabinet-crashtest-")
+	if err != nil {
+		return "", done, fmt.Errorf("crashtest: work directory: %w", err)
+	}
+	if !c.Keep {
+		done = func() { os.RemoveAll(dir) }
+	}
+	return dir, done, nil
+}
+
+// runValidator is the note validator's kill run (--validator).
+func (c Config) runValidator(ctx context.Context) error {
+	dir, done, err := c.workDir()
+	if err != nil {
+		return err
+	}
+	defer done()
 	game := c.Game
 	if game == "" {
 		game = "classic"
 	}
 	rounds := max(c.Rounds, 8*int64(c.Validator))
 	fmt.Fprintf(c.Out, "crashtest: note validator kill run: seed %d, %d rounds of %s, %d kills, work directory %s\n", c.Seed, rounds, game, c.Validator, dir)
-	_, err := Validator(ctx, ValidatorConfig{Bin: c.Bin, Config: c.Config, Game: game, Rounds: rounds, Seed: c.Seed,
+	_, err = Validator(ctx, ValidatorConfig{Bin: c.Bin, Config: c.Config, Game: game, Rounds: rounds, Seed: c.Seed,
 		Kills: c.Validator, Cuts: c.Validator / 2, Pace: 20 * time.Millisecond, Life: 2500 * time.Millisecond, Dir: dir, Env: c.Env, Out: c.Out})
 	return err
 }
 
 // runTITO is the tickets' kill run (--tito).
 func (c Config) runTITO(ctx context.Context) error {
-	if c.Out == nil {
-		c.Out = io.Discard
+	dir, done, err := c.workDir()
+	if err != nil {
+		return err
 	}
-	if c.Bin == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("crashtest: find the cabinet binary: %w", err)
-		}
-		c.Bin = exe
-	}
-	dir := c.Dir
-	if dir == "" {
-		d, err := os.MkdirTemp("", "cabinet-crashtest-")
-		if err != nil {
-			return fmt.Errorf("crashtest: work directory: %w", err)
-		}
-		dir = d
-		if !c.Keep {
-			defer os.RemoveAll(dir)
-		}
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("crashtest: work directory: %w", err)
-	}
+	defer done()
 	game := c.Game
 	if game == "" || game == "all" {
 		game = "classic" // --game's default is all: the tickets' run plays Classic unless told
 	}
 	rounds := max(c.Rounds, 8*int64(c.TITO))
 	fmt.Fprintf(c.Out, "crashtest: TITO kill run: seed %d, %d rounds of %s, %d kills, work directory %s\n", c.Seed, rounds, game, c.TITO, dir)
-	_, err := TITO(ctx, TITOConfig{Bin: c.Bin, Config: c.Config, Game: game, Rounds: rounds, Seed: c.Seed, Kills: c.TITO,
+	_, err = TITO(ctx, TITOConfig{Bin: c.Bin, Config: c.Config, Game: game, Rounds: rounds, Seed: c.Seed, Kills: c.TITO,
 		Cuts: c.TITO / 2, Every: 5, Pace: 20 * time.Millisecond, Life: 2500 * time.Millisecond, Dir: dir, Env: c.Env, Out: c.Out})
 	return err
 }

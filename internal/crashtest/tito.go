@@ -434,8 +434,7 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 			"--store", store, "--config", cfgPath, "--sas", h.Slave, "--acceptor", emu.Path, "--printer", pr.Path,
 			"--cashout-every", strconv.FormatInt(c.Every, 10), "--quiet", "--pace", c.Pace.String(),
 			// The harness settles the validator itself, after the rounds,
-			// while the sim serves the host too (its --settle serves notes
-			// only: a ticket in escrow would wait for the casino).
+			// with the casino's reads in its conditions.
 			"--settle", "0s"}
 		cmd := exec.CommandContext(ctx, c.Bin, args...)
 		cmd.Env = append(os.Environ(), c.Env...)
