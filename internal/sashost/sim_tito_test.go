@@ -195,6 +195,9 @@ func TestServeSimTickets(t *testing.T) {
 		t.Helper()
 		want := c.Stats().Refusals[code] + 1
 		for i := 1; c.Stats().Refusals[code] < want; i++ {
+			if i > 1 {
+				t.Logf("%s: given back by the cabinet (try %d)", what, i)
+			}
 			insert(what, func() error { return val.InsertTicket(n) })
 			until(t, what+" returned", c, sm, returned(n, i))
 		}

@@ -196,6 +196,9 @@ func (d *Driver) Run(ctx context.Context) error {
 				// power-up), the driver sets it up again.
 				d.configured = false
 			}
+		case errors.Is(err, ErrUnexpected):
+			// Reported (soft); the next poll asks again. Never a reason
+			// to stop serving the validator.
 		case err != nil:
 			return err
 		default:
@@ -618,6 +621,12 @@ func (d *Driver) exchange(c Command, data []byte, answer func(Frame) bool) (Fram
 			}
 			if c == CmdStatus && Status(f.Code) == StInvalidCommand {
 				return f, nil // reported by changed
+			}
+			if c == CmdStatus && Status(f.Code) == StAck {
+				// The late ACK of an earlier command (its answer came after
+				// the wait and after the discard): not this answer.
+				d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("answer to %s: a late ACK skipped", c)})
+				continue
 			}
 			return Frame{}, fmt.Errorf("%w: %s answered with %v", ErrUnexpected, c, f)
 		}

@@ -656,6 +656,11 @@ func TestGarbledAndSilent(t *testing.T) {
 	r.ev.wait(r.ctx, t, id003.EvBadFrame, "bad frame length: length byte 4")
 	r.ev.wait(r.ctx, t, id003.EvBadFrame, "no sync byte: got 0x00")
 	r.ev.wait(r.ctx, t, id003.EvBadFrame, "incomplete frame")
+	// A late ACK before a status reply (an earlier command's answer, late
+	// under load): skipped; the driver goes on (it stopped serving the
+	// validator on it before).
+	r.emu.Garble(id003emu.GarbleLateAck)
+	r.ev.wait(r.ctx, t, id003.EvBadFrame, "a late ACK skipped")
 	// Garbled answers in the middle of a note: at escrow and vend valid.
 	r.insert(0x63)
 	r.emu.Garble(id003emu.GarbleCRC, id003emu.GarbleCRC, id003emu.GarbleCRC)

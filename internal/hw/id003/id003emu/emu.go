@@ -60,10 +60,11 @@ type Trap struct {
 type Garbling uint8
 
 const (
-	GarbleCRC    Garbling = iota + 1 // one bit of the CRC flipped
-	GarbleLength                     // the length byte says 4
-	GarbleNoise                      // noise bytes before the frame, then the frame intact
-	GarbleTrunc                      // the frame cut short (the rest never comes)
+	GarbleCRC     Garbling = iota + 1 // one bit of the CRC flipped
+	GarbleLength                      // the length byte says 4
+	GarbleNoise                       // noise bytes before the frame, then the frame intact
+	GarbleTrunc                       // the frame cut short (the rest never comes)
+	GarbleLateAck                     // an ACK, the late answer to an earlier command, goes out before the reply
 )
 
 // Snapshot is the validator as a test sees it.
@@ -372,6 +373,8 @@ func (v *Validator) damage(b []byte) []byte {
 		b = append([]byte{0x00, 0x13, 0xFF}, b...)
 	case GarbleTrunc:
 		b = b[:len(b)-2]
+	case GarbleLateAck:
+		b = append(id003.MustEncode(byte(id003.StAck)), b...)
 	}
 	return b
 }
