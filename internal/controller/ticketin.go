@@ -3,7 +3,6 @@ package controller
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/id003"
@@ -244,7 +243,9 @@ func (d *noteDesk) unorderedTicket(tx *recovery.Tx, s *state, at string) (v mone
 	if err != nil || !open {
 		return 0, false, false, err
 	}
-	if t.Status == recovery.TicketInAuthorised {
+	// The store's rule for a ticket in the stacker (as at a power up with
+	// 42h): authorised, credit it; in escrow, never.
+	if recovery.ResolveTicketInAtBoot(&t, recovery.PowerUpBillInStacker) == recovery.TicketInCredit {
 		if err := tx.TicketStacking(t.Seq); err != nil {
 			return 0, false, true, err
 		}
@@ -261,11 +262,11 @@ func (d *noteDesk) unorderedTicket(tx *recovery.Tx, s *state, at string) (v mone
 
 // ticketGone records the open ticket in returned when the validator shows
 // it no longer holds it (st: idle, disabled, rejecting, returning) and no
-// vend valid came: nothing credited.
-func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, st id003.Status) error {
+// vend valid came: nothing credited. gone is false when no ticket was open.
+func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, st id003.Status) (gone bool, err error) {
 	t, open, err := tx.OpenTicketIn()
 	if err != nil || !open {
-		return err
+		return false, err
 	}
 	status, why := recovery.ReturnUnable, "the validator gave the ticket back ("+st.String()+")"
 	if st == id003.StRejecting {
@@ -273,10 +274,10 @@ func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, st id003.Status) error 
 	}
 	r, err := tx.TicketReturned(t.Seq, status, why)
 	if err != nil {
-		return err
+		return true, err
 	}
 	s.ticketIn = &r
-	return d.logTicketReturned(tx, r)
+	return true, d.logTicketReturned(tx, r)
 }
 
 // ticketPowerUp resolves the open ticket in at the validator's power up
@@ -329,14 +330,6 @@ func (d *noteDesk) hostRedemption(h HostRedemption) error {
 		return nil
 	}
 	return err
-}
-
-// wait is how long a ticket in escrow waits for the host's LP 71.
-func (t *TITO) wait() time.Duration {
-	if t == nil || t.Wait <= 0 {
-		return defaultWait
-	}
-	return t.Wait
 }
 
 // ticketReturned is the driver's report of a ticket it returned: the

@@ -155,6 +155,15 @@ type TITOInfo struct {
 // 800 ms, so a host has a dozen chances to answer.
 const defaultWait = 10 * time.Second
 
+// wait is TITO.Wait or its default: how long a cash-out waits for the
+// host's validation number, and a ticket in escrow for its LP 71.
+func (t *TITO) wait() time.Duration {
+	if t == nil || t.Wait <= 0 {
+		return defaultWait
+	}
+	return t.Wait
+}
+
 // ticketDesk owns cash-out by ticket: the printer and its goroutine, the
 // wait for the host's validation number, the channel their results come
 // back on (Input.Ticket), and the secure-enhanced validation state read
@@ -356,11 +365,8 @@ func (d *ticketDesk) cashOut() error {
 		if err != nil {
 			return fmt.Errorf("cabinet: cash out by ticket: %w", err)
 		}
-		wait, events := d.cfg.Wait, d.events
-		if wait <= 0 {
-			wait = defaultWait
-		}
-		time.AfterFunc(wait, func() { events <- TicketEvent{Kind: TicketValidationTimeout, Cashout: id} })
+		events := d.events
+		time.AfterFunc(d.cfg.wait(), func() { events <- TicketEvent{Kind: TicketValidationTimeout, Cashout: id} })
 		return nil
 	}
 	return d.issue("cash out by ticket", amount, true, func(tx *recovery.Tx) (string, error) {

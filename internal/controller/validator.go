@@ -532,14 +532,15 @@ func (d *noteDesk) settled(st id003.Status) error {
 	}
 	err := d.commit("close the note record", func(tx *recovery.Tx, s *state) error {
 		rec, err := tx.Note()
+		ticketGone := false
 		if err == nil && st != id003.StStacked && (rec == nil || rec.Status == recovery.NoteStacking) {
 			// A ticket the validator no longer holds, never stacked.
-			err = d.ticketGone(tx, s, st)
+			ticketGone, err = d.ticketGone(tx, s, st)
 		}
 		switch {
 		case err != nil:
 			return err
-		case rec == nil && s.ticketIn != d.cur.ticketIn:
+		case rec == nil && ticketGone:
 			return nil // the ticket's return
 		case rec == nil:
 			return errNothing

@@ -26,6 +26,37 @@ func (t *tail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String is what the child wrote, trimmed (read it once the child ended).
+func (t *tail) String() string { return string(bytes.TrimSpace(t.b)) }
+
+// killAfter starts cmd and SIGKILLs it after delay. killed is true when
+// the signal ended it, false when it finished by itself, successfully,
+// first; any other end is ErrChild naming what, with the child's output.
+func killAfter(cmd *exec.Cmd, delay time.Duration, what string, out fmt.Stringer) (killed bool, err error) {
+	if err := cmd.Start(); err != nil {
+		return false, fmt.Errorf("%w: start %s: %w", ErrChild, cmd.Path, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return false, fmt.Errorf("%w: %s exited by itself: %w\n%s", ErrChild, what, err, out)
+		}
+		return false, nil
+	case <-time.After(delay):
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	err = <-done
+	if err == nil {
+		return false, nil // finished just before the signal
+	}
+	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		return false, fmt.Errorf("%w: %s: %w\n%s", ErrChild, what, err, out)
+	}
+	return true, nil
+}
+
 func (c Config) simCmd(ctx context.Context, store string) (*exec.Cmd, *tail) {
 	args := []string{"sim", "--game", c.Game, "--rounds", strconv.FormatInt(c.Rounds, 10),
 		"--seed", strconv.FormatUint(c.Seed, 10), "--store", store}
@@ -105,29 +136,13 @@ func (c Config) killRun(ctx context.Context, path, ref string, refTime time.Dura
 			delay = startup + extra + time.Duration(rng.Int64N(int64(share)))
 		}
 		cmd, out := c.simCmd(ctx, path)
-		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("%w: start %s: %w", ErrChild, c.Bin, err)
+		killed, err := killAfter(cmd, delay, fmt.Sprintf("run %d", kills+1), out)
+		if err != nil {
+			return err
 		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				return fmt.Errorf("%w: run %d exited by itself: %w\n%s", ErrChild, kills+1, err, bytes.TrimSpace(out.b))
-			}
+		if !killed {
 			finishedEarly = true
 			continue
-		case <-time.After(delay):
-		}
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		err := <-done
-		var ee *exec.ExitError
-		if err == nil {
-			finishedEarly = true // finished just before the signal
-			continue
-		}
-		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-			return fmt.Errorf("%w: run %d: %w\n%s", ErrChild, kills+1, err, bytes.TrimSpace(out.b))
 		}
 		kills++
 		st, err := Load(path)

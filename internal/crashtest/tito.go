@@ -575,21 +575,15 @@ func TITO(ctx context.Context, c TITOConfig) (TITOSummary, error) {
 		}
 		delay := time.Duration(rng.Int64N(int64(c.Life))) + time.Millisecond
 		cmd, out := sim(c.Rounds)
-		if err := cmd.Start(); err != nil {
-			return sum, fmt.Errorf("%w: start %s: %w", ErrChild, c.Bin, err)
+		what := fmt.Sprintf("TITO run %d", sum.Kills+1)
+		killed, err := killAfter(cmd, delay, what, out)
+		if err != nil {
+			return sum, err
 		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			return sum, fmt.Errorf("%w: TITO run %d exited by itself: %v\n%s", ErrChild, sum.Kills+1, err, out)
-		case <-time.After(delay):
-		}
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		if err := <-done; err == nil {
-			return sum, fmt.Errorf("%w: TITO run %d exited by itself\n%s", ErrChild, sum.Kills+1, out)
-		} else if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-			return sum, fmt.Errorf("%w: TITO run %d: %w\n%s", ErrChild, sum.Kills+1, err, out)
+		if !killed {
+			// With SAS the sim answers the host after its rounds until
+			// interrupted: it never ends by itself.
+			return sum, fmt.Errorf("%w: %s exited by itself\n%s", ErrChild, what, out)
 		}
 		sum.Kills++
 		if err := check(false); err != nil {

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"cabinet/internal/hw/id003"
@@ -212,26 +211,13 @@ func Validator(ctx context.Context, c ValidatorConfig) (ValidatorSummary, error)
 		}
 		delay := time.Duration(rng.Int64N(int64(c.Life))) + time.Millisecond
 		cmd, out := sim(false)
-		if err := cmd.Start(); err != nil {
-			return sum, fmt.Errorf("%w: start %s: %w", ErrChild, c.Bin, err)
+		killed, err := killAfter(cmd, delay, fmt.Sprintf("validator run %d", sum.Kills+1), out)
+		if err != nil {
+			return sum, err
 		}
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				return sum, fmt.Errorf("%w: validator run %d exited by itself: %w\n%s", ErrChild, sum.Kills+1, err, bytes.TrimSpace(out.b))
-			}
+		if !killed {
 			finished = true
 			continue
-		case <-time.After(delay):
-		}
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		if err := <-done; err == nil {
-			finished = true
-			continue
-		} else if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-			return sum, fmt.Errorf("%w: validator run %d: %w\n%s", ErrChild, sum.Kills+1, err, bytes.TrimSpace(out.b))
 		}
 		sum.Kills++
 		if err := check(false); err != nil {
