@@ -35,7 +35,13 @@
 //	carry/<game>        per-game state kept between rounds (opaque bytes)
 //	overrides/<key>     operator setting overrides
 //	recall/#<seq>       meters.Recall ring (RecallDepth newest kept)
-//	events/#<seq>       meters.Event ring (EventDepth newest kept)
+//	events/#<seq>       meters.Event ring of the significant events
+//	                    (EventDepth newest kept; every kind but noise)
+//	noise/#<seq>        meters.Event ring of device noise (meters.Noise:
+//	                    the coalesced line faults; EventDepth newest
+//	                    kept; the bucket exists once noise was logged).
+//	                    The two rings share one sequence (logdetail.go):
+//	                    noise never evicts a significant event
 //	sas/#<seq>          SAS exception queue (ExceptionDepth kept; sas.go),
 //	                    raised in the transaction of its cause
 //	sas/queue           the queue's next sequence number
