@@ -16,8 +16,8 @@ import (
 
 	"cabinet/internal/hw/id003"
 	"cabinet/internal/hw/id003/id003emu"
-	"cabinet/internal/serial"
 	"cabinet/internal/money"
+	"cabinet/internal/serial"
 )
 
 // notes is the test cabinet's table: 5 to 100 accepted, 200 (0x66) not.
