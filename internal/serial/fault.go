@@ -123,3 +123,15 @@ func (f *LineFault) Clean() (FaultReport, bool) {
 	*f = LineFault{Quiet: f.Quiet}
 	return r, true
 }
+
+// maxHex bounds the bytes Hex shows.
+const maxHex = 16
+
+// Hex formats the first bytes of b as an error text shows them ("FC 05
+// 11", then "…" when more than 16).
+func Hex(b []byte) string {
+	if len(b) > maxHex {
+		return fmt.Sprintf("% X …", b[:maxHex])
+	}
+	return fmt.Sprintf("% X", b)
+}

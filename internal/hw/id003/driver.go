@@ -613,17 +613,6 @@ func (d *Driver) lineClean() {
 	}
 }
 
-// maxShown bounds the bytes an error text shows.
-const maxShown = 16
-
-// shown formats up to maxShown bytes of b.
-func shown(b []byte) string {
-	if len(b) > maxShown {
-		return fmt.Sprintf("% X …", b[:maxShown])
-	}
-	return fmt.Sprintf("% X", b)
-}
-
 // status sends a status request (once; Run counts the misses).
 func (d *Driver) status() (Frame, error) {
 	return d.exchange(CmdStatus, nil, func(f Frame) bool { return f.Code != byte(StAck) && f.Code < 0x80 })
@@ -652,7 +641,7 @@ func (d *Driver) exchange(c Command, data []byte, answer func(Frame) bool) (Fram
 	var skipped []byte
 	flush := func() {
 		if len(skipped) > 0 {
-			d.lineError(fmt.Sprintf("answer to %s: %d bytes skipped while resynchronising (%s)", c, len(skipped), shown(skipped)))
+			d.lineError(fmt.Sprintf("answer to %s: %d bytes skipped while resynchronising (%s)", c, len(skipped), serial.Hex(skipped)))
 			skipped = skipped[:0]
 		}
 	}
@@ -693,7 +682,7 @@ func (d *Driver) exchange(c Command, data []byte, answer func(Frame) bool) (Fram
 		if left <= 0 {
 			flush()
 			if len(d.buf) > 0 {
-				d.lineError(fmt.Sprintf("answer to %s: %d bytes of an incomplete frame (%s)", c, len(d.buf), shown(d.buf)))
+				d.lineError(fmt.Sprintf("answer to %s: %d bytes of an incomplete frame (%s)", c, len(d.buf), serial.Hex(d.buf)))
 			}
 			return Frame{}, fmt.Errorf("%w: %s within %s", ErrNoReply, c, d.cfg.ReplyTimeout)
 		}
