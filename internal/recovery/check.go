@@ -210,8 +210,10 @@ func checkRecords(tx *Tx) []error {
 	})
 	if b := tx.tx.Bucket(bMeta); b != nil && b.Get(kStore) == nil {
 		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: "record missing"})
-	} else if sm.Format != 0 && sm.Format != storeFormat {
-		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: fmt.Sprintf("store format %d, want %d", sm.Format, storeFormat)})
+	} else if sm.Format < 0 || sm.Format > storeFormat {
+		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: fmt.Sprintf("store format %d, want %d at most", sm.Format, storeFormat)})
+	} else if sm.Format < 2 && tx.tx.Bucket(bNoise) != nil {
+		add(&CorruptError{Bucket: string(bNoise), Key: "*", Reason: fmt.Sprintf("a noise ring in a store of format %d (the ring came with format 2)", sm.Format)})
 	}
 	b := tx.tx.Bucket(bMachine)
 	machineOK := b != nil && b.Get(kMachine) != nil && decode(bMachine, kMachine, b.Get(kMachine), &Machine{}) == nil

@@ -25,7 +25,8 @@
 // record damaged, truncated or moved to another key is reported as a
 // *CorruptError (wrapping ErrCorrupt) that names the bucket and the key.
 //
-//	meta/store          store format, creation time, the store's identity
+//	meta/store          store format (2; 1 before the noise ring), creation
+//	                    time, the store's identity
 //	meta/commit         commit counter (incremented by every Update)
 //	machine/machine     Machine: credits, meters, pool, handpay, last bill
 //	round/open          OpenRound header (absent between rounds); older

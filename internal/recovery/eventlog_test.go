@@ -98,3 +98,62 @@ func TestCheckEventRings(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatOneStoreGetsTheNoiseRing: a store made before the noise ring
+// (format 1) checks as it is, and its first noise event creates the ring
+// and marks it format 2; a format-1 store with a noise ring, or a format
+// newer than this program's, is corrupt.
+func TestFormatOneStoreGetsTheNoiseRing(t *testing.T) {
+	format := func(t *testing.T, path string) int {
+		t.Helper()
+		s, err := Open(path, Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		var sm storeMeta
+		if err := s.View(func(tx *Tx) error { _, err := tx.get(bMeta, kStore, &sm); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return sm.Format
+	}
+	old := func(t *testing.T) string {
+		t.Helper()
+		s, path := openCut(t)
+		var sm storeMeta
+		if err := s.View(func(tx *Tx) error { _, err := tx.get(bMeta, kStore, &sm); return err }); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		sm.Format = 1
+		rawPut(t, path, bMeta, kStore, sm)
+		return path
+	}
+	path := old(t)
+	if err := checkPath(t, path); err != nil {
+		t.Fatalf("Check of a format-1 store = %v", err)
+	}
+	s, err := Open(path, Options{Now: fixedClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	update(t, s, "noise", func(tx *Tx) error { return tx.LogEvent(meters.Event{Kind: meters.KindDevice, Text: "x"}) })
+	s.Close()
+	if f := format(t, path); f != 2 {
+		t.Errorf("format after the first noise event = %d, want 2", f)
+	}
+	if err := checkPath(t, path); err != nil {
+		t.Errorf("Check after the first noise event = %v", err)
+	}
+
+	path = old(t)
+	rawPut(t, path, bNoise, seqKey(9), meters.Event{Seq: 9, Kind: meters.KindDevice})
+	if err := checkPath(t, path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "a noise ring in a store of format 1") {
+		t.Errorf("Check of a format-1 store with a noise ring = %v", err)
+	}
+	path = old(t)
+	rawPut(t, path, bMeta, kStore, storeMeta{Format: 3})
+	if err := checkPath(t, path); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "store format 3, want 2 at most") {
+		t.Errorf("Check of a format-3 store = %v", err)
+	}
+}

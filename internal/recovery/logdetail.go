@@ -34,8 +34,8 @@ func (tx *Tx) logEvent(e meters.Event) error {
 	if meters.Noise(e.Kind) {
 		ring = bNoise
 		if tx.tx.Bucket(bNoise) == nil && !tx.ro {
-			if _, err := tx.tx.CreateBucket(bNoise); err != nil {
-				return fmt.Errorf("create bucket %s: %w", bNoise, err)
+			if err := tx.createNoise(); err != nil {
+				return err
 			}
 		}
 	}
@@ -46,6 +46,25 @@ func (tx *Tx) logEvent(e meters.Event) error {
 	seq++
 	e.Seq = seq
 	return tx.pushAt(ring, tx.s.opt.EventDepth, seq, e)
+}
+
+// createNoise creates the noise ring and marks the store format 2 (a
+// store of format 1 gets its first noise event).
+func (tx *Tx) createNoise() error {
+	var sm storeMeta
+	if _, err := tx.get(bMeta, kStore, &sm); err != nil {
+		return err
+	}
+	if sm.Format < storeFormat {
+		sm.Format = storeFormat
+		if err := tx.put(bMeta, kStore, sm); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.tx.CreateBucket(bNoise); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bNoise, err)
+	}
+	return nil
 }
 
 // lastEventSeq is the log's last sequence number: the larger of the two
