@@ -214,8 +214,9 @@ func (d *Driver) Run(ctx context.Context) error {
 				d.configured = false
 			}
 		case errors.Is(err, ErrUnexpected):
-			// Reported (soft); the next poll asks again. Never a reason
-			// to stop serving the validator.
+			// A line error; the next poll asks again. Never a reason to
+			// stop serving the validator.
+			d.lineError(err.Error())
 		case err != nil:
 			return err
 		default:
@@ -664,11 +665,14 @@ func (d *Driver) exchange(c Command, data []byte, answer func(Frame) bool) (Fram
 			}
 			f.Data = slices.Clone(f.Data)
 			d.buf = d.buf[n:]
-			if answer(f) || c == CmdStatus && Status(f.Code) == StInvalidCommand { // invalid command: reported by changed
+			if answer(f) {
 				if !d.dirty {
 					d.lineClean()
 				}
 				return f, nil
+			}
+			if c == CmdStatus && Status(f.Code) == StInvalidCommand {
+				return f, nil // a line error, counted by changed
 			}
 			if c == CmdStatus && Status(f.Code) == StAck {
 				// The late ACK of an earlier command (its answer came after
