@@ -6,9 +6,9 @@ import (
 )
 
 // DefaultQuiet is the number of clean exchanges in a row that ends a line
-// fault when LineFault.Quiet is zero: at the devices' usual poll rates
-// (ID-003 every 100–200 ms, SAS every 40–200 ms, the printer's status
-// every 5 s) some seconds to minutes of a clean line.
+// fault when LineFault.Quiet is zero: 2 to 10 s of a clean line at the
+// poll rates of ID-003 (every 100–200 ms) and SAS (every 40–200 ms). The
+// printer, asked every 5 s, sets its own (tcl.Options.LineQuiet).
 const DefaultQuiet = 50
 
 // FaultPhase says which moment of a line fault a FaultReport is.
