@@ -265,7 +265,7 @@ func (tx *Tx) push(bucket []byte, depth int, value func(seq uint64) any) error {
 }
 
 // pushAt puts v at sequence number seq of a ring bucket and deletes the
-// oldest entries beyond depth (those more than depth below seq).
+// oldest entries beyond depth (all but the depth newest).
 func (tx *Tx) pushAt(bucket []byte, depth int, seq uint64, v any) error {
 	b, err := tx.bucket(bucket)
 	if err != nil {
