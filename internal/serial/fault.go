@@ -62,6 +62,15 @@ func (r FaultReport) CountText() string { return strconv.FormatInt(r.Count, 10) 
 // that reads the line owns it (no locking): it calls Error for every error
 // and Clean for every exchange that went through without one, and hands
 // each report it gets to the cabinet.
+//
+// A fault that comes back soon after it cleared (within as many clean
+// exchanges as its clearing took) needs twice as many clean exchanges to
+// clear the next time, up to MaxQuietFactor times Quiet; a line clean for
+// that long resets it. A device that garbles in bursts with clean
+// stretches between (or a hostile one that times them) therefore makes a
+// number of faults that grows with the logarithm of the time, never with
+// the bursts, and a driver that waits for a clean line before it calls a
+// silent device back (id003) makes as few timeouts.
 type LineFault struct {
 	// Quiet is the number of clean exchanges in a row that ends a fault
 	// (0: DefaultQuiet). A line that garbles one frame in Quiet stays in
@@ -73,7 +82,21 @@ type LineFault struct {
 	first, last string
 	count       int64
 	next        int64 // the count of the next FaultLasts report
-	clean       int
+	clean       int   // clean exchanges in a row (since the last error)
+	need        int   // clean exchanges that end the fault (Quiet, doubled on a quick return)
+}
+
+// MaxQuietFactor bounds the doubling of the clean exchanges a fault that
+// keeps coming back needs to clear: 1024 × Quiet (about 1.5 hours of a
+// clean line at the 100 ms ID-003 poll with the default Quiet).
+const MaxQuietFactor = 1024
+
+// quiet is Quiet or its default.
+func (f *LineFault) quiet() int {
+	if f.Quiet <= 0 {
+		return DefaultQuiet
+	}
+	return f.Quiet
 }
 
 // Active reports whether a fault is in progress.
@@ -91,12 +114,19 @@ func (f *LineFault) Count() int64 {
 // the report to make, if any: FaultBegan for the first, FaultLasts when
 // the count reaches a power of ten.
 func (f *LineFault) Error(what string) (FaultReport, bool) {
-	f.clean = 0
 	f.last = what
 	if !f.active {
+		switch {
+		case f.need == 0 || f.clean >= f.need:
+			f.need = f.quiet() // the first fault, or one after a clean stretch
+		case f.need < MaxQuietFactor*f.quiet():
+			f.need *= 2 // back soon after it cleared
+		}
+		f.clean = 0
 		f.active, f.first, f.count, f.next = true, what, 1, 10
 		return FaultReport{Phase: FaultBegan, First: what, Last: what, Count: 1}, true
 	}
+	f.clean = 0
 	f.count++
 	if f.count == f.next {
 		f.next *= 10
@@ -106,22 +136,25 @@ func (f *LineFault) Error(what string) (FaultReport, bool) {
 }
 
 // Clean counts one exchange without error and returns FaultCleared when
-// it is the Quiet-th in a row of a fault in progress.
+// it ends a fault in progress (the Quiet-th in a row, or more for a fault
+// that keeps coming back).
 func (f *LineFault) Clean() (FaultReport, bool) {
-	if !f.active {
-		return FaultReport{}, false
-	}
 	f.clean++
-	q := f.Quiet
-	if q <= 0 {
-		q = DefaultQuiet
-	}
-	if f.clean < q {
+	if !f.active || f.clean < f.need {
 		return FaultReport{}, false
 	}
 	r := FaultReport{Phase: FaultCleared, First: f.first, Last: f.last, Count: f.count}
-	*f = LineFault{Quiet: f.Quiet}
+	f.active, f.first, f.last, f.count, f.next, f.clean = false, "", "", 0, 0, 0
 	return r, true
+}
+
+// Need is the number of clean exchanges in a row that end the fault in
+// progress, or ended the last one.
+func (f *LineFault) Need() int {
+	if f.need == 0 {
+		return f.quiet()
+	}
+	return f.need
 }
 
 // maxHex bounds the bytes Hex shows.

@@ -48,3 +48,48 @@ func TestLineFaultCoalesces(t *testing.T) {
 		t.Errorf("Error after a clear = %v, %v, want a new fault", r, ok)
 	}
 }
+
+// TestLineFaultBacksOff: a fault that comes back as soon as it cleared
+// needs twice the clean exchanges the next time, so bursts timed to the
+// clearing make two faults, not one per burst; a line clean for as long
+// as the last clearing took starts again from Quiet.
+func TestLineFaultBacksOff(t *testing.T) {
+	f := LineFault{Quiet: 3}
+	phases := map[FaultPhase]int{}
+	for range 1000 {
+		if r, ok := f.Error("burst"); ok {
+			phases[r.Phase]++
+		}
+		for range 3 {
+			if r, ok := f.Clean(); ok {
+				phases[r.Phase]++
+			}
+		}
+	}
+	if phases[FaultBegan] != 2 || phases[FaultCleared] != 1 || f.Need() != 6 || !f.Active() {
+		t.Fatalf("after 1000 bursts 3 clean apart: %v, need %d, active %v; want 2 began, 1 cleared, need 6, active", phases, f.Need(), f.Active())
+	}
+	for range 6 {
+		f.Clean()
+	}
+	if f.Active() {
+		t.Fatal("still active after 6 clean exchanges")
+	}
+	for range 6 {
+		f.Clean() // a clean stretch as long as the clearing took
+	}
+	f.Error("again")
+	if f.Need() != 3 {
+		t.Errorf("Need after a clean stretch = %d, want Quiet (3)", f.Need())
+	}
+	g := LineFault{Quiet: 1}
+	for range 40 {
+		g.Error("x")
+		for range g.Need() {
+			g.Clean()
+		}
+	}
+	if g.Need() != MaxQuietFactor {
+		t.Errorf("Need after 40 quick returns = %d, want the bound %d", g.Need(), MaxQuietFactor)
+	}
+}

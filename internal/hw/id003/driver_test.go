@@ -918,3 +918,28 @@ func TestLineFaultCoalesced(t *testing.T) {
 		t.Errorf("line events %v, want began … cleared after at least 300 errors", line)
 	}
 }
+
+// TestTimedBurstsBackOff: a validator that garbles three answers in a
+// row (a timeout) and then answers cleanly just long enough for the line
+// to clear, again and again, is gone twice, not once per burst: a fault
+// back soon after it cleared needs twice the clean answers to clear
+// (serial.LineFault), and the validator is back only on a clean line.
+func TestTimedBurstsBackOff(t *testing.T) {
+	cfg := testCfg
+	cfg.ReplyTimeout = 5 * time.Millisecond
+	r := newRigWith(t, cfg)
+	r.idleAfter(0)
+	from := r.ev.mark()
+	for range 10 {
+		r.emu.Garble(id003emu.GarbleCRC, id003emu.GarbleCRC, id003emu.GarbleCRC)
+		start := r.emu.Snapshot().Requests
+		r.waitEmu("60 answers after the burst", func(s id003emu.Snapshot) bool { return s.Requests >= start+63 })
+	}
+	evs := r.ev.list()[from:]
+	if n := countKind(evs, id003.EvTimeout); n != 2 {
+		t.Errorf("%d timeouts for 10 bursts, want 2:\n%s", n, dump(evs))
+	}
+	if n := countKind(evs, id003.EvLine); n > 8 {
+		t.Errorf("%d line events for 10 bursts, want a handful:\n%s", n, dump(evs))
+	}
+}
