@@ -487,6 +487,9 @@ func TestNoisyValidatorKeepsTheLog(t *testing.T) {
 	if len(dev) > 5 || kinds[meters.KindBillError] != 0 || kinds[meters.KindTilt] != 1 {
 		t.Fatalf("the noise made %d device events, %d bill errors, %d tilts; want at most 5, 0, 1: %v", len(dev), kinds[meters.KindBillError], kinds[meters.KindTilt], kinds)
 	}
+	for _, e := range dev {
+		t.Logf("%s: %s", e.Kind, e.Text)
+	}
 	first, last := dev[0], dev[len(dev)-1]
 	if first.Detail != "line_fault_began" || !strings.Contains(first.Text, "frame FC") {
 		t.Errorf("first device event %+v, want the fault's beginning with the first bytes seen", first)

@@ -80,6 +80,7 @@ func TestGarblingHostKeepsTheLog(t *testing.T) {
 	if kinds["memory_clear"] == 0 || kinds["power_up"] == 0 {
 		t.Errorf("the log lost its memory clear or power up: %v", kinds)
 	}
+	t.Logf("%d events kept (%v); device events: %q", len(evs), kinds, dev)
 	if len(dev) == 0 || len(dev) > 5 {
 		t.Fatalf("%d device events for 1500 damaged polls, want 1 to 5: %q", len(dev), dev)
 	}
