@@ -888,16 +888,23 @@ func countKind(evs []id003.Event, k id003.EventKind) int {
 	return n
 }
 
+// noisyRig is a rig whose driver waits 5 ms for an answer (a damaged one
+// costs little time), idling, and the mark of its events from there.
+func noisyRig(t *testing.T) (*rig, int) {
+	t.Helper()
+	cfg := testCfg
+	cfg.ReplyTimeout = 5 * time.Millisecond
+	r := newRigWith(t, cfg)
+	r.idleAfter(0)
+	return r, r.ev.mark()
+}
+
 // TestLineFaultCoalesced: a validator that damages every answer is one
 // line fault (its beginning, a count at 10 and 100 errors) and one
 // timeout, however long it lasts; once it answers cleanly the fault
 // clears with its count and the validator is back.
 func TestLineFaultCoalesced(t *testing.T) {
-	cfg := testCfg
-	cfg.ReplyTimeout = 5 * time.Millisecond
-	r := newRigWith(t, cfg)
-	r.idleAfter(0)
-	from := r.ev.mark()
+	r, from := noisyRig(t)
 	start := r.emu.Snapshot().Requests
 	r.emu.GarbleAll(id003emu.GarbleCRC, id003emu.GarbleLength, id003emu.GarbleTrunc, id003emu.GarbleNoise)
 	r.waitEmu("300 damaged answers", func(s id003emu.Snapshot) bool { return s.Requests >= start+300 })
@@ -925,11 +932,7 @@ func TestLineFaultCoalesced(t *testing.T) {
 // back soon after it cleared needs twice the clean answers to clear
 // (serial.LineFault), and the validator is back only on a clean line.
 func TestTimedBurstsBackOff(t *testing.T) {
-	cfg := testCfg
-	cfg.ReplyTimeout = 5 * time.Millisecond
-	r := newRigWith(t, cfg)
-	r.idleAfter(0)
-	from := r.ev.mark()
+	r, from := noisyRig(t)
 	for range 10 {
 		r.emu.Garble(id003emu.GarbleCRC, id003emu.GarbleCRC, id003emu.GarbleCRC)
 		start := r.emu.Snapshot().Requests
