@@ -504,9 +504,8 @@ func (d *noteDesk) event(e id003.Event) error {
 		return d.hardware(hw.Input{Kind: hw.BillRefused, Err: "validator rejected it: " + e.Reject.String()})
 	case id003.EvUncredited, id003.EvStoreError:
 		return d.hardware(hw.Input{Kind: hw.BillError, Err: "validator: " + e.Text})
-	case id003.EvBadFrame, id003.EvCommError:
-		text := "validator: " + e.String()
-		return d.logOnly(meters.KindBillError, "bill error: "+text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
+	case id003.EvLine:
+		return d.lineFault(deviceValidator, e.Line)
 	case id003.EvTimeout:
 		return d.tilt(func(t *validatorTilts) *bool { return &t.gone }, true, "note validator not answering: "+e.Text, HostValidatorFailure)
 	case id003.EvBack:
