@@ -178,14 +178,23 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		s.Under = u.mode
 		s.Handpay, s.HandpayKind = cs.m.Handpay, cs.m.HandpayKind
 	}
-	if s.Message == "" && (s.Mode == view.Table && cs.open == nil || s.Mode == view.Menu) {
-		s.Message = hostNotice(cs, u.game) // why no round starts, while it is so
+	// The standing notice: what stops or holds play while it is so. A
+	// refusal shows over it, for a moment (Snapshot.Refusal).
+	var standing string
+	if s.Mode == view.Table && cs.open == nil || s.Mode == view.Menu {
+		standing = hostNotice(cs, u.game) // why no round starts, while it is so
 	}
-	if s.Message == "" {
-		s.Message = ticketNotice(cs) // tickets out (tito.go)
+	if standing == "" {
+		standing = ticketNotice(cs) // tickets out (tito.go)
 	}
-	if s.Message == "" {
-		s.Message = pr.printer // paper low, out, a fault, no answer, between tickets
+	if standing == "" {
+		standing = pr.printer // paper low, out, a fault, no answer, between tickets
+	}
+	switch {
+	case s.Message == "":
+		s.Message = standing
+	case s.Message == u.refusal:
+		s.Refusal, s.Standing = u.refusals, standing
 	}
 	s.Lamps = u.panel.lit()
 	return s

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"cabinet/internal/controller"
 	"cabinet/internal/i18n"
 	"cabinet/internal/scenario"
+	"cabinet/internal/view"
 )
 
 // drawn renders s and returns every string drawn.
@@ -89,6 +91,48 @@ func TestBlackjackCallout(t *testing.T) {
 		}
 		if slices.Contains(got, "21") {
 			t.Errorf("%s: the blackjack reads 21", lang)
+		}
+	}
+}
+
+// TestResultNotCovered is issue 35's Free Bet round: a button refused once
+// the round has settled says so under the round's result, never in its
+// place: "Paid 2.00" and the notice both drawn, in both languages.
+func TestResultNotCovered(t *testing.T) {
+	o := offscreen(t)
+	for _, lang := range []string{"fr", "en"} {
+		s := screen(t, "result-notice")
+		if s.Message != controller.NoticeDealAgain || s.Round == nil || s.Round.Paid == 0 {
+			t.Fatalf("result-notice: message %q, round %+v; want %q on a paid round", s.Message, s.Round, controller.NoticeDealAgain)
+		}
+		got := strings.Join(drawn(t, o, "result-notice", lang), " ")
+		for _, want := range []string{i18n.Tf(lang, "table.paid", i18n.Money(lang, s.Round.Paid, s.Currency)), i18n.T(lang, "msg."+s.Message)} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: %q not drawn; drew %q", lang, want, got)
+			}
+		}
+	}
+}
+
+// TestRefusalFades: a refusal's notice shows for view.RefusalMS from its
+// own press (a new refusal starts again), then the standing notice under
+// it; a standing notice never fades.
+func TestRefusalFades(t *testing.T) {
+	var c refusalClock
+	for _, tc := range []struct {
+		now     float64
+		refusal uint64
+		want    bool
+	}{{10, 4, false}, {12.9, 4, false}, {13, 4, true}, {14, 5, false}, {16.9, 5, false}, {17, 5, true}, {30, 0, false}} {
+		s := &view.Snapshot{Message: "deal_again", Refusal: tc.refusal, Standing: "host_locked"}
+		if got := c.faded(s, tc.now); got != tc.want {
+			t.Errorf("faded(refusal %d at %vs) = %v, want %v", tc.refusal, tc.now, got, tc.want)
+		}
+	}
+	s := &view.Snapshot{Message: "deal_again", Refusal: 1, Standing: "host_locked"}
+	for faded, want := range map[bool]string{false: "deal_again", true: "host_locked"} {
+		if got := (&frame{s: s, faded: faded}).msg(); got != want {
+			t.Errorf("msg() faded %v = %q, want %q", faded, got, want)
 		}
 	}
 }

@@ -114,27 +114,36 @@ func (fr *frame) drawBlackjack() {
 		fr.roundBottom = r.Y + r.H
 		return r
 	}
+	result := !pending && t != nil && t.Done && (callout(t) != "" || t.Paid > 0)
 	switch {
-	case s.Message != "" && !pending:
-		// A refusal during a round takes the prompt's place until the next input.
-		round(fr.word("msg", s.Message), colLose)
+	case result:
+		// A settled round's result is never covered (issue 35): a notice
+		// goes under it.
+		below := func(msg string, c color.RGBA) {
+			r := fr.drawNoticeAt(msg, Rect{roundNotice.X, fr.roundBottom + 8, roundNotice.W, 0}, c)
+			fr.roundBottom = r.Y + r.H
+		}
+		// One notice, the call-out and the pay ("BLACKJACK! · Paid
+		// 62.50"): a notice under it stays clear of the rules line.
+		text, c := fr.trf("table.paid", fr.money(t.Paid)), colWin
+		if co := callout(t); co != "" && t.Paid > 0 {
+			text = fr.tr("callout."+co) + " · " + text
+		} else if co != "" {
+			text, c = fr.tr("callout."+co), colPush
+		}
+		round(text, c)
+		if fr.msg() != "" {
+			below(fr.word("msg", fr.msg()), colLose)
+			fr.messageDrawn = true
+		}
+	case fr.msg() != "" && !pending:
+		// A refusal during a round takes the prompt's place for a moment.
+		round(fr.word("msg", fr.msg()), colLose)
 		fr.messageDrawn = true
 	case t != nil && t.Prompt != "" && !pending:
 		round(fr.word("prompt", t.Prompt), colActive)
 	case pending:
 		fr.drawNotice(fr.tr("prompt.bet"), 320, colGold)
-	case t != nil && t.Done && callout(t) != "":
-		c := colPush
-		if t.Paid > 0 {
-			c = colWin
-		}
-		r := round(fr.tr("callout."+callout(t)), c)
-		if t.Paid > 0 {
-			p := fr.drawNoticeAt(fr.trf("table.paid", fr.money(t.Paid)), Rect{roundNotice.X, r.Y + r.H + 8, roundNotice.W, 0}, colWin)
-			fr.roundBottom = p.Y + p.H
-		}
-	case t != nil && t.Done && t.Paid > 0:
-		round(fr.trf("table.paid", fr.money(t.Paid)), colWin)
 	}
 	fr.drawNotices(feltNotice)
 	if !fr.still {
@@ -157,8 +166,8 @@ func (fr *frame) drawNotices(msg Rect) {
 		}
 		fr.drawNoticeAt(fr.tr("msg.recovered"), r, colZap)
 	}
-	if fr.s.Message != "" && !fr.messageDrawn {
-		fr.drawNoticeAt(fr.word("msg", fr.s.Message), msg, colLose)
+	if fr.msg() != "" && !fr.messageDrawn {
+		fr.drawNoticeAt(fr.word("msg", fr.msg()), msg, colLose)
 	}
 }
 

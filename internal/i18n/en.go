@@ -507,6 +507,8 @@ var en = map[string]string{
 	"msg.min_bet":             "Bet below the table minimum",
 	"msg.not_now":             "Not now",
 	"msg.result_shown":        "The result stays on screen a moment: the next round follows",
+	"msg.deal_again":          "Your bet is on the table: DEAL to play again",
+	"msg.deal_bets":           "Your bets are placed: DEAL to play",
 	"msg.duel_no_cards":       "No card to choose yet: DEAL deals the hand",
 	"msg.round_in_play":       "A round is in play: finish it first",
 	"msg.insurance_first":     "Answer the insurance question first: YES or NO",

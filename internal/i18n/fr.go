@@ -507,6 +507,8 @@ var fr = map[string]string{
 	"msg.min_bet":             "Mise inférieure au minimum de la table",
 	"msg.not_now":             "Pas maintenant",
 	"msg.result_shown":        "Le résultat reste affiché un instant : la donne suivante arrive",
+	"msg.deal_again":          "Votre mise est sur la table : DONNER pour rejouer",
+	"msg.deal_bets":           "Vos mises sont posées : DONNER pour jouer",
 	"msg.duel_no_cards":       "Pas encore de carte à choisir : DONNE distribue la main",
 	"msg.round_in_play":       "Une partie est en cours : terminez-la d'abord",
 	"msg.insurance_first":     "Répondez d'abord à l'assurance : OUI ou NON",

@@ -81,6 +81,16 @@ var Library = []Scenario{
 		press split         # a free split: the token plays the second hand
 		shot freebet
 	`},
+	{Name: "result-notice", Seed: 1, Script: `
+		bill 20.00
+		menu freebet
+		press deal
+		press bet
+		press deal
+		press stand         # the dealer plays: paid 2.00
+		! press hit         # the round is over: the notice goes under its result
+		shot result-notice
+	`},
 	{Name: "zappit", Seed: 13, Script: `
 		bill 50.00
 		menu zappit

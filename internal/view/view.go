@@ -90,12 +90,23 @@ type Snapshot struct {
 	HandpayKind string `json:"handpay_kind,omitempty"`
 
 	Message string `json:"message,omitempty"` // message key of a transient notice
+	// Refusal, when set, numbers the refusal whose notice Message is (a
+	// button, a bill or a key refused): the display shows it for at most
+	// RefusalMS from the moment the number changes, then Standing (the
+	// notice under it, "" none). 0: Message is a standing notice (a host's
+	// lock-out, a ticket, the printer), shown while it is so.
+	Refusal  uint64 `json:"refusal,omitempty"`
+	Standing string `json:"standing,omitempty"`
 
 	Help     *HelpView     `json:"help,omitempty"`
 	Audit    *AuditView    `json:"audit,omitempty"`
 	Operator *OperatorView `json:"operator,omitempty"`
 	HwTest   *HwTestView   `json:"hwtest,omitempty"`
 }
+
+// RefusalMS is the longest a refusal's notice stays on screen (issue 35:
+// a notice says what is true now, and a stale one fades).
+const RefusalMS = 3000
 
 // DuelInput is what the player has chosen but not yet played in Poker Duel:
 // the card cursor and the cards marked for the draw during a deal, the chips
