@@ -424,6 +424,7 @@ var en = map[string]string{
 	"set.volume":             "Sound volume",
 	"set.deal_pace_ms":       "Dealing pace (time per card)",
 	"set.result_hold_ms":     "Result shown for at least",
+	"set.decision_pause_ms":  "Pause before a decision",
 	"detail.setting_changed": "%s: %s → %s",
 	"operator.draft":         "Not saved yet",
 	"operator.confirm":       "Save this change? YES: save · NO: cancel",

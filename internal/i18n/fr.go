@@ -424,6 +424,7 @@ var fr = map[string]string{
 	"set.volume":             "Volume du son",
 	"set.deal_pace_ms":       "Rythme de la donne (durée par carte)",
 	"set.result_hold_ms":     "Résultat affiché au moins",
+	"set.decision_pause_ms":  "Pause avant une décision",
 	"detail.setting_changed": "%s : %s → %s",
 	"operator.draft":         "Pas encore enregistré",
 	"operator.confirm":       "Enregistrer ce changement ? OUI : enregistrer · NON : annuler",

@@ -56,6 +56,10 @@ type Snapshot struct {
 	// start (cabinet.result_hold_ms); the display reports the hold as over
 	// through Shown.Held.
 	HoldMS int `json:"hold_ms,omitempty"`
+	// PauseMS is how long picture Present must have been drawn in full
+	// before the display reports it shown (cabinet.decision_pause_ms): a
+	// decision is never taken on a picture complete for less (issue 35).
+	PauseMS int `json:"pause_ms,omitempty"`
 	// Hurry counts the presses consumed to finish a reveal: when it
 	// changes, the display shows the whole picture at once.
 	Hurry uint64 `json:"hurry,omitempty"`
@@ -386,8 +390,10 @@ type TestLine struct {
 
 // Shown is the display's report of how far its presentation has got: the
 // highest picture number (Snapshot.Present) shown in full, cards, turns and
-// chips done; and the highest whose result has stayed on screen for the
-// snapshot's HoldMS. Both only grow; a report repeats what it already said.
+// chips done, and complete on screen since for the snapshot's PauseMS; and
+// the highest whose result has stayed on screen for the snapshot's HoldMS
+// (counted from the same moment). Both only grow; a report repeats what it
+// already said.
 type Shown struct {
 	Shown uint64 `json:"shown"`
 	Held  uint64 `json:"held"`
