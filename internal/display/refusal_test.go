@@ -136,3 +136,46 @@ func TestRefusalFades(t *testing.T) {
 		}
 	}
 }
+
+// TestOutcomesNamed is issue 35's outcomes, each through the real
+// controller and named on screen in both languages: the insurance's cost
+// in its offer, its loss after the peek (the insured tag gone), its pay
+// with the dealer's blackjack, the dealer's blackjack, and Free Bet's
+// dealer 22 that pushes.
+func TestOutcomesNamed(t *testing.T) {
+	o := offscreen(t)
+	for _, tc := range []struct {
+		shot string
+		want func(lang string) []string
+		not  []string // keys whose text must not be drawn
+	}{
+		{"insurance-offer", func(l string) []string {
+			return []string{i18n.Tf(l, "prompt.insurance_cost", i18n.Money(l, 500, "€"))}
+		}, nil},
+		{"insurance-lost", func(l string) []string {
+			return []string{i18n.T(l, "callout.insurance_lost"), i18n.T(l, "note.insurance_lost")}
+		}, []string{"note.insured"}},
+		{"insurance-pays", func(l string) []string {
+			return []string{i18n.T(l, "callout.insurance"), i18n.T(l, "note.insured_paid")}
+		}, []string{"note.insured"}},
+		{"dealer-blackjack", func(l string) []string { return []string{i18n.T(l, "callout.dealer_blackjack")} }, nil},
+		{"dealer22", func(l string) []string {
+			return []string{i18n.T(l, "callout.dealer22"), i18n.T(l, "note.dealer22")}
+		}, nil},
+	} {
+		for _, lang := range []string{"fr", "en"} {
+			got := drawn(t, o, tc.shot, lang)
+			all := strings.Join(got, " ")
+			for _, want := range tc.want(lang) {
+				if !strings.Contains(all, want) {
+					t.Errorf("%s (%s): %q not drawn; drew %q", tc.shot, lang, want, got)
+				}
+			}
+			for _, k := range tc.not {
+				if slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, i18n.T(lang, k)+" ") }) {
+					t.Errorf("%s (%s): %q still drawn; drew %q", tc.shot, lang, i18n.T(lang, k), got)
+				}
+			}
+		}
+	}
+}

@@ -140,8 +140,12 @@ func (fr *frame) drawBlackjack() {
 		// A refusal during a round takes the prompt's place for a moment.
 		round(fr.word("msg", fr.msg()), colLose)
 		fr.messageDrawn = true
+	case t != nil && t.Prompt == "insurance" && t.Offer > 0 && !pending:
+		round(fr.trf("prompt.insurance_cost", fr.money(t.Offer)), colActive) // what it costs, asked
 	case t != nil && t.Prompt != "" && !pending:
 		round(fr.word("prompt", t.Prompt), colActive)
+	case t != nil && !t.Done && !pending && insuranceLost(t):
+		round(fr.tr("callout.insurance_lost"), colLose) // the peek found no blackjack
 	case pending:
 		fr.drawNotice(fr.tr("prompt.bet"), 320, colGold)
 	}
@@ -302,11 +306,22 @@ func (fr *frame) drawDealer(d game.HandView) {
 	}
 	label := fr.tr("table.dealer")
 	fr.right(label, left-16, area.Y+8, 20, colFeltLine, true)
-	if tt := fr.totalText(d); tt != "" {
+	total := d
+	total.Outcome = "" // the dealer's total stays a number: its outcome has its own badge, under it
+	if tt := fr.totalText(total); tt != "" {
 		fr.badge(tt, left-16-fr.measure(label, 20, true)/2, area.Y+40, 20, colInk, colWhite)
 	}
-	if d.Outcome != "" {
-		fr.badge(fr.word("outcome", string(d.Outcome)), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, outcomeColor(d.Outcome))
+	switch {
+	case d.Outcome != "":
+		// The dealer's outcome in the player's colours: his blackjack
+		// loses, his bust wins.
+		c := colWin
+		if d.Outcome == game.Blackjack {
+			c = colLose
+		}
+		fr.badge(fr.word("outcome", string(d.Outcome)), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, c)
+	case d.Note != "":
+		fr.badge(fr.word("note", d.Note), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, colPush)
 	}
 }
 
@@ -384,8 +399,11 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if w := h.Win - h.InsuranceWin; w > 0 {
 			pills = append(pills, pill{"+" + fr.money(w), colWin})
 		}
-		if h.InsuranceWin > 0 {
+		switch {
+		case h.InsuranceWin > 0:
 			pills = append(pills, pill{fr.tr("note.insured_paid") + " +" + fr.money(h.InsuranceWin), colWin})
+		case h.Insurance == game.Lose:
+			pills = append(pills, pill{fr.tr("note.insurance_lost"), colLose})
 		}
 		fr.pillRow(pills, cx, y, 15)
 		// Money on the hand: chips, and a Free Bet token beside them.
@@ -401,7 +419,7 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if h.Doubled { // left of the chips, clear of them
 			fr.badge("×2", bx-(betCircleR-4)-26, betCircleY-30, 13, colInk, colGold)
 		}
-		if h.Insured > 0 && h.Outcome == "" { // once settled, the pills say what it did
+		if h.Insured > 0 && h.Outcome == "" && h.Insurance == "" { // once the dealer has peeked, the pills say what it did
 			fr.badge(fr.tr("note.insured")+" "+fr.money(h.Insured), cx, betCircleY-52, 11, colInk, colPush)
 		}
 	}
@@ -579,7 +597,8 @@ func (fr *frame) drawFlying() {
 }
 
 // callout is the settled round's call-out, as the engine settled it: an
-// insurance paid (the dealer's blackjack), a blackjack on any hand, or
+// insurance paid (the dealer's blackjack), a blackjack on any hand, the
+// dealer's blackjack, the dealer's 22 that pushes (Free Bet, Zappit), or
 // every hand pushed ("" for none).
 func callout(t *game.Table) string {
 	for _, h := range t.Hands {
@@ -594,10 +613,25 @@ func callout(t *game.Table) string {
 		}
 		push = push && h.Outcome == game.Push
 	}
-	if push {
+	switch {
+	case t.Dealer.Outcome == game.Blackjack:
+		return "dealer_blackjack"
+	case t.Dealer.Note == "dealer22":
+		return "dealer22"
+	case push:
 		return "push"
 	}
 	return ""
+}
+
+// insuranceLost reports that the dealer peeked and an insurance was lost.
+func insuranceLost(t *game.Table) bool {
+	for _, h := range t.Hands {
+		if h.Insurance == game.Lose {
+			return true
+		}
+	}
+	return false
 }
 
 // trayPoint is where the dealer's chips come from and go to: under the

@@ -150,6 +150,36 @@ var Library = []Scenario{
 		press yes           # insurance: the dealer has blackjack
 		shot insurance-pays
 	`},
+	{Name: "insurance-lost", Seed: 115, Script: `
+		bill 50.00
+		menu classic
+		press deal
+		press special       # chip 5.00
+		press special       # chip 10.00
+		press bet
+		press deal          # the dealer shows an ace: insurance costs 5.00
+		shot insurance-offer
+		press yes           # the dealer peeks: no blackjack
+		shot insurance-lost
+	`},
+	{Name: "dealer22", Seed: 9, Script: `
+		bill 20.00
+		menu freebet
+		press deal
+		press bet
+		press deal
+		press stand         # the dealer makes 22: the hand pushes
+		shot dealer22
+	`},
+	{Name: "dealer-blackjack", Seed: 29, Script: `
+		bill 20.00
+		menu freebet
+		press deal
+		press bet
+		press deal
+		press stand         # the dealer turns a blackjack
+		shot dealer-blackjack
+	`},
 	{Name: "demo", Seed: 5, Script: `
 		bill 20.00
 		menu classic
