@@ -105,9 +105,18 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		Seq: seq, Mode: u.mode, Lang: set.Language, Sound: set.Sound && !cs.host.SoundOff, Volume: set.Volume, DealPaceMS: set.DealPaceMS,
 		Currency: set.Currency, Denom: set.Denom,
 		Credits: cs.m.Credits, Win: cs.win, Jackpot: money.Cents(cs.m.PoolUnits / PoolUnitsPerCent),
-		Game: u.game, Bets: append([]game.Bet(nil), u.bets...), Spot: u.pos,
+		Game: u.game, Bets: append([]game.Bet(nil), u.bets...),
 		Chip: set.Chips[u.chip%len(set.Chips)], Recovered: cs.recovered && !u.recoveredSeen, Message: u.message,
 		Present: u.present, Hurry: u.hurry, PauseMS: set.DecisionPauseMS,
+	}
+	if r, ok := set.Rules[u.game]; ok {
+		// The position SPOT has chosen, as the table draws it: a spot's
+		// main bet or one of its side bets (issue 35: the Royal Poker
+		// circle, chosen, was not highlighted).
+		if ps := positions(r); len(ps) > 0 {
+			p := ps[u.pos%len(ps)]
+			s.Spot, s.SpotBet = p.Spot, p.Kind
+		}
 	}
 	if u.settled > 0 && u.settled == u.present && u.holding() {
 		s.HoldMS = set.ResultHoldMS

@@ -153,8 +153,8 @@ func (fr *frame) movingTable() {
 	p := fr.pulse(1)
 	switch {
 	case pending || t.Done && len(t.Hands) == 0:
-		if s.Spot >= 0 && s.Spot < spots {
-			rl.DrawRing(v2(spotCenterX(s.Spot, spots), betCircleY), betCircleR+2, betCircleR+5, 0, 360, 48, mix(colActive, colWhite, p*0.5))
+		if x, y, r, ok := fr.selectedCircle(info, spots); ok {
+			rl.DrawRing(v2(x, y), r, r+4, 0, 360, 48, mix(colActive, colWhite, p*0.5))
 		}
 	default:
 		if hl, ok := activeHighlight(t, spots); ok {

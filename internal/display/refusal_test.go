@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cabinet/internal/controller"
+	"cabinet/internal/game"
 	"cabinet/internal/i18n"
 	"cabinet/internal/scenario"
 	"cabinet/internal/view"
@@ -176,6 +177,42 @@ func TestOutcomesNamed(t *testing.T) {
 					t.Errorf("%s (%s): %q still drawn; drew %q", tc.shot, lang, i18n.T(lang, k), got)
 				}
 			}
+		}
+	}
+}
+
+// TestRoyalSideFindable is issue 35's Royal Poker side bet: with SPOT on
+// its circle, that circle (not a spot's) is drawn highlighted, and the
+// table says how the bet is staked, in both languages.
+func TestRoyalSideFindable(t *testing.T) {
+	o := offscreen(t)
+	s := screen(t, "royal-side")
+	if s.SpotBet != game.RoyalSide {
+		t.Fatalf("royal-side: SpotBet %q, want %q (the position SPOT chose)", s.SpotBet, game.RoyalSide)
+	}
+	img, err := o.image(s, 0, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := view.GameInfo{}
+	for _, g := range s.Games {
+		if g.ID == s.Game {
+			info = g
+		}
+	}
+	x, y, r := sideBetCenter(game.RoyalSide, 0, 0, info.Spots)
+	ring := px(img, x+r+3+2, y) // in the highlight's ring, right of the circle
+	if !near(ring, colActive, 60) {
+		t.Errorf("Royal Poker circle's ring at (%v, %v) = %v, want the highlight %v", x+r+5, y, ring, colActive)
+	}
+	for sp := range info.Spots {
+		if c := px(img, spotCenterX(sp, info.Spots)+betCircleR+4, betCircleY); near(c, colActive, 40) {
+			t.Errorf("spot %d's ring = %v: highlighted, but SPOT is on the Royal Poker circle", sp+1, c)
+		}
+	}
+	for _, lang := range []string{"fr", "en"} {
+		if got := drawn(t, o, "royal-side", lang); !slices.Contains(got, i18n.T(lang, "table.royal_howto")) {
+			t.Errorf("%s: %q not drawn; drew %q", lang, i18n.T(lang, "table.royal_howto"), got)
 		}
 	}
 }

@@ -190,17 +190,49 @@ func recoveredNotice(id game.ID) Rect {
 // placed: under the top of the felt, right of the table limits.
 var feltNotice = Rect{260, 180, 760, 0}
 
-// drawBetting draws the empty spots with the pending bets.
+// selectedCircle is the circle BET+ adds to (the snapshot's Spot and
+// SpotBet): a spot's main bet or a side bet's circle; its centre and the
+// radius of its ring.
+func (fr *frame) selectedCircle(info view.GameInfo, spots int) (x, y, r float32, ok bool) {
+	s := fr.s
+	if s.SpotBet == "" || s.SpotBet == game.Main {
+		if s.Spot < 0 || s.Spot >= spots {
+			return 0, 0, 0, false
+		}
+		return spotCenterX(s.Spot, spots), betCircleY, betCircleR + 2, true
+	}
+	j := 0
+	for _, si := range info.Side {
+		if si.Kind == s.SpotBet {
+			x, y, r := sideBetCenter(si.Kind, j, s.Spot, spots)
+			return x, y, r + 3, true // outside the circle's own ring
+		}
+		if si.Kind != game.RoyalSide {
+			j++
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// drawBetting draws the empty spots with the pending bets, the circle BET+
+// adds to highlighted (a spot's or a side bet's), and at Royal Poker how
+// its bet is staked.
 func (fr *frame) drawBetting(info view.GameInfo, spots int) {
+	x, y, r, sel := fr.selectedCircle(info, spots)
+	if sel {
+		rl.DrawCircleV(v2(x, y), r+10, fade(colActive, 0.3)) // under the circle; its ring goes over it, last
+		defer rl.DrawRing(v2(x, y), r, r+4, 0, 360, 48, mix(colActive, colWhite, fr.pulse(1)*0.5))
+	}
+	for _, si := range info.Side {
+		if si.Kind == game.RoyalSide && fr.pendingSide(0, game.RoyalSide) == 0 {
+			// The Royal Poker bet has one circle, between the spots: the
+			// table says how to reach it (issue 35).
+			fr.centered(fr.tr("table.royal_howto"), ScreenW/2, 410, 17, colGold, true, 760)
+		}
+	}
 	for sp := range spots {
 		cx := spotCenterX(sp, spots)
-		sel := sp == fr.s.Spot
-		c := fade(colFeltLine, 0.9)
-		if sel {
-			c = mix(colActive, colWhite, fr.pulse(1)*0.5)
-			rl.DrawCircleV(v2(cx, betCircleY), betCircleR+10, fade(colActive, 0.18))
-		}
-		rl.DrawRing(v2(cx, betCircleY), betCircleR+2, betCircleR+5, 0, 360, 48, c)
+		rl.DrawRing(v2(cx, betCircleY), betCircleR+2, betCircleR+5, 0, 360, 48, fade(colFeltLine, 0.9))
 		fr.centered(fr.trf("table.spot", sp+1), cx, betCircleY-betCircleR-28, 16, colFeltLine, true, 0)
 		var amt money.Cents
 		for _, b := range fr.s.Bets {

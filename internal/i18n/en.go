@@ -168,6 +168,7 @@ var en = map[string]string{
 	"help.howto.classic":       "The casino classic: beat the bank without going over 21. The bank draws to 16 and stands on 17.\nDouble on any first two cards, also after a split. Split pairs up to the hands shown at left.\nSurrender (when offered) gives back half the bet as your first decision.\nAmerican dealing: the dealer has a hole card and checks for blackjack. European dealing: no hole card; a dealer blackjack takes everything staked.",
 	"help.howto.duel":          "Five-card draw against the Baron, with play chips that are never paid out.\nEach deal both pay the ante. Open bets, Raise adds to the bet, Check / See goes on without betting or matches the bet, Pass gives up the pot.\nMark the cards to change, then DRAW. The better hand takes the pot.\nWhen the Baron runs out of chips he pawns his hat, glasses, scarf, jacket, gloves and shoes: take them all to win the session.",
 	"table.paid":               "Paid %s",
+	"table.royal_howto":        "Royal Poker bet: SPOT to its circle, then BET +",
 	"table.chip":               "Next chip %s",
 	"table.win_cap":            "Win cap per round %s",
 	"table.rules.royal":        "1 deck · dealer hits soft 17 · blackjack pays 3:2",

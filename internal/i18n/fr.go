@@ -168,6 +168,7 @@ var fr = map[string]string{
 	"help.howto.classic":       "Le classique des casinos : battez la banque sans dépasser 21. La banque tire jusqu'à 16 et reste à 17.\nDoublez sur deux cartes quelconques, aussi après un partage. Partagez les paires jusqu'au nombre de mains indiqué à gauche.\nL'abandon (s'il est proposé) rend la moitié de la mise, en première décision.\nDonne américaine : le croupier a une carte cachée et vérifie le blackjack. Donne européenne : pas de carte cachée ; un blackjack du croupier prend toutes les mises.",
 	"help.howto.duel":          "Poker à cinq cartes contre le Baron, avec des jetons de jeu jamais payés.\nÀ chaque donne, chacun paie la mise initiale. Ouvrir mise, Relancer augmente la mise, Parole / Voir continue sans miser ou suit la mise, Passer abandonne le pot.\nMarquez les cartes à changer, puis TIRER. La meilleure main prend le pot.\nQuand le Baron n'a plus de jetons, il met en gage chapeau, lunettes, écharpe, veste, gants et chaussures : prenez-les tous pour gagner la session.",
 	"table.paid":               "Payé %s",
+	"table.royal_howto":        "Mise Royal Poker : CASE jusqu'à son cercle, puis MISE +",
 	"table.chip":               "Jeton suivant %s",
 	"table.win_cap":            "Gain maximal par partie %s",
 	"table.rules.royal":        "1 jeu · le croupier tire à 17 souple · blackjack payé 3:2",

@@ -35,6 +35,7 @@ var Library = []Scenario{
 		press spot
 		press bet       # spot 2
 		press spot
+		shot royal-side     # the Royal Poker circle chosen: highlighted, the table says how to stake it
 		press bet       # the Royal Poker side bet (both spots bet)
 		shot royal-bet
 		press deal

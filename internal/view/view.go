@@ -77,6 +77,9 @@ type Snapshot struct {
 	Bets []game.Bet  `json:"bets,omitempty"`
 	Chip money.Cents `json:"chip"`
 	Spot int         `json:"spot"` // spot BET+ adds to
+	// SpotBet is the bet on Spot BET+ adds to: its main bet ("" or
+	// game.Main) or a side bet (the Royal Poker bet: its one circle).
+	SpotBet game.BetKind `json:"spot_bet,omitempty"`
 
 	// DuelInput is Poker Duel's pending choices (UI state, not durable).
 	DuelInput *DuelInput `json:"duel_input,omitempty"`
