@@ -216,3 +216,20 @@ func TestRoyalSideFindable(t *testing.T) {
 		}
 	}
 }
+
+// TestDuelFoldNamed: at Poker Duel the player's own fold is named with the
+// deal's result, and DRAW during the betting says to bet first, in both
+// languages (issue 35).
+func TestDuelFoldNamed(t *testing.T) {
+	o := offscreen(t)
+	for _, lang := range []string{"fr", "en"} {
+		fold := i18n.T(lang, "duel.say.you_pass") + " — " + i18n.T(lang, "msg.computer_wins")
+		if got := drawn(t, o, "duel-fold", lang); !slices.Contains(got, fold) {
+			t.Errorf("duel-fold (%s): %q not drawn; drew %q", lang, fold, got)
+		}
+		early := i18n.T(lang, "msg.duel_bet_first")
+		if got := strings.Join(drawn(t, o, "duel-draw-early", lang), " "); !strings.Contains(got, early) {
+			t.Errorf("duel-draw-early (%s): %q not drawn; drew %q", lang, early, got)
+		}
+	}
+}

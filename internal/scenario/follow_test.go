@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"cabinet/internal/controller"
+	"cabinet/internal/game"
+	"cabinet/internal/game/duel"
 )
 
 // Issue 35: a round a player can follow, played through the real
@@ -61,5 +63,35 @@ func TestNoticeTellsWhatIsTrue(t *testing.T) {
 	}
 	if h.Refusal == 0 || h2.Refusal <= h.Refusal || a.Refusal <= h2.Refusal {
 		t.Errorf("refusal numbers %d, %d, %d: want each refusal numbered anew (the window fades each from its own press)", h.Refusal, h2.Refusal, a.Refusal)
+	}
+}
+
+// TestDuelFollows is issue 35's Poker Duel items through the real
+// controller: each BET+ press steps the amount shown (two presses from the
+// ante's 5 show 15, where the first press used to change nothing) and YES
+// opens what is shown; DRAW during the betting says to bet first; the
+// player's fold ends the deal; the next deal's amount starts again from
+// the ante, not the last deal's 15.
+func TestDuelFollows(t *testing.T) {
+	all, err := PlayAll(opts(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bet, early, fold, next := all["duel-bet"], all["duel-draw-early"], all["duel-fold"], all["duel-next"]
+	if bet.DuelInput == nil || bet.DuelInput.Amount != 15 {
+		t.Errorf("two BET+ from the ante: amount shown %+v, want 15", bet.DuelInput)
+	}
+	d := duel.PictureOf(*early.Round)
+	if d == nil || len(d.Moves) == 0 || d.Moves[0].Baron || d.Moves[0].Kind != game.Open || d.Moves[0].Amount != 15 {
+		t.Errorf("YES after 15 shown: moves %+v, want the player's open of 15 first", d)
+	}
+	if early.Message != controller.NoticeDuelBetFirst {
+		t.Errorf("DRAW before answering: notice %q, want %q", early.Message, controller.NoticeDuelBetFirst)
+	}
+	if f := duel.PictureOf(*fold.Round); f == nil || f.Message != "duel.computer_wins" || f.Moves[len(f.Moves)-1].Kind != game.Pass {
+		t.Errorf("NO: picture %+v, want the deal over on the player's pass", f)
+	}
+	if next.DuelInput == nil || next.DuelInput.Amount != 5 {
+		t.Errorf("the next deal: amount shown %+v, want the ante, 5", next.DuelInput)
 	}
 }

@@ -124,6 +124,23 @@ var Library = []Scenario{
 		autoplay 1 duel     # to the showdown
 		shot duel-showdown  # both hands named
 	`},
+	{Name: "duel-fold", Seed: 10, Script: `
+		bill 20.00
+		menu duel
+		press deal
+		press deal          # buy a session
+		press deal          # the first deal: the player speaks first
+		press bet
+		press bet           # two presses, two steps: 15 chips
+		shot duel-bet
+		press yes           # opens 15: the Baron raises
+		! press double      # the draw waits for the answer, and says so
+		shot duel-draw-early
+		press no            # the player folds: named
+		shot duel-fold
+		press deal          # the next deal starts from the ante
+		shot duel-next
+	`},
 	{Name: "duel-victory", Seed: 4, Script: `
 		bill 20.00
 		menu duel
