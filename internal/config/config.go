@@ -49,29 +49,29 @@ type Config struct {
 
 // Cabinet is the [cabinet] section.
 type Cabinet struct {
-	Store        string        // bbolt store file
-	StoreMirror  string        // newest-store proof file (default: Store + ".mirror")
-	Language     string        // "fr" or "en"
-	Currency     string        // ISO 4217 code, e.g. "EUR"
-	Denomination money.Cents   // credit value for the credits display
-	CreditLimit  money.Cents   // a bill taking credits above it is refused
-	HandpayLimit money.Cents   // a single win at or above locks for a handpay; 0 = never
-	Bills        []money.Cents // enabled bill denominations, ascending
-	RecallDepth  int           // rounds kept for the game recall
-	EventDepth   int           // events kept in the event log
-	Sound        bool          // sound on
-	Volume       int           // sound effects' volume, percent (0–100)
-	DealPaceMS   int           // milliseconds a dealt card takes from the shoe (0: no animation)
-	ResultHoldMS int           // milliseconds a round's result stays on screen before the next round (platform.md §7)
-	// DecisionPauseMS: milliseconds a step's picture stays complete on
-	// screen before a decision is taken on it (issue 35).
-	DecisionPauseMS int
-	ExpectedDigest  string        // program SHA-256 (hex) that must match, "" = no check
-	Backend         string        // "sim" or "periph"
-	Chips           []money.Cents // BET+ chip values, ascending
+	Store          string        // bbolt store file
+	StoreMirror    string        // newest-store proof file (default: Store + ".mirror")
+	Language       string        // "fr" or "en"
+	Currency       string        // ISO 4217 code, e.g. "EUR"
+	Denomination   money.Cents   // credit value for the credits display
+	CreditLimit    money.Cents   // a bill taking credits above it is refused
+	HandpayLimit   money.Cents   // a single win at or above locks for a handpay; 0 = never
+	Bills          []money.Cents // enabled bill denominations, ascending
+	RecallDepth    int           // rounds kept for the game recall
+	EventDepth     int           // events kept in the event log
+	Sound          bool          // sound on
+	Volume         int           // sound effects' volume, percent (0–100)
+	DealPaceMS     int           // milliseconds a dealt card takes from the shoe (0: no animation)
+	ResultHoldMS   int           // milliseconds a round's result stays on screen before the next round (platform.md §7)
+	ExpectedDigest string        // program SHA-256 (hex) that must match, "" = no check
+	Backend        string        // "sim" or "periph"
+	Chips          []money.Cents // BET+ chip values, ascending
 	// MinRTP is the minimum return of every wager in hundredths of a
 	// percent (7500 = 75.00 %): see minrtp.go.
 	MinRTP int64
+	// DecisionPauseMS: milliseconds a step's picture stays complete on
+	// screen before a decision is taken on it (issue 35).
+	DecisionPauseMS int
 }
 
 // Jackpot is the [jackpot] section: the Royal Poker progressive.

@@ -28,25 +28,26 @@ type file struct {
 }
 
 type cabinetFile struct {
-	Store           string   `toml:"store"`
-	StoreMirror     string   `toml:"store_mirror"`
-	Language        string   `toml:"language"`
-	Currency        string   `toml:"currency"`
-	Denomination    string   `toml:"denomination"`
-	CreditLimit     string   `toml:"credit_limit"`
-	HandpayLimit    string   `toml:"handpay_limit"`
-	Bills           []string `toml:"bills"`
-	RecallDepth     int      `toml:"recall_depth"`
-	EventDepth      int      `toml:"event_depth"`
-	Sound           bool     `toml:"sound"`
-	Volume          int      `toml:"volume"`
-	DealPaceMS      int      `toml:"deal_pace_ms"`
-	ResultHoldMS    int      `toml:"result_hold_ms"`
-	DecisionPauseMS int      `toml:"decision_pause_ms"`
-	ExpectedDigest  string   `toml:"expected_digest"`
-	Backend         string   `toml:"backend"`
-	Chips           []string `toml:"chips"`
-	MinRTP          string   `toml:"min_rtp"`
+	Store          string   `toml:"store"`
+	StoreMirror    string   `toml:"store_mirror"`
+	Language       string   `toml:"language"`
+	Currency       string   `toml:"currency"`
+	Denomination   string   `toml:"denomination"`
+	CreditLimit    string   `toml:"credit_limit"`
+	HandpayLimit   string   `toml:"handpay_limit"`
+	Bills          []string `toml:"bills"`
+	RecallDepth    int      `toml:"recall_depth"`
+	EventDepth     int      `toml:"event_depth"`
+	Sound          bool     `toml:"sound"`
+	Volume         int      `toml:"volume"`
+	DealPaceMS     int      `toml:"deal_pace_ms"`
+	ResultHoldMS   int      `toml:"result_hold_ms"`
+	ExpectedDigest string   `toml:"expected_digest"`
+	Backend        string   `toml:"backend"`
+	Chips          []string `toml:"chips"`
+	MinRTP         string   `toml:"min_rtp"`
+
+	DecisionPauseMS int `toml:"decision_pause_ms"`
 }
 
 type gamesFile struct {
@@ -145,17 +146,20 @@ const (
 	DefaultResultHoldMS = 1000
 	MinResultHoldMS     = 500
 	MaxResultHoldMS     = 10000
-	// A step's picture stays on screen, complete, cabinet.decision_pause_ms
-	// before a decision is taken on it (issue 35: a press that finished a
-	// reveal was followed 50 ms later by a decision on a picture barely
-	// seen). Below a quarter second a mashed button still decides unseen;
-	// above a second play drags.
+	DefaultJackpotRate  = "20.30843"
+	DefaultVoidAfter    = 24 * time.Hour
+	ZappitVoidAfter     = 30 * 24 * time.Hour
+)
+
+// A step's picture stays on screen, complete, cabinet.decision_pause_ms
+// before a decision is taken on it (issue 35: a press that finished a
+// reveal was followed 50 ms later by a decision on a picture barely seen).
+// Below a quarter second a mashed button still decides unseen; above a
+// second play drags.
+const (
 	DefaultDecisionPauseMS = 400
 	MinDecisionPauseMS     = 250
 	MaxDecisionPauseMS     = 1000
-	DefaultJackpotRate     = "20.30843"
-	DefaultVoidAfter       = 24 * time.Hour
-	ZappitVoidAfter        = 30 * 24 * time.Hour
 )
 
 // defaults is the document with every default filled in, decoded over:
@@ -173,11 +177,11 @@ func defaults() file {
 			Store: DefaultStore, Language: "fr", Currency: "EUR", Denomination: "0.01",
 			CreditLimit: "1000.00", HandpayLimit: "1200.00",
 			Bills:       []string{"5.00", "10.00", "20.00", "50.00", "100.00"},
-			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true, Volume: 80, DealPaceMS: 350,
-			ResultHoldMS: DefaultResultHoldMS, DecisionPauseMS: DefaultDecisionPauseMS,
-			Backend: "sim",
-			Chips:   []string{"1.00", "5.00", "10.00", "25.00", "100.00"},
-			MinRTP:  DefaultMinRTP,
+			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true, Volume: 80, DealPaceMS: 350, DecisionPauseMS: DefaultDecisionPauseMS,
+			ResultHoldMS: DefaultResultHoldMS,
+			Backend:      "sim",
+			Chips:        []string{"1.00", "5.00", "10.00", "25.00", "100.00"},
+			MinRTP:       DefaultMinRTP,
 		},
 		Games: gamesFile{
 			Enabled: ids,

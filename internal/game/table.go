@@ -48,16 +48,17 @@ type HandView struct {
 	// InsuranceWin is what the insurance paid (stake returned with it), 0
 	// while unsettled or lost.
 	InsuranceWin money.Cents `json:"insurance_win,omitempty"`
-	// Insurance is the insurance's result once the dealer has peeked (or
-	// played): Win (paid 2:1) or Lose; "" while undecided or not insured.
-	Insurance Outcome     `json:"insurance,omitempty"`
-	Doubled   bool        `json:"doubled,omitempty"`
-	Outcome   Outcome     `json:"outcome,omitempty"`
-	Win       money.Cents `json:"win,omitempty"`
-	Note      string      `json:"note,omitempty"` // message key: "zapped", "split", ...
+	Doubled      bool        `json:"doubled,omitempty"`
+	Outcome      Outcome     `json:"outcome,omitempty"`
+	Win          money.Cents `json:"win,omitempty"`
+	Note         string      `json:"note,omitempty"` // message key: "zapped", "split", ...
 	// The dealer's hand, once the round is over, names its own outcome:
 	// Outcome Blackjack (a natural) or Bust, or Note "dealer22" (a 22 that
 	// pushes, Free Bet).
+
+	// Insurance is the insurance's result once the dealer has peeked (or
+	// played): Win (paid 2:1) or Lose; "" while undecided or not insured.
+	Insurance Outcome `json:"insurance,omitempty"`
 }
 
 // SideView is one side bet as shown.

@@ -25,25 +25,25 @@ import (
 // FromConfig turns a validated configuration into the settings in force.
 func FromConfig(cfg *config.Config) (inforce.InForce, error) {
 	s := inforce.InForce{
-		Games:           cfg.Enabled(),
-		Rules:           map[game.ID]blackjack.Rules{},
-		VoidAfter:       map[game.ID]time.Duration{},
-		CreditLimit:     cfg.Cabinet.CreditLimit,
-		HandpayLimit:    cfg.Cabinet.HandpayLimit,
-		Bills:           cfg.Cabinet.Bills,
-		Chips:           cfg.Cabinet.Chips,
-		Denom:           cfg.Cabinet.Denomination,
-		Currency:        cfg.Cabinet.Currency,
-		Language:        cfg.Cabinet.Language,
-		Sound:           cfg.Cabinet.Sound,
-		Volume:          cfg.Cabinet.Volume,
-		DealPaceMS:      cfg.Cabinet.DealPaceMS,
-		ResultHoldMS:    cfg.Cabinet.ResultHoldMS,
-		DecisionPauseMS: cfg.Cabinet.DecisionPauseMS,
-		JackpotReset:    cfg.Jackpot.Reset,
-		JackpotRateE7:   cfg.Jackpot.RateE7,
-		Duel:            inforce.DuelInForce{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},
+		Games:         cfg.Enabled(),
+		Rules:         map[game.ID]blackjack.Rules{},
+		VoidAfter:     map[game.ID]time.Duration{},
+		CreditLimit:   cfg.Cabinet.CreditLimit,
+		HandpayLimit:  cfg.Cabinet.HandpayLimit,
+		Bills:         cfg.Cabinet.Bills,
+		Chips:         cfg.Cabinet.Chips,
+		Denom:         cfg.Cabinet.Denomination,
+		Currency:      cfg.Cabinet.Currency,
+		Language:      cfg.Cabinet.Language,
+		Sound:         cfg.Cabinet.Sound,
+		Volume:        cfg.Cabinet.Volume,
+		DealPaceMS:    cfg.Cabinet.DealPaceMS,
+		ResultHoldMS:  cfg.Cabinet.ResultHoldMS,
+		JackpotReset:  cfg.Jackpot.Reset,
+		JackpotRateE7: cfg.Jackpot.RateE7,
+		Duel:          inforce.DuelInForce{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},
 	}
+	s.DecisionPauseMS = cfg.Cabinet.DecisionPauseMS
 	for _, id := range game.IDs {
 		s.VoidAfter[id] = cfg.VoidAfter(id)
 		if id == game.Duel {
