@@ -283,12 +283,16 @@ func TestBurstOnLiveWindow(t *testing.T) {
 
 	commitMu.Lock()
 	mashed := map[game.ID]int{}
+	closest := map[game.ID]time.Duration{}
 	for i := 1; i < len(commits); i++ {
 		a, b := commits[i-1], commits[i]
 		if a.round != b.round {
 			continue // b is a deal: the round before was held
 		}
 		mashed[b.game]++
+		if gap := b.at.Sub(a.at); closest[b.game] == 0 || gap < closest[b.game] {
+			closest[b.game] = gap.Round(time.Millisecond)
+		}
 		if gap := b.at.Sub(a.at); gap < 250*time.Millisecond {
 			t.Errorf("%s round %d: two steps committed %v apart, want at least 250 ms (the pause is %d ms)", b.game, b.round, gap.Round(time.Millisecond), set.DecisionPauseMS)
 		}
@@ -299,7 +303,7 @@ func TestBurstOnLiveWindow(t *testing.T) {
 			t.Errorf("%s: no decision taken after the deal: the mash was not played", id)
 		}
 	}
-	t.Logf("decisions after a deal: %v", mashed)
+	t.Logf("decisions after a deal: %v; closest two steps of a round: %v", mashed, closest)
 
 	if played := c.Completed(); played != 5 {
 		t.Errorf("rounds played = %d, want 5: one by the burst, one timed, three mashed", played)
