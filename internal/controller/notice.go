@@ -58,6 +58,13 @@ const (
 	NoticeDuelNotMove     = "duel_not_move" // Poker Duel: not a move open at this point of the deal
 	NoticeNoRound         = "no_round"      // a play button between rounds: bet and DEAL first
 	NoticeNotNow          = "not_now"       // any other refused button
+
+	// A play button between rounds when DEAL would deal (panel.go's
+	// betweenRounds): the notice says what is true now, not "bet first".
+	NoticeDealAgain = "deal_again" // no bet placed: DEAL repeats the last round's bets
+	NoticeDealBets  = "deal_bets"  // bets placed: DEAL plays them
+	// Poker Duel: DRAW during the betting before the draw.
+	NoticeDuelBetFirst = "duel_bet_first"
 )
 
 // refusal is the message the next snapshot shows for input in, handled
