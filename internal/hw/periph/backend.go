@@ -239,9 +239,17 @@ func inputKeys() [numInputs]string {
 
 // watch samples one input: after each edge (and at each poll timeout, so a
 // missed edge is caught) it reads the level and sends it, stamped, to the
-// loop when it differs from the last level sent.
+// loop when it differs from the last level sent. An edge that reads the
+// last level sent means the line changed and changed back unseen; it is
+// sent too, and the pulse decoder refuses the train (a missed edge) —
+// except the late event of a change a poll found: on a real kernel the
+// level changes before gpiolib's edge thread delivers the event, so a poll
+// timing out in between reads the change first, and its event follows
+// within moments of the last change sent.
 func (b *Backend) watch(i int, p gpio.PinIO, activeLow, last bool) {
 	defer b.wg.Done()
+	owed := false      // a change found by a poll whose edge event has not come yet
+	var sent time.Time // when the last change was sent
 	for {
 		select {
 		case <-b.done:
@@ -251,9 +259,18 @@ func (b *Backend) watch(i int, p gpio.PinIO, activeLow, last bool) {
 		edge := p.WaitForEdge(pollInterval)
 		at := b.clock.Now()
 		active := (p.Read() == gpio.Low) == activeLow
-		if !edge && active == last {
+		switch {
+		case !edge && active == last:
 			continue
+		case !edge:
+			owed = true
+		case active == last && owed && at.Sub(sent) <= pollInterval:
+			owed = false // the polled change's own event
+			continue
+		case active == last:
+			owed = false
 		}
+		sent = at
 		last = active
 		select {
 		case b.raw <- sample{input: i, active: active, at: at}:

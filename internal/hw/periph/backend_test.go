@@ -3,11 +3,13 @@ package periph_test
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"periph.io/x/conn/v3/gpio"
+	"periph.io/x/conn/v3/gpio/gpiotest"
 
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/periph"
@@ -377,6 +379,130 @@ func TestBillMalformed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// latePin is a gpiotest.Pin that tells its test when the backend has read
+// the level after taking an edge, so the test changes the level again only
+// after that read.
+type latePin struct {
+	*gpiotest.Pin
+	mu        sync.Mutex
+	took      bool          // an edge was taken and the level not read since
+	readAfter chan struct{} // one value per Read following a taken edge
+}
+
+func (p *latePin) WaitForEdge(d time.Duration) bool {
+	edge := p.Pin.WaitForEdge(d)
+	if edge {
+		p.mu.Lock()
+		p.took = true
+		p.mu.Unlock()
+	}
+	return edge
+}
+
+func (p *latePin) Read() gpio.Level {
+	l := p.Pin.Read()
+	p.mu.Lock()
+	took := p.took
+	p.took = false
+	p.mu.Unlock()
+	if took {
+		p.readAfter <- struct{}{}
+	}
+	return l
+}
+
+// On a real kernel a line's edge event reaches the watcher a little after
+// the level changed (gpiolib's edge thread): a poll timing out in between
+// reads the new level first, then the event of that same change arrives. It
+// is not a second change: a valid train stays a bill (seen on Debian's arm64
+// kernel with gpio-sim, scripts/test-pi-gpio: "missed edge: line active
+// twice"). An edge with no level change and no such poll before it still
+// means a change missed, and the train is refused.
+func TestLateEdgeEvent(t *testing.T) {
+	cfg := periph.DefaultConfig()
+	a := cfg.Acceptor
+	w, g := (a.WidthMin.Std()+a.WidthMax.Std())/2, (a.GapMin.Std()+a.GapMax.Std())/2
+	t.Run("late events of polled changes", func(t *testing.T) {
+		board := periphtest.BoardFor(cfg)
+		clock := periphtest.NewClock(time.Time{})
+		processed := make(chan struct{})
+		pin := &latePin{Pin: board.Pin(a.Pulse), readAfter: make(chan struct{})}
+		lookup := func(name string) gpio.PinIO {
+			if name == a.Pulse {
+				return pin
+			}
+			return board.ByName(name)
+		}
+		b, err := periph.NewStepped(cfg, lookup, clock, processed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		wait := func(what string, c <-chan struct{}) {
+			t.Helper()
+			select {
+			case <-c:
+			case <-time.After(periphtest.HangGuard):
+				t.Fatalf("the backend did not handle %s", what)
+			}
+		}
+		advance := func(d time.Duration) {
+			t.Helper()
+			guard := make(chan struct{})
+			timer := time.AfterFunc(periphtest.HangGuard, func() { close(guard) })
+			defer timer.Stop()
+			if !clock.Tickers()[0].Tick(clock.Advance(d), guard) {
+				t.Fatal("tick not taken: the backend is stuck on the late edge's sample")
+			}
+			wait("a tick", processed)
+		}
+		// late sets the pulse line, lets the backend's poll read it, then
+		// delivers the edge event of that change.
+		late := func(active bool) {
+			t.Helper()
+			l := gpio.Level(!active) // active low
+			pin.Lock()
+			pin.L = l
+			pin.Unlock()
+			wait("the poll's sample", processed)
+			pin.EdgesChan <- l
+			wait("the late edge", pin.readAfter)
+		}
+		advance(a.EndGap.Std())
+		for i := range 2 {
+			if i > 0 {
+				advance(g)
+			}
+			late(true)
+			advance(w)
+			late(false)
+		}
+		advance(a.EndGap.Std())
+		var bills []hw.Input
+		for len(b.Inputs()) > 0 {
+			if in := <-b.Inputs(); in.Kind != hw.SwitchChanged { // doors read at start
+				bills = append(bills, in)
+			}
+		}
+		if len(bills) != 1 || bills[0].Kind != hw.BillStacked || bills[0].Value != 1000 {
+			t.Fatalf("2 pulses, each edge polled before its event: inputs %v, want bill stacked 10.00", bills)
+		}
+	})
+	t.Run("edge without a change", func(t *testing.T) {
+		r := periphtest.NewRig(t, cfg)
+		r.Set(a.Pulse, true)
+		r.Advance(w)
+		r.Set(a.Pulse, true) // the release and the next pulse, both missed
+		r.Advance(w)
+		r.Set(a.Pulse, false)
+		r.Advance(a.EndGap.Std())
+		got := r.Inputs()
+		if len(got) != 1 || got[0].Kind != hw.BillError || !strings.Contains(got[0].Err, "missed edge") {
+			t.Fatalf("an edge with no level change in a train: inputs %v, want one missed-edge bill error", got)
+		}
+	})
 }
 
 // A train already running when the backend starts is never credited: the
