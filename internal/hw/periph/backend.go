@@ -57,6 +57,8 @@ type Backend struct {
 	pulseSince time.Time
 	jammed     bool
 	queue      []hw.Input
+	// latest is the latest time the loop has handled (a sample or a tick).
+	latest time.Time
 
 	mu      sync.Mutex // guards the outputs
 	closed  bool
@@ -331,7 +333,17 @@ func (b *Backend) signal() {
 	}
 }
 
+// handleSample handles one sample. A watcher stamps a sample when it reads
+// the level and hands it over afterwards, so a tick stamped later may have
+// been handled in between (a busy machine): the sample then counts as seen
+// at that tick, never before it — the decoder and the debouncers only see
+// time move forward (an edge shifts by that delay, well under a
+// millisecond on a Pi; the pulse windows are tens of ms).
 func (b *Backend) handleSample(s sample) {
+	if s.at.Before(b.latest) {
+		s.at = b.latest
+	}
+	b.latest = s.at
 	if s.input == pulseInput {
 		if s.active != b.pulseOn {
 			b.pulseOn, b.pulseSince = s.active, s.at
@@ -349,6 +361,9 @@ func (b *Backend) handleSample(s sample) {
 }
 
 func (b *Backend) handleTick(now time.Time) {
+	if now.After(b.latest) {
+		b.latest = now
+	}
 	for i := range pulseInput {
 		if changed, level := b.deb[i].tick(now, b.cfg.Debounce.Std()); changed {
 			b.emit(i, level, now)
