@@ -432,9 +432,18 @@ func (fr *frame) operatorGroup(g string) string {
 // allowedOf says which values a setting takes, from its typed choices (in
 // the cabinet's language: yes/no, amounts, words; first … last when there
 // are many), its unit and its note.
+//
+// The range is the one the configuration accepts (it.Min, it.Max: the
+// bounds its validation checks), never the first and last steps of BET+,
+// which may stop short of it (issue 35); a few whole numbers that are the
+// whole range are listed.
 func (fr *frame) allowedOf(it view.Setting) string {
 	var out string
 	switch n := len(it.Choices); {
+	case it.Min != "" && it.Max != "" && !listsRange(it):
+		out = fr.settingValue(it, it.Min) + " … " + fr.settingValue(it, it.Max)
+	case it.Min != "" && it.Max == "":
+		out = fr.trf("operator.at_least", fr.settingValue(it, it.Min))
 	case n == 0:
 	case n > 4:
 		out = fr.settingValue(it, it.Choices[0]) + " … " + fr.settingValue(it, it.Choices[n-1])
@@ -452,6 +461,15 @@ func (fr *frame) allowedOf(it view.Setting) string {
 		out += fr.tr(it.Note)
 	}
 	return out
+}
+
+// listsRange reports whether it's choices are every whole number of its
+// range, few enough to list (1 · 2 · 3).
+func listsRange(it view.Setting) bool {
+	lo, err1 := strconv.Atoi(it.Min)
+	hi, err2 := strconv.Atoi(it.Max)
+	n := len(it.Choices)
+	return err1 == nil && err2 == nil && n <= 4 && hi-lo+1 == n && it.Choices[0] == it.Min && it.Choices[n-1] == it.Max
 }
 
 // settingLabel names an operator setting from its label keys.
@@ -484,6 +502,9 @@ func (fr *frame) settingValue(it view.Setting, v string) string {
 		if c, err := money.Parse(v); err == nil {
 			return fr.money(c)
 		}
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && it.Kind == view.KindCount {
+		v = i18n.Number(fr.lang, n) // 10 000 ms, 10,000 rounds
 	}
 	if it.Unit != "" {
 		return v + " " + fr.tr("unit."+it.Unit)

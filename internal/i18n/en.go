@@ -409,6 +409,8 @@ var en = map[string]string{
 	"operator.hint":          "HIT/STAND: choose · BET+: change · YES: save · NO: cancel",
 	"operator.effective":     "Changes take effect from the next round",
 	"operator.refused":       "Refused: %s = %s (allowed: %s)",
+	"operator.at_least":      "%s or more",
+	"note.at_least_bills":    "at least every bill taken",
 	"note.zero_no_handpay":   "0.00 = no handpay lock on wins",
 	"note.rate_decimals":     "at most five decimals",
 	"note.at_most_max_bet":   "at most the maximum bet",

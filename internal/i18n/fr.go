@@ -409,6 +409,8 @@ var fr = map[string]string{
 	"operator.hint":          "CARTE/JE RESTE : choisir · MISE+ : modifier · OUI : enregistrer · NON : annuler",
 	"operator.effective":     "Les changements s'appliquent dès la prochaine partie",
 	"operator.refused":       "Refusé : %s = %s (permis : %s)",
+	"operator.at_least":      "%s ou plus",
+	"note.at_least_bills":    "au moins chaque billet accepté",
 	"note.zero_no_handpay":   "0,00 = pas de paiement manuel sur les gains",
 	"note.rate_decimals":     "cinq décimales au plus",
 	"note.at_most_max_bet":   "au plus la mise maximale",

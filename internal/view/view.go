@@ -349,6 +349,12 @@ type Setting struct {
 	Unit    string   `json:"unit,omitempty"`
 	Choices []string `json:"choices,omitempty"`
 	Note    string   `json:"note,omitempty"`
+	// Min and Max are the least and greatest values the configuration
+	// accepts, in Value's form (the bounds its validation checks; "" when
+	// there is none): the allowed range shown. Choices are only the steps
+	// BET+ takes through it.
+	Min string `json:"min,omitempty"`
+	Max string `json:"max,omitempty"`
 	// Draft: Value is a draft (changed, not saved, not in force).
 	Draft bool `json:"draft,omitempty"`
 }
