@@ -66,4 +66,3 @@ func TestReadmeKeyMap(t *testing.T) {
 	}
 	t.Errorf("README.md's key map is stale (go test ./internal/display -run TestReadmeKeyMap -update rewrites it):\ngot\n%s\nwant\n%s", got, want)
 }
-
