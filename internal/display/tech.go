@@ -130,29 +130,14 @@ func (fr *frame) drawKVGrid(kvs []view.KV, r Rect, namespace string, checks bool
 	}
 }
 
-// meterLabel names a meter as `cabinet audit meters` names it: a plain
-// meter ("total_in"), a bill count ("bills.2000"), a game's meter
-// ("games.royal.won") or a side bet's ("games.freebet.side.anypair.won").
+// meterLabel names a meter as `cabinet audit meters` prints it
+// (i18n.MeterLabel).
 func (fr *frame) meterLabel(name string) string {
-	if d, ok := strings.CutPrefix(name, "bills."); ok {
-		if c, err := strconv.ParseInt(d, 10, 64); err == nil {
-			return fr.trf("meter.bills_of", fr.money(money.Cents(c)))
-		}
+	l, ok := i18n.MeterLabel(fr.lang, name, fr.money)
+	if !ok && fr.miss != nil {
+		fr.miss("meter." + name)
 	}
-	if rest, ok := strings.CutPrefix(name, "games."); ok {
-		parts := strings.Split(rest, ".")
-		switch {
-		case len(parts) == 2:
-			return fr.tr("gameshort."+parts[0]) + " · " + fr.word("meter", "game_"+parts[1])
-		case len(parts) == 4 && parts[1] == "side":
-			g, bet := fr.tr("gameshort."+parts[0]), fr.tr("bet."+parts[2])
-			if bet == g { // Royal Poker's side bet bears the game's name: say what it is
-				bet = fr.tr("meter.side_bet")
-			}
-			return g + " · " + bet + " · " + fr.word("meter", "game_"+parts[3])
-		}
-	}
-	return fr.word("meter", name)
+	return l
 }
 
 // drawEvents draws the event log, newest first as given.

@@ -365,6 +365,8 @@ var en = map[string]string{
 	"meter.handpay_cancelled":      "Handpay cancelled credits",
 	"meter.jackpot_handpay":        "Jackpot handpays (amount)",
 	"meter.jackpot_handpays":       "Jackpot handpays (count)",
+	"meter.next_round":             "Next round number",
+	"meter.handpay_kind":           "Handpay pending, kind",
 	"meter.progressive_pool":       "Progressive pool",
 	"meter.progressive_contrib":    "Progressive contributions",
 	"meter.progressive_hits":       "Progressive hits",

@@ -365,6 +365,8 @@ var fr = map[string]string{
 	"meter.handpay_cancelled":      "Crédits payés à la main",
 	"meter.jackpot_handpay":        "Jackpots payés à la main (montant)",
 	"meter.jackpot_handpays":       "Jackpots payés à la main (nombre)",
+	"meter.next_round":             "Numéro de la prochaine partie",
+	"meter.handpay_kind":           "Paiement manuel en attente, type",
 	"meter.progressive_pool":       "Cagnotte du progressif",
 	"meter.progressive_contrib":    "Contributions au progressif",
 	"meter.progressive_hits":       "Gains du progressif",
