@@ -6,6 +6,8 @@ import (
 
 	"cabinet/internal/config"
 	"cabinet/internal/i18n"
+	"cabinet/internal/money"
+	"cabinet/internal/view"
 )
 
 // drawnText is every string drawn for the named scenario screen in lang,
@@ -33,4 +35,85 @@ func TestOperatorAllowedRanges(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOperatorReturnOnScreen: the return an operator change gives, with
+// the minimum, is on the draft's row, in the "Save this change?" prompt
+// and in the "Saved" line, in both languages (issue 35: the figure was
+// shown only in a refusal, or alone under the list while drafting).
+func TestOperatorReturnOnScreen(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		for _, tc := range []struct{ shot, key string }{
+			{"operator-draft", "operator.rtp_row"},
+			{"operator-confirm", "operator.confirm_rtp"},
+			{"operator-saved", "operator.saved_rtp"},
+		} {
+			s := screen(t, tc.shot)
+			r := s.Operator.RTP
+			if r == nil || r.MinRTP == 0 {
+				t.Fatalf("%s: return %+v, want a figure and a minimum", tc.shot, r)
+			}
+			figure, bound := i18n.Percent(lang, r.RTP), i18n.Tf(lang, "operator.rtp_min", i18n.Percent(lang, r.MinRTP))
+			want := i18n.Tf(lang, tc.key, figure, bound)
+			if tc.key == "operator.saved_rtp" {
+				sv := s.Operator.Saved
+				want = i18n.Tf(lang, tc.key, strings.Join(labels(lang, sv.Label), " — "), i18n.Money(lang, mustCents(t, sv.Value), s.Currency), figure, bound)
+			}
+			got := strings.Join(drawn(t, offscreen(t), tc.shot, lang), " ")
+			if !strings.Contains(got, want) {
+				t.Errorf("%s %s: %q not drawn; drew %s", lang, tc.shot, want, got)
+			}
+		}
+	}
+}
+
+// TestDraftRefusedSaysWhere: YES on a refused draft says where the reason
+// is, and it is there: the notice in the title bar, the reason below the
+// list (issue 35: "the reason is shown above" while it was below).
+func TestDraftRefusedSaysWhere(t *testing.T) {
+	o := offscreen(t)
+	below := map[string]string{i18n.EN: "below", i18n.FR: "plus bas"}
+	for _, lang := range i18n.Langs() {
+		s := screen(t, "operator-draft")
+		s.Lang, s.Message = lang, "draft_refused"
+		s.Operator.Error = &view.OperatorError{Setting: s.Operator.Items[s.Operator.Cursor], Value: s.Operator.Items[s.Operator.Cursor].Value}
+		l, err := o.inkOf(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := i18n.T(lang, "msg.draft_refused")
+		reason, _, _ := strings.Cut(i18n.T(lang, "operator.refused"), "%s")
+		var msgY, reasonY float32 = -1, -1
+		for _, x := range l.texts {
+			switch {
+			case x.s == msg:
+				msgY = x.ink.Y
+			case strings.HasPrefix(x.s, reason):
+				reasonY = x.ink.Y
+			}
+		}
+		if msgY < 0 || reasonY < 0 {
+			t.Fatalf("%s: notice at %v, reason at %v: want both drawn", lang, msgY, reasonY)
+		}
+		if reasonY <= msgY || !strings.Contains(msg, below[lang]) {
+			t.Errorf("%s: %q at y %v, the reason at y %v: want the notice to say where the reason is (%q)", lang, msg, msgY, reasonY, below[lang])
+		}
+	}
+}
+
+func labels(lang string, keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = i18n.T(lang, k)
+	}
+	return out
+}
+
+func mustCents(t *testing.T, v string) money.Cents {
+	t.Helper()
+	c, err := money.Parse(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -330,6 +330,15 @@ func (fr *frame) drawOperator() {
 		size  float32
 		bold  bool
 	}
+	// A draft's row says, under its value, the return the change gives
+	// and the minimum (issue 35: the figure was shown only with a refusal).
+	draftW := r.X + r.W - cols[1] - 8
+	draftLines := func(i int) []string {
+		if !o.Items[i].Draft || o.RTP == nil {
+			return nil
+		}
+		return fr.wrap(fr.returnRow(o.RTP), 15, draftW, true)
+	}
 	cells := func(i int) ([3]cell, float32) {
 		it := o.Items[i]
 		v := fr.settingValue(it, it.Value)
@@ -342,7 +351,7 @@ func (fr *frame) drawOperator() {
 			cs[k].lines = fr.wrap(s, cs[k].size, widths[k], cs[k].bold)
 			n = max(n, len(cs[k].lines))
 		}
-		return cs, row + float32(n-1)*more
+		return cs, row + float32(n-1+len(draftLines(i)))*more
 	}
 	avail := r.H - 30
 	first, used := o.Cursor, float32(0)
@@ -373,6 +382,7 @@ func (fr *frame) drawOperator() {
 			val = colLose
 		}
 		inks := [3]color.RGBA{ink, val, mix(ink, colDim, 0.4)}
+		n := 1
 		for k, c := range cs {
 			ly := y
 			if k == 2 {
@@ -382,27 +392,57 @@ func (fr *frame) drawOperator() {
 				fr.text(l, cols[k], ly, c.size, inks[k], c.bold)
 				ly += more
 			}
+			n = max(n, len(c.lines))
+		}
+		for j, l := range draftLines(i) {
+			fr.text(l, cols[1], y+float32(n+j)*more+2, 15, inks[1], true)
 		}
 		y += h
 	}
-	switch {
+	// The reason of a refusal, the prompt and the confirmation go below
+	// the list (msg.draft_refused says so), each with the return of the
+	// change and the minimum when the change has one.
+	switch rtp := o.RTP; {
 	case o.Error != nil:
 		e := o.Error
 		fr.drawNotice(fr.trf("operator.refused", fr.settingLabel(e.Setting), fr.settingValue(e.Setting, e.Value), fr.allowedOf(e.Setting)), 494, colLose)
-	case o.RTP != nil && o.RTP.Refused:
-		fr.drawNotice(fr.trf("operator.rtp_refused", i18n.Percent(fr.lang, o.RTP.RTP), i18n.Percent(fr.lang, o.RTP.MinRTP)), 494, colLose)
-	case o.RTP != nil && o.RTP.Computing:
+	case rtp != nil && rtp.Refused:
+		fr.drawNotice(fr.trf("operator.rtp_refused", i18n.Percent(fr.lang, rtp.RTP), i18n.Percent(fr.lang, rtp.MinRTP), i18n.Percent(fr.lang, 10000)), 494, colLose)
+	case rtp != nil && rtp.Computing:
 		// The figure is being computed off the input path: YES is unlit
 		// until it is shown.
-		fr.drawNotice(fr.trf("operator.rtp_computing", fr.tr("game."+string(o.RTP.Game))), 494, colDim)
+		fr.drawNotice(fr.trf("operator.rtp_computing", fr.tr("game."+string(rtp.Game))), 494, colDim)
+	case o.Confirm && rtp != nil:
+		fr.drawNotice(fr.trf("operator.confirm_rtp", i18n.Percent(fr.lang, rtp.RTP), fr.returnBound(rtp)), 494, colGold)
 	case o.Confirm:
 		fr.drawNotice(fr.tr("operator.confirm"), 494, colGold)
+	case o.Saved != nil && rtp != nil:
+		fr.drawNotice(fr.trf("operator.saved_rtp", fr.settingLabel(*o.Saved), fr.settingValue(*o.Saved, o.Saved.Value),
+			i18n.Percent(fr.lang, rtp.RTP), fr.returnBound(rtp)), 494, colWin)
 	case o.Saved != nil:
-		fr.drawNotice(fr.trf("operator.saved", fr.settingLabel(*o.Saved)), 494, colWin)
-	case o.RTP != nil:
-		fr.drawNotice(fr.trf("operator.rtp", fr.tr("game."+string(o.RTP.Game)), i18n.Percent(fr.lang, o.RTP.RTP)), 494, colGold)
+		fr.drawNotice(fr.trf("operator.saved", fr.settingLabel(*o.Saved), fr.settingValue(*o.Saved, o.Saved.Value)), 494, colWin)
+	case rtp != nil:
+		fr.drawNotice(fr.trf("operator.rtp", fr.tr("game."+string(rtp.Game)), i18n.Percent(fr.lang, rtp.RTP), fr.returnBound(rtp)), 494, colGold)
 	}
 	fr.centered(fr.tr("operator.hint")+"  ·  "+fr.tr("operator.next_group"), ScreenW/2, 584, 17, colDim, true, 1240)
+}
+
+// returnRow is a draft row's line: the return the change gives and the
+// minimum, or that it is being computed.
+func (fr *frame) returnRow(r *view.OperatorRTP) string {
+	if r.Computing {
+		return fr.tr("operator.rtp_row_computing")
+	}
+	return fr.trf("operator.rtp_row", i18n.Percent(fr.lang, r.RTP), fr.returnBound(r))
+}
+
+// returnBound is the bound a return is checked against: the minimum
+// (min_rtp), or below 100 % without one.
+func (fr *frame) returnBound(r *view.OperatorRTP) string {
+	if r.MinRTP > 0 {
+		return fr.trf("operator.rtp_min", i18n.Percent(fr.lang, r.MinRTP))
+	}
+	return fr.trf("operator.rtp_below", i18n.Percent(fr.lang, 10000))
 }
 
 // operatorGroup names a group of the operator menu ("cabinet", "bills",

@@ -196,3 +196,26 @@ func TestBurstBeforeShown(t *testing.T) {
 		t.Errorf("after the hold DEAL dealt round %+v, want round 2", n.Round)
 	}
 }
+
+// TestOperatorReturnStated: the return of an operator change, with the
+// minimum, is on the draft, the confirmation and the saved change (issue
+// 35: it was dropped once the change was saved).
+func TestOperatorReturnStated(t *testing.T) {
+	all, err := PlayAll(opts(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"operator-draft", "operator-confirm", "operator-saved"} {
+		s := all[n]
+		if s == nil || s.Operator == nil {
+			t.Fatalf("%s: no operator screen", n)
+		}
+		r := s.Operator.RTP
+		if r == nil || r.Computing || r.Refused || r.RTP <= 0 || r.MinRTP <= 0 || r.Game == "" {
+			t.Errorf("%s: return %+v, want the change's figure and the minimum", n, r)
+		}
+	}
+	if s := all["operator-saved"]; s != nil && s.Operator != nil && (s.Operator.Saved == nil || s.Operator.Confirm) {
+		t.Errorf("operator-saved: saved %+v, confirm %v; want the saved change", s.Operator.Saved, s.Operator.Confirm)
+	}
+}

@@ -206,7 +206,8 @@ var Library = []Scenario{
 		shot operator-draft
 		press yes       # asks for confirmation
 		shot operator-confirm
-		press no
+		press yes       # saved: the return it gives, with the minimum
+		shot operator-saved
 	`},
 	{Name: "refusals", Seed: 19, Script: `
 		bill 20.00

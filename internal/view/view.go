@@ -292,7 +292,9 @@ type OperatorView struct {
 	Saved *Setting `json:"saved,omitempty"`
 	// RTP is the return of the game being edited with the draft in force,
 	// when it can be computed; Refused says the draft cannot be saved
-	// because that return is 100 % or more or below MinRTP.
+	// because that return is 100 % or more or below MinRTP. Once the draft
+	// is saved (Saved), it is the return the saved change gives. The draft
+	// row, the confirmation and the Saved line state it with the minimum.
 	RTP *OperatorRTP `json:"rtp,omitempty"`
 }
 
