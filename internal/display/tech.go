@@ -75,7 +75,15 @@ func (fr *frame) drawAudit() {
 	default:
 		fr.drawKVGrid(a.Meters, body, "meter", false)
 	}
-	fr.centered(fr.tr("audit.nav"), ScreenW/2, 580, 18, colDim, true, 1200)
+	// What this page's buttons do: those lit (the controller's table).
+	nav := fr.tr("audit.nav_page")
+	switch a.Page {
+	case "recall":
+		nav = fr.tr("audit.nav")
+	case "events":
+		nav = fr.tr("audit.nav_events")
+	}
+	fr.centered(nav, ScreenW/2, 580, 18, colDim, true, 1200)
 	if a.Digest != "" && a.Page != "program" {
 		// under the navigation line, clear of the simulator's legend strip
 		fr.centered(versionLine(a)+"SHA-256 "+a.Digest, ScreenW/2, 603, 12, colDim, false, 1240)

@@ -335,6 +335,8 @@ var en = map[string]string{
 	"audit.key_hint":               "Turn the audit key back to leave",
 	"audit.more_meters":            "%d more lines: cabinet audit meters",
 	"audit.nav":                    "SPOT: page · HIT/STAND: round · DOUBLE/SPLIT: step",
+	"audit.nav_events":             "SPOT: page · HIT: older events · STAND: newer events",
+	"audit.nav_page":               "SPOT: next page",
 	"audit.tickets":                "Tickets",
 	"tickets.meter.issued":         "Tickets issued",
 	"tickets.meter.printed":        "Tickets printed",

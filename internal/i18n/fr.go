@@ -335,6 +335,8 @@ var fr = map[string]string{
 	"audit.key_hint":               "Tournez la clé d'audit pour sortir",
 	"audit.more_meters":            "%d lignes de plus : cabinet audit meters",
 	"audit.nav":                    "CASE : page · CARTE/JE RESTE : partie · DOUBLER/PARTAGER : étape",
+	"audit.nav_events":             "CASE : page · CARTE : événements plus anciens · JE RESTE : plus récents",
+	"audit.nav_page":               "CASE : page suivante",
 	"audit.tickets":                "Tickets",
 	"tickets.meter.issued":         "Tickets émis",
 	"tickets.meter.printed":        "Tickets imprimés",
