@@ -225,7 +225,8 @@ func (u *screen) auditPanel(cs state, pg pages, p *panel) {
 
 // recallPanel lights the recall page's buttons over the rounds recs
 // (newest first): HIT the older round, STAND the newer, DOUBLE the next
-// step of the round shown, SPLIT the one before.
+// step of the round shown (from its last step, which the page opens on,
+// its first), SPLIT the one before.
 func (u *screen) recallPanel(recs []meters.Recall, p *panel) {
 	c := u.c
 	if len(recs) == 0 {
@@ -243,8 +244,8 @@ func (u *screen) recallPanel(recs []meters.Recall, p *panel) {
 	if step < 0 || step >= n {
 		step = n - 1
 	}
-	if step+1 < n {
-		p.set(hw.Double, func() error { u.recallStep = step + 1; return nil })
+	if n > 1 {
+		p.set(hw.Double, func() error { u.recallStep = (step + 1) % n; return nil })
 	}
 	if step > 0 {
 		p.set(hw.Split, func() error { u.recallStep = step - 1; return nil })
