@@ -107,7 +107,7 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		Credits: cs.m.Credits, Win: cs.win, Jackpot: money.Cents(cs.m.PoolUnits / PoolUnitsPerCent),
 		Game: u.game, Bets: append([]game.Bet(nil), u.bets...), Spot: u.pos,
 		Chip: set.Chips[u.chip%len(set.Chips)], Recovered: cs.recovered && !u.recoveredSeen, Message: u.message,
-		Present: u.present, Hurry: u.hurry,
+		Present: u.present, Hurry: u.hurry, Paid: u.paid,
 	}
 	if u.settled > 0 && u.settled == u.present && u.holding() {
 		s.HoldMS = set.ResultHoldMS

@@ -117,3 +117,30 @@ func mustCents(t *testing.T, v string) money.Cents {
 	}
 	return c
 }
+
+// TestHandpayPaidOnScreen: a handpay paid by the reset key is confirmed on
+// the screen that follows, with its amount, for a cash-out and a jackpot,
+// in both languages (issue 35).
+func TestHandpayPaidOnScreen(t *testing.T) {
+	o := offscreen(t)
+	for _, lang := range i18n.Langs() {
+		for _, kind := range []string{"cashout", "jackpot"} {
+			s := screen(t, "handpay-paid")
+			if s.Paid == nil {
+				t.Fatal("handpay-paid: nothing paid")
+			}
+			s.Lang, s.Paid.Kind = lang, kind
+			var got []string
+			o.seen = func(str string) { got = append(got, str) }
+			_, err := o.image(s, 0, false, nil)
+			o.seen = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := i18n.Tf(lang, "paid."+kind, i18n.Money(lang, s.Paid.Amount, s.Currency))
+			if !strings.Contains(strings.Join(got, " "), want) {
+				t.Errorf("%s %s: %q not drawn; drew %q", lang, kind, want, got)
+			}
+		}
+	}
+}

@@ -157,8 +157,13 @@ func (fr *frame) drawNotices(msg Rect) {
 		}
 		fr.drawNoticeAt(fr.tr("msg.recovered"), r, colZap)
 	}
-	if fr.s.Message != "" && !fr.messageDrawn {
+	switch {
+	case fr.s.Message != "" && !fr.messageDrawn:
 		fr.drawNoticeAt(fr.word("msg", fr.s.Message), msg, colLose)
+	case fr.s.Paid != nil:
+		// The attendant's reset key paid a handpay: confirmed, with the
+		// amount, where a refusal would go.
+		fr.drawNoticeAt(fr.trf("paid."+fr.s.Paid.Kind, fr.money(fr.s.Paid.Amount)), msg, colWin)
 	}
 }
 

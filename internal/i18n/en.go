@@ -485,6 +485,8 @@ var en = map[string]string{
 	"handpay.title":           "Call attendant",
 	"handpay.cashout":         "Handpay %s",
 	"handpay.jackpot":         "Jackpot! Handpay %s",
+	"paid.cashout":            "Handpay paid: %s",
+	"paid.jackpot":            "Jackpot handpay paid: %s",
 	"handpay.hint":            "The attendant turns the reset key",
 	"action.deal":             "deal",
 	"action.hit":              "hit",

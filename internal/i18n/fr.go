@@ -485,6 +485,8 @@ var fr = map[string]string{
 	"handpay.title":           "Appelez un employé",
 	"handpay.cashout":         "Paiement manuel %s",
 	"handpay.jackpot":         "Jackpot ! Paiement manuel %s",
+	"paid.cashout":            "Paiement manuel effectué : %s",
+	"paid.jackpot":            "Jackpot payé à la main : %s",
 	"handpay.hint":            "L'employé tourne la clé de réarmement",
 	"action.deal":             "donne",
 	"action.hit":              "carte",

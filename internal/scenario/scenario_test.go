@@ -219,3 +219,32 @@ func TestOperatorReturnStated(t *testing.T) {
 		t.Errorf("operator-saved: saved %+v, confirm %v; want the saved change", s.Operator.Saved, s.Operator.Confirm)
 	}
 }
+
+// TestHandpayPaidConfirmed: the reset key that pays a handpay has the
+// screen confirm it with the amount, through the key's release, until the
+// next input (issue 35: the lock vanished without a word).
+func TestHandpayPaidConfirmed(t *testing.T) {
+	shots, err := Play(Scenario{Name: "paid", Seed: 1, Script: `
+		bill 100.00
+		bill 50.00
+		press cashout
+		switch reset_key on
+		shot paid
+		switch reset_key off
+		shot released
+		bill 20.00
+		shot next
+	`}, opts(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := view.Paid{Kind: "cashout", Amount: 15000}
+	for _, s := range shots[:2] {
+		if p := s.Snap.Paid; p == nil || *p != want || s.Snap.Handpay != 0 {
+			t.Errorf("%s: paid %+v, handpay %v; want %+v confirmed", s.Name, p, s.Snap.Handpay, want)
+		}
+	}
+	if p := shots[2].Snap.Paid; p != nil {
+		t.Errorf("after the next input: paid %+v, want the confirmation gone", p)
+	}
+}

@@ -283,6 +283,10 @@ var Library = []Scenario{
 		switch audit_key on
 		switch reset_key on  # not paid from the audit screens: says why
 		shot refuse-reset-audit
+		switch reset_key off
+		switch audit_key off
+		switch reset_key on  # paid: the screen confirms it, with the amount
+		shot handpay-paid
 	`},
 }
 

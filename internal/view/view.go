@@ -90,11 +90,21 @@ type Snapshot struct {
 	HandpayKind string `json:"handpay_kind,omitempty"`
 
 	Message string `json:"message,omitempty"` // message key of a transient notice
+	// Paid is the handpay the attendant has just paid with the reset key:
+	// the screen confirms it (kind and amount) until the next input after
+	// the key is released (nil: none).
+	Paid *Paid `json:"paid,omitempty"`
 
 	Help     *HelpView     `json:"help,omitempty"`
 	Audit    *AuditView    `json:"audit,omitempty"`
 	Operator *OperatorView `json:"operator,omitempty"`
 	HwTest   *HwTestView   `json:"hwtest,omitempty"`
+}
+
+// Paid is a handpay paid by the attendant.
+type Paid struct {
+	Kind   string      `json:"kind"` // "cashout" or "jackpot"
+	Amount money.Cents `json:"amount"`
 }
 
 // DuelInput is what the player has chosen but not yet played in Poker Duel:
