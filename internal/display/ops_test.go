@@ -144,3 +144,29 @@ func TestHandpayPaidOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestArcBelowTitleBar: the table's printed arc stays on the felt, never
+// over the title bar (issue 35: its ends crossed the game's name and the
+// round number). The bar's rows under its texts are one colour across.
+func TestArcBelowTitleBar(t *testing.T) {
+	o := offscreen(t)
+	for _, name := range []string{"royal", "classic", "freebet", "zappit"} {
+		img, err := o.Image(screen(t, name), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bar := topBar()
+		for y := int(bar.H) - 4; y < int(bar.H)-1; y++ { // below the texts and the jackpot, above the bar's line
+			ref := img.RGBAAt(2, y)
+			for x := 0; x < ScreenW; x++ {
+				if jp := jackpotBar.Inset(-4); name == "royal" && float32(x) >= jp.X && float32(x) < jp.X+jp.W {
+					continue // Royal Poker's jackpot meter is part of the bar
+				}
+				if c := img.RGBAAt(x, y); !near(c, ref, 6) {
+					t.Errorf("%s: the title bar at (%d, %d) is %v, not its own %v: something is drawn over it", name, x, y, c, ref)
+					break
+				}
+			}
+		}
+	}
+}
