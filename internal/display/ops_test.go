@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"cabinet/internal/config"
+	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
 	"cabinet/internal/money"
 	"cabinet/internal/view"
@@ -166,6 +167,46 @@ func TestArcBelowTitleBar(t *testing.T) {
 					t.Errorf("%s: the title bar at (%d, %d) is %v, not its own %v: something is drawn over it", name, x, y, c, ref)
 					break
 				}
+			}
+		}
+	}
+}
+
+// TestHelpButtonsLabelled: on the help pages the lit buttons say what they
+// do there (next page, close help, play), in both languages (issue 35:
+// they carried the table's words, Deal, Bet +, Spot, Games).
+func TestHelpButtonsLabelled(t *testing.T) {
+	o := offscreen(t)
+	for _, lang := range i18n.Langs() {
+		for _, name := range []string{"help-royal", "help-duel", "help-attract"} {
+			s := screen(t, name)
+			s.Lang = lang
+			l, err := o.inkOf(s, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			labels := map[string][]string{}
+			for _, x := range l.texts {
+				if x.panel > 0 {
+					labels[l.panels[x.panel-1].name] = append(labels[l.panels[x.panel-1].name], x.s)
+				}
+			}
+			lit := 0
+			for b := hw.Button(0); b < hw.NumButtons; b++ {
+				if !s.Lamps.Has(b) {
+					continue
+				}
+				lit++
+				want := i18n.T(lang, "btn.helppage."+b.String())
+				if !i18n.Has(lang, "btn.helppage."+b.String()) {
+					t.Errorf("%s %s: %s is lit on help and has no help label", lang, name, b)
+				}
+				if got := strings.Join(labels["button "+b.String()], " "); got != want {
+					t.Errorf("%s %s: %s reads %q, want %q", lang, name, b, got, want)
+				}
+			}
+			if lit < 3 {
+				t.Errorf("%s %s: %d buttons lit, want the help's", lang, name, lit)
 			}
 		}
 	}
