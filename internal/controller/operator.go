@@ -50,8 +50,11 @@ func (c *Controller) withOverride(key, value string) (InForce, error) {
 	return InForce(s), err
 }
 
-// operatorPageSize is how many settings an operator page shows.
-const operatorPageSize = 8
+// operatorPageSize is how many settings an operator page shows: as many
+// as the screen's list holds in one line each, with room for a draft's
+// return and a few wrapped notes (the display draws them as large as the
+// page allows; issue 35: pages of eight left half the screen empty).
+const operatorPageSize = 11
 
 // operatorPage places the cursor: its group's bounds [lo, hi) in all, the
 // page shown [plo, phi), the page number and count.

@@ -1,10 +1,12 @@
 package display
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"cabinet/internal/config"
+	"cabinet/internal/controller"
 	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
 	"cabinet/internal/money"
@@ -209,5 +211,60 @@ func TestHelpButtonsLabelled(t *testing.T) {
 				t.Errorf("%s %s: %d buttons lit, want the help's", lang, name, lit)
 			}
 		}
+	}
+}
+
+// TestOperatorPagesUseSpace: a page of the operator menu that another page
+// of its group follows fills the list, and any page of six settings or more
+// fills more than half of it, in both languages, with nothing cut (issue
+// 35: pages of eight small rows left half the screen empty, and Free Bet
+// took three pages).
+func TestOperatorPagesUseSpace(t *testing.T) {
+	o := offscreen(t)
+	c, cfg, _ := realController(t)
+	if err := c.Handle(controller.HW(hw.Input{Kind: hw.SwitchChanged, Switch: hw.OperatorKey, On: true})); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for range cfg.Items(nil) {
+		s := c.Snapshot()
+		op := s.Operator
+		page := op.Group + " " + strconv.Itoa(op.Page)
+		if !seen[page] && len(op.Items) >= 6 {
+			seen[page] = true
+			for _, lang := range i18n.Langs() {
+				s.Lang = lang
+				l, err := o.inkOf(s, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bottom := float32(0)
+				for _, x := range l.texts {
+					if x.panel == 0 && x.ink.Y > operatorList.Y && x.ink.Y < operatorList.Y+operatorList.H {
+						bottom = max(bottom, x.ink.Y+x.ink.H)
+					}
+				}
+				// A page another of its group follows is full; a page of
+				// six settings or more fills more than half of the list.
+				want := 0.5
+				if op.Page+1 < op.Pages {
+					want = 0.8
+				}
+				used := (bottom - operatorList.Y) / operatorList.H
+				t.Logf("%s, page %s: %d settings fill %.0f%%", lang, page, len(op.Items), used*100)
+				if float64(used) < want {
+					t.Errorf("%s, page %s (%d of %d): %d settings fill %.0f%% of the list's height, want %.0f%% or more", lang, page, op.Page+1, op.Pages, len(op.Items), used*100, want*100)
+				}
+				if len(l.cut) > 0 {
+					t.Errorf("%s, page %s: cut %v", lang, page, l.cut)
+				}
+			}
+		}
+		if err := c.Handle(controller.HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Stand})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen) < 3 {
+		t.Errorf("%d pages of six settings or more, want the cabinet's and the games'", len(seen))
 	}
 }

@@ -324,89 +324,7 @@ func (fr *frame) drawOperator() {
 	if o == nil {
 		return
 	}
-	// A row is one line high, or as many as its longest cell needs: no
-	// label, value or allowed range is cut.
-	const row, more = 27, 18
-	r := Rect{20, 64, ScreenW - 40, 430}
-	cols := []float32{r.X + 16, r.X + 560, r.X + 820}
-	widths := []float32{cols[1] - cols[0] - 12, cols[2] - cols[1] - 12, r.X + r.W - cols[2] - 8}
-	for i, h := range []string{fr.tr("operator.setting"), fr.tr("operator.value"), fr.tr("operator.allowed")} {
-		fr.text(h, cols[i], r.Y, 17, colGold, true)
-	}
-	type cell struct {
-		lines []string
-		size  float32
-		bold  bool
-	}
-	// A draft's row says, under its value, the return the change gives
-	// and the minimum (issue 35: the figure was shown only with a refusal).
-	draftW := r.X + r.W - cols[1] - 8
-	draftLines := func(i int) []string {
-		if !o.Items[i].Draft || o.RTP == nil {
-			return nil
-		}
-		return fr.wrap(fr.returnRow(o.RTP), 15, draftW, true)
-	}
-	cells := func(i int) ([3]cell, float32) {
-		it := o.Items[i]
-		v := fr.settingValue(it, it.Value)
-		if it.Draft { // a draft is marked as one until it is saved
-			v += "  (" + fr.tr("operator.draft") + ")"
-		}
-		cs := [3]cell{{nil, 17, i == o.Cursor}, {nil, 17, true}, {nil, 15, false}}
-		n := 1
-		for k, s := range []string{fr.settingLabel(it), v, fr.allowedOf(it)} {
-			cs[k].lines = fr.wrap(s, cs[k].size, widths[k], cs[k].bold)
-			n = max(n, len(cs[k].lines))
-		}
-		return cs, row + float32(n-1+len(draftLines(i)))*more
-	}
-	avail := r.H - 30
-	first, used := o.Cursor, float32(0)
-	for first >= 0 && first < len(o.Items) {
-		_, h := cells(first)
-		if used+h > avail {
-			break
-		}
-		used += h
-		first--
-	}
-	first = max(first+1, 0)
-	y := r.Y + 30
-	for i := first; i < len(o.Items); i++ {
-		cs, h := cells(i)
-		if y+h > r.Y+30+avail {
-			break
-		}
-		if i == o.Cursor {
-			box(Rect{r.X, y - 3, r.W, h}, 6, fade(colActive, 0.85))
-		} else if i%2 == 0 {
-			rl.DrawRectangleRec(rec(Rect{r.X, y - 3, r.W, h}), fade(colWhite, 0.04))
-		}
-		ink, val := colWhite, colGold
-		if i == o.Cursor {
-			ink, val = colInk, colInk
-		} else if o.Items[i].Draft {
-			val = colLose
-		}
-		inks := [3]color.RGBA{ink, val, mix(ink, colDim, 0.4)}
-		n := 1
-		for k, c := range cs {
-			ly := y
-			if k == 2 {
-				ly++
-			}
-			for _, l := range c.lines {
-				fr.text(l, cols[k], ly, c.size, inks[k], c.bold)
-				ly += more
-			}
-			n = max(n, len(c.lines))
-		}
-		for j, l := range draftLines(i) {
-			fr.text(l, cols[1], y+float32(n+j)*more+2, 15, inks[1], true)
-		}
-		y += h
-	}
+	fr.drawSettings(o, operatorList)
 	// The reason of a refusal, the prompt and the confirmation go below
 	// the list (msg.draft_refused says so), each with the return of the
 	// change and the minimum when the change has one.
@@ -433,6 +351,124 @@ func (fr *frame) drawOperator() {
 		fr.drawNotice(fr.trf("operator.rtp", fr.tr("game."+string(rtp.Game)), i18n.Percent(fr.lang, rtp.RTP), fr.returnBound(rtp)), 494, colGold)
 	}
 	fr.centered(fr.tr("operator.hint")+"  ·  "+fr.tr("operator.next_group"), ScreenW/2, 584, 17, colDim, true, 1240)
+}
+
+// operatorList is where the operator menu's settings go: between the title
+// bar and the notice line under them.
+var operatorList = Rect{20, 62, ScreenW - 40, 424}
+
+// drawSettings draws the page of settings o shows in r: a header, then
+// one row per setting, one line high or as many as its longest cell needs
+// (no label, value or allowed range is cut). The rows use the page's
+// height: the largest text at which every row fits (issue 35: eight small
+// rows left half the screen empty). On a game's page the label leaves out
+// the game, which the title bar names.
+func (fr *frame) drawSettings(o *view.OperatorView, r Rect) {
+	cols := []float32{r.X + 16, r.X + 400, r.X + 760}
+	widths := []float32{cols[1] - cols[0] - 12, cols[2] - cols[1] - 12, r.X + r.W - cols[2] - 8}
+	type cell struct {
+		lines []string
+		size  float32
+		bold  bool
+	}
+	type line struct {
+		cells [3]cell
+		draft []string // a draft's return, under its value
+		h     float32
+	}
+	// A draft's row says, under its value, the return the change gives
+	// and the minimum (issue 35: the figure was shown only with a refusal).
+	draftW := r.X + r.W - cols[1] - 8
+	layout := func(size float32) ([]line, float32, float32) {
+		row, more := size+12, size+2
+		var ls []line
+		total := float32(0)
+		for i, it := range o.Items {
+			v := fr.settingValue(it, it.Value)
+			if it.Draft { // a draft is marked as one until it is saved
+				v += "  (" + fr.tr("operator.draft") + ")"
+			}
+			label := it
+			if it.Game != "" && o.Group == "games."+string(it.Game) && len(it.Label) > 1 && it.Label[0] == "game."+string(it.Game) {
+				label.Label = it.Label[1:]
+			}
+			l := line{cells: [3]cell{{nil, size, i == o.Cursor}, {nil, size, true}, {nil, size - 2, false}}}
+			n := 1
+			for k, s := range []string{fr.settingLabel(label), v, fr.allowedOf(it)} {
+				l.cells[k].lines = fr.wrap(s, l.cells[k].size, widths[k], l.cells[k].bold)
+				n = max(n, len(l.cells[k].lines))
+			}
+			if it.Draft && o.RTP != nil {
+				l.draft = fr.wrap(fr.returnRow(o.RTP), size-2, draftW, true)
+			}
+			l.h = row + float32(n-1+len(l.draft))*more
+			total += l.h
+			ls = append(ls, l)
+		}
+		return ls, total, more
+	}
+	const head = 30
+	avail := r.H - head
+	var lines []line
+	var more float32
+	size := float32(24)
+	for ; ; size-- {
+		var total float32
+		lines, total, more = layout(size)
+		if total <= avail || size <= 16 {
+			break
+		}
+	}
+	for i, h := range []string{fr.tr("operator.setting"), fr.tr("operator.value"), fr.tr("operator.allowed")} {
+		fr.text(h, cols[i], r.Y, size, colGold, true)
+	}
+	// Should the rows still not fit, those the cursor needs show, and the
+	// others are reported cut (TestTextFits walks every page).
+	first, used := o.Cursor, float32(0)
+	for first >= 0 && first < len(lines) && used+lines[first].h <= avail {
+		used += lines[first].h
+		first--
+	}
+	first = max(first+1, 0)
+	for i := 0; i < first; i++ {
+		fr.cutOff(o.Items[i].Key)
+	}
+	y := r.Y + head
+	for i := first; i < len(lines); i++ {
+		l := lines[i]
+		if y+l.h > r.Y+head+avail {
+			fr.cutOff(o.Items[i].Key)
+			continue
+		}
+		if i == o.Cursor {
+			box(Rect{r.X, y - 4, r.W, l.h}, 6, fade(colActive, 0.85))
+		} else if i%2 == 0 {
+			rl.DrawRectangleRec(rec(Rect{r.X, y - 4, r.W, l.h}), fade(colWhite, 0.04))
+		}
+		ink, val := colWhite, colGold
+		if i == o.Cursor {
+			ink, val = colInk, colInk
+		} else if o.Items[i].Draft {
+			val = colLose
+		}
+		inks := [3]color.RGBA{ink, val, mix(ink, colDim, 0.4)}
+		n := 1
+		for k, c := range l.cells {
+			ly := y
+			if k == 2 {
+				ly += 2
+			}
+			for _, t := range c.lines {
+				fr.text(t, cols[k], ly, c.size, inks[k], c.bold)
+				ly += more
+			}
+			n = max(n, len(c.lines))
+		}
+		for j, t := range l.draft {
+			fr.text(t, cols[1], y+float32(n+j)*more+2, size-2, inks[1], true)
+		}
+		y += l.h
+	}
 }
 
 // returnRow is a draft row's line: the return the change gives and the
