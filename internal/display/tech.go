@@ -4,6 +4,8 @@ import (
 	"image/color"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
@@ -353,6 +355,12 @@ func (fr *frame) drawOperator() {
 	fr.centered(fr.tr("operator.hint")+"  ·  "+fr.tr("operator.next_group"), ScreenW/2, 584, 17, colDim, true, 1240)
 }
 
+// capitalized is s with its first letter in upper case.
+func capitalized(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
 // operatorList is where the operator menu's settings go: between the title
 // bar and the notice line under them.
 var operatorList = Rect{20, 62, ScreenW - 40, 424}
@@ -388,13 +396,15 @@ func (fr *frame) drawSettings(o *view.OperatorView, r Rect) {
 			if it.Draft { // a draft is marked as one until it is saved
 				v += "  (" + fr.tr("operator.draft") + ")"
 			}
-			label := it
+			name := fr.settingLabel(it)
 			if it.Game != "" && o.Group == "games."+string(it.Game) && len(it.Label) > 1 && it.Label[0] == "game."+string(it.Game) {
-				label.Label = it.Label[1:]
+				short := it
+				short.Label = it.Label[1:]
+				name = capitalized(fr.settingLabel(short)) // "offered" → "Offered"
 			}
 			l := line{cells: [3]cell{{nil, size, i == o.Cursor}, {nil, size, true}, {nil, size - 2, false}}}
 			n := 1
-			for k, s := range []string{fr.settingLabel(label), v, fr.allowedOf(it)} {
+			for k, s := range []string{name, v, fr.allowedOf(it)} {
 				l.cells[k].lines = fr.wrap(s, l.cells[k].size, widths[k], l.cells[k].bold)
 				n = max(n, len(l.cells[k].lines))
 			}
