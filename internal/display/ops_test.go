@@ -133,13 +133,7 @@ func TestHandpayPaidOnScreen(t *testing.T) {
 				t.Fatal("handpay-paid: nothing paid")
 			}
 			s.Lang, s.Paid.Kind = lang, kind
-			var got []string
-			o.seen = func(str string) { got = append(got, str) }
-			_, err := o.image(s, 0, false, nil)
-			o.seen = nil
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := drawnSnap(t, o, s)
 			want := i18n.Tf(lang, "paid."+kind, i18n.Money(lang, s.Paid.Amount, s.Currency))
 			if !strings.Contains(strings.Join(got, " "), want) {
 				t.Errorf("%s %s: %q not drawn; drew %q", lang, kind, want, got)
