@@ -69,7 +69,10 @@
 //   - Refusals: Snapshot.Message names why an input was refused
 //     (cabinet.Notice*); it is drawn at the table, the menu, attract and
 //     inside the tilt and handpay overlays. Table limits are drawn at the
-//     table; between rounds SPECIAL reads "Chip <value>".
+//     table; between rounds SPECIAL reads "Chip <value>". A handpay the
+//     attendant has just paid (Snapshot.Paid) is confirmed, with its
+//     amount, where a refusal would go; the attract loop's demo waits while
+//     the attract screen carries either.
 //   - Text fit (ink.go): tests record every string drawn, measured with
 //     the real font, with the box it must stay in and the panels, cards
 //     and chips around it; TestTextFits walks every screen of every game in
