@@ -28,7 +28,8 @@ const DefaultStore = "var/cabinet.db"
 const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] meters|recall [N]|events [N]|tickets [N]|check [--json|--csv]
 
   meters     lifetime meters, credits, progressive pool
-  recall N   the N newest recalled rounds (default: all kept), every step, card and payout
+  recall N   the N newest recalled rounds (default: all kept), every step, card and payout,
+             the shoe's commitment and, once the shoe is finished, its reveal and verdict
   events N   the N newest events of the log (default: all kept)
   tickets N  the N newest tickets out and tickets in (default: all kept), the ticket meters
   check      integrity check (records, checksums, invariant, bbolt); non-zero exit on failure
@@ -218,6 +219,14 @@ func (o *options) recall(st *recovery.Store) error {
 	}); err != nil {
 		return fmt.Errorf("audit: recall of %s: %w", o.store, err)
 	}
+	vs, err := VerifyStore(st, 0)
+	if err != nil {
+		return fmt.Errorf("audit: recall of %s: %w", o.store, err)
+	}
+	verdicts := make(map[uint64]Verdict, len(vs))
+	for _, v := range vs {
+		verdicts[v.Rec.Round] = v
+	}
 	switch {
 	case o.json:
 		if recs == nil {
@@ -267,6 +276,17 @@ func (o *options) recall(st *recovery.Store) error {
 			r.Start.Format(time.DateTime), r.End.Format(time.DateTime), r.CreditsBefore, r.CreditsAfter, staked, paid, void)
 		for _, s := range r.Steps {
 			fmt.Fprintf(o.stdout, "  %2d %-28s %s\n", s.N, actionText(s.Action), eventsText(s.Events))
+		}
+		// The commitment, and once the shoe is finished its reveal and
+		// the verdict (docs/verify.md).
+		if v, ok := verdicts[r.Round]; ok && r.Shoe != nil {
+			fmt.Fprintf(o.stdout, "  %s\n", verdictLine(v))
+			if v.Status() == "MISMATCH" {
+				fmt.Fprintf(o.stdout, "  %v\n", v.Err)
+			}
+			if v.Shoe != nil {
+				fmt.Fprint(o.stdout, indent(indent(recovery.RevealText(v.Shoe, r.Shoe))))
+			}
 		}
 	}
 	return nil

@@ -3,11 +3,14 @@ package recovery
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
+	"cabinet/internal/meters"
 )
 
 // Committed shoes (issue 38, docs/verify.md). Two buckets, created by their
@@ -212,4 +215,68 @@ func checkShoes(tx *Tx, add func(error)) {
 			return nil
 		})
 	}
+}
+
+// ErrNotRevealed is returned by VerifyRound for a round whose shoe is
+// still committed and not revealed (a continuous shoe in play): nothing to
+// check yet, nothing wrong.
+var ErrNotRevealed = errors.New("recovery: the round's shoe is not revealed yet")
+
+// ErrMismatch is wrapped by VerifyRound's report of a round that does not
+// agree with its commitment.
+var ErrMismatch = errors.New("mismatch")
+
+// VerifyRound checks a recalled round against its revealed shoe s (nil:
+// not found among the revealed ones): the round's commitment is the
+// shoe's, the shoe's secret, cut card and order hash to it, and the cards
+// the round dealt, in order, are the shoe's at the positions the round
+// names. nil means verified; a round that dealt no card verifies
+// trivially when it names no shoe.
+func VerifyRound(rec *meters.Recall, s *Shoe) error {
+	var dealt []card.Card
+	for _, st := range rec.Steps {
+		dealt = append(dealt, game.Drawn(st.Events)...)
+	}
+	ref := rec.Shoe
+	switch {
+	case ref == nil && len(dealt) == 0:
+		return nil
+	case ref == nil:
+		return fmt.Errorf("%w: round %d dealt %d cards from no committed shoe", ErrMismatch, rec.Round, len(dealt))
+	case s == nil:
+		return fmt.Errorf("round %d: shoe %d: %w", rec.Round, ref.No, ErrNotRevealed)
+	case s.No != ref.No:
+		panic("BUG: recovery.VerifyRound with another shoe")
+	case s.Commitment != ref.Commitment:
+		return fmt.Errorf("%w: round %d was shown commitment %s, shoe %d reveals commitment %s", ErrMismatch, rec.Round, ref.Commitment, s.No, s.Commitment)
+	}
+	sec, err := card.ParseSecret(s.Secret)
+	if err != nil {
+		return fmt.Errorf("%w: shoe %d: %w", ErrMismatch, s.No, err)
+	}
+	if err := card.CheckCommitment(ref.Commitment, sec, s.Cut, s.Cards); err != nil {
+		return fmt.Errorf("%w: round %d, shoe %d: %w", ErrMismatch, rec.Round, s.No, err)
+	}
+	if ref.From < 0 || ref.From > ref.To || ref.To > len(s.Cards) || ref.To-ref.From != len(dealt) {
+		return fmt.Errorf("%w: round %d dealt %d cards, its record names positions %d to %d of shoe %d (%d cards)",
+			ErrMismatch, rec.Round, len(dealt), ref.From, ref.To, s.No, len(s.Cards))
+	}
+	for i, c := range dealt {
+		if want := s.Cards[ref.From+i]; c != want {
+			return fmt.Errorf("%w: round %d's card %d is %s, the committed shoe %d has %s at position %d",
+				ErrMismatch, rec.Round, i+1, c, s.No, want, ref.From+i)
+		}
+	}
+	return nil
+}
+
+// RevealText is a revealed shoe as the player's verifier reads it
+// (docs/verify.md, docs/verify.html): one field a line.
+func RevealText(s *Shoe, ref *meters.ShoeRef) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "commitment %s\nsecret %s\ncut %d\norder %s\n", s.Commitment, s.Secret, s.Cut, card.Format(s.Cards))
+	if ref != nil {
+		fmt.Fprintf(&b, "dealt %d %d\n", ref.From, ref.To)
+	}
+	return b.String()
 }
