@@ -207,11 +207,12 @@ func (l *ledger) finishShoe(tx *recovery.Tx, s *state, open *recovery.OpenRound,
 	return &ref, nil
 }
 
-// commitShown commits a shoe for the game whose table is shown when it
-// has none ready (the first time, after a change of the rules in force):
-// the player never sees a table to bet at without its commitment.
+// commitShown commits a shoe for the game whose table (or help page, which
+// shows the whole commitment) is shown when it has none ready (the first
+// time, after a change of the rules in force): the player never sees a
+// table to bet at without its commitment.
 func (c *Controller) commitShown() error {
-	if c.cur.memErr != nil || c.cur.open != nil || c.scr.shown(c.cur) != view.Table {
+	if shown := c.scr.shown(c.cur); c.cur.memErr != nil || c.cur.open != nil || shown != view.Table && shown != view.Help {
 		return nil
 	}
 	id := c.scr.game

@@ -61,7 +61,7 @@ var Library = []Scenario{
 		shot tilt
 		switch main_door off
 	`},
-	{Name: "blackjack", Seed: 29, Script: `
+	{Name: "blackjack", Seed: 33, Script: `
 		bill 20.00
 		menu classic
 		press deal
@@ -69,7 +69,7 @@ var Library = []Scenario{
 		press deal          # a blackjack: the round settles at once
 		shot classic-blackjack
 	`},
-	{Name: "freebet", Seed: 91, Script: `
+	{Name: "freebet", Seed: 12, Script: `
 		bill 50.00
 		menu freebet
 		press deal
@@ -77,7 +77,7 @@ var Library = []Scenario{
 		press bet       # main bet
 		press spot
 		press bet       # Any Pair
-		press deal          # 9 9 against a 5: the pair pays
+		press deal          # a pair: the Any Pair bet pays
 		press split         # a free split: the token plays the second hand
 		shot freebet
 	`},
@@ -113,7 +113,7 @@ var Library = []Scenario{
 		autoplay 1 duel     # to the showdown
 		shot duel-showdown  # both hands named
 	`},
-	{Name: "duel-victory", Seed: 4, Script: `
+	{Name: "duel-victory", Seed: 37, Script: `
 		bill 20.00
 		menu duel
 		press deal
@@ -131,7 +131,7 @@ var Library = []Scenario{
 		! press no          # nothing left to clear: refused, and says why
 		shot clear-all
 	`},
-	{Name: "insurance", Seed: 122, Script: `
+	{Name: "insurance", Seed: 41, Script: `
 		bill 20.00
 		menu classic
 		press deal
@@ -160,6 +160,8 @@ var Library = []Scenario{
 		bill 20.00
 		press help
 		shot help-royal
+		press spot      # the next page: the shoe's commitment and its QR code
+		shot help-commitment
 		press game
 		menu freebet
 		press help
