@@ -18,7 +18,8 @@ Checks every recalled round (or ROUND alone) against its committed shoe
 (docs/verify.md): the revealed secret, cut card and order hash to the
 commitment shown before the bet, and the round's cards are the shoe's, in
 order, at the positions the round names. A round whose continuous shoe is
-still in play is reported "not revealed yet". Non-zero exit on any mismatch.
+still in play is reported "not revealed yet", one played before the cabinet
+committed shoes "not committed". Non-zero exit on any mismatch.
 With ROUND (or --reveal) each round's revealed shoe is printed as the
 player's verifier (docs/verify.html) reads it.`
 
@@ -33,13 +34,16 @@ type Verdict struct {
 	Err  error          // nil verified; recovery.ErrNotRevealed; else a mismatch
 }
 
-// Status is "verified", "not revealed yet" or "MISMATCH".
+// Status is "verified", "not revealed yet", "not committed" or
+// "MISMATCH".
 func (v Verdict) Status() string {
 	switch {
 	case v.Err == nil:
 		return "verified"
 	case errors.Is(v.Err, recovery.ErrNotRevealed):
 		return "not revealed yet"
+	case errors.Is(v.Err, recovery.ErrNotCommitted):
+		return "not committed"
 	}
 	return "MISMATCH"
 }
@@ -116,8 +120,15 @@ func RunVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("verify: round %d is not in the recall of %s", round, *store)
 	}
 	counts := map[string]int{}
+	committed := false // a round with a committed shoe seen (oldest first)
 	for i := len(vs) - 1; i >= 0; i-- { // oldest first
 		v := vs[i]
+		if v.Status() == "not committed" && committed {
+			// Rounds before the first committed one were played before
+			// the cabinet committed shoes; after it, none may lack one.
+			v.Err = fmt.Errorf("%w: %w after rounds dealt from committed shoes", recovery.ErrMismatch, v.Err)
+		}
+		committed = committed || v.Rec.Shoe != nil
 		counts[v.Status()]++
 		if err := ctx.Err(); err != nil {
 			return err
@@ -130,8 +141,12 @@ func RunVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fmt.Fprint(stdout, indent(recovery.RevealText(v.Shoe, v.Rec.Shoe)))
 		}
 	}
-	fmt.Fprintf(stdout, "%d rounds: %d verified, %d not revealed yet (shoe in play), %d mismatch\n",
-		len(vs), counts["verified"], counts["not revealed yet"], counts["MISMATCH"])
+	fmt.Fprintf(stdout, "%d rounds: %d verified, %d not revealed yet (shoe in play), %d mismatch", len(vs),
+		counts["verified"], counts["not revealed yet"], counts["MISMATCH"])
+	if n := counts["not committed"]; n > 0 {
+		fmt.Fprintf(stdout, ", %d not committed (played before the cabinet committed shoes)", n)
+	}
+	fmt.Fprintln(stdout)
 	if counts["MISMATCH"] > 0 {
 		return ErrVerifyFailed
 	}
@@ -141,8 +156,11 @@ func RunVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // verdictLine is a round's one-line verdict.
 func verdictLine(v Verdict) string {
 	r := v.Rec
-	if r.Shoe == nil {
+	if r.Shoe == nil && v.Err == nil {
 		return fmt.Sprintf("round %d %s: no card dealt, no shoe: %s", r.Round, r.Game, v.Status())
+	}
+	if r.Shoe == nil {
+		return fmt.Sprintf("round %d %s: cards dealt from no committed shoe: %s", r.Round, r.Game, v.Status())
 	}
 	return fmt.Sprintf("round %d %s: shoe %d commitment %s cards %d-%d: %s", r.Round, r.Game, r.Shoe.No,
 		r.Shoe.Commitment, r.Shoe.From, r.Shoe.To, v.Status())

@@ -222,6 +222,11 @@ func checkShoes(tx *Tx, add func(error)) {
 // check yet, nothing wrong.
 var ErrNotRevealed = errors.New("recovery: the round's shoe is not revealed yet")
 
+// ErrNotCommitted is returned by VerifyRound for a round that dealt cards
+// and names no committed shoe: a round played before shoes were committed
+// (an upgraded cabinet's older rounds) has nothing to be checked against.
+var ErrNotCommitted = errors.New("recovery: the round names no committed shoe")
+
 // ErrMismatch is wrapped by VerifyRound's report of a round that does not
 // agree with its commitment.
 var ErrMismatch = errors.New("mismatch")
@@ -242,7 +247,7 @@ func VerifyRound(rec *meters.Recall, s *Shoe) error {
 	case ref == nil && len(dealt) == 0:
 		return nil
 	case ref == nil:
-		return fmt.Errorf("%w: round %d dealt %d cards from no committed shoe", ErrMismatch, rec.Round, len(dealt))
+		return fmt.Errorf("round %d dealt %d cards: %w", rec.Round, len(dealt), ErrNotCommitted)
 	case s == nil:
 		return fmt.Errorf("round %d: shoe %d: %w", rec.Round, ref.No, ErrNotRevealed)
 	case s.No != ref.No:
