@@ -23,10 +23,6 @@ committed shoes "not committed". Non-zero exit on any mismatch.
 With ROUND (or --reveal) each round's revealed shoe is printed as the
 player's verifier (docs/verify.html) reads it.`
 
-// ErrVerifyFailed is returned by `cabinet verify` when a round does not
-// agree with its commitment (the command exits non-zero).
-var ErrVerifyFailed = errors.New("verify: a round does not agree with its commitment")
-
 // Verdict is one round's result.
 type Verdict struct {
 	Rec  meters.Recall
@@ -120,7 +116,7 @@ func RunVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("verify: round %d is not in the recall of %s", round, *store)
 	}
 	counts := map[string]int{}
-	committed := false // a round with a committed shoe seen (oldest first)
+	committed := false                  // a round with a committed shoe seen (oldest first)
 	for i := len(vs) - 1; i >= 0; i-- { // oldest first
 		v := vs[i]
 		if v.Status() == "not committed" && committed {

@@ -3,7 +3,6 @@ package recovery
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -216,20 +215,6 @@ func checkShoes(tx *Tx, add func(error)) {
 		})
 	}
 }
-
-// ErrNotRevealed is returned by VerifyRound for a round whose shoe is
-// still committed and not revealed (a continuous shoe in play): nothing to
-// check yet, nothing wrong.
-var ErrNotRevealed = errors.New("recovery: the round's shoe is not revealed yet")
-
-// ErrNotCommitted is returned by VerifyRound for a round that dealt cards
-// and names no committed shoe: a round played before shoes were committed
-// (an upgraded cabinet's older rounds) has nothing to be checked against.
-var ErrNotCommitted = errors.New("recovery: the round names no committed shoe")
-
-// ErrMismatch is wrapped by VerifyRound's report of a round that does not
-// agree with its commitment.
-var ErrMismatch = errors.New("mismatch")
 
 // VerifyRound checks a recalled round against its revealed shoe s (nil:
 // not found among the revealed ones): the round's commitment is the
