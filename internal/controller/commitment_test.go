@@ -9,6 +9,7 @@ import (
 	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
 	"cabinet/internal/meters"
+	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
@@ -31,6 +32,16 @@ func (r *rig) storedShoes() (map[game.ID]*recovery.Shoe, []recovery.Shoe) {
 		r.t.Fatal(err)
 	}
 	return pending, revealed
+}
+
+// committedAt puts credits in, goes to game id's table and returns the
+// shoe committed for it.
+func (r *rig) committedAt(id game.ID, credits money.Cents) *recovery.Shoe {
+	r.t.Helper()
+	r.bill(credits)
+	r.toTable(id)
+	pending, _ := r.storedShoes()
+	return pending[id]
 }
 
 // lastRecall is the newest recalled round.
@@ -128,11 +139,8 @@ func cmpCards(a, b []card.Card) bool {
 // commitment and the deal takes the committed shoe.
 func TestPowerCutBetweenCommitmentAndDeal(t *testing.T) {
 	r := newRig(t, 6)
-	r.bill(2000)
-	r.toTable(game.Royal)
+	shoe := r.committedAt(game.Royal, 2000)
 	before := r.c.Snapshot().Commitment
-	pending, _ := r.storedShoes()
-	shoe := pending[game.Royal]
 	r.boot() // the power cut
 	if r.c.Snapshot().Mode == view.Menu {
 		r.toTable(game.Royal)
@@ -153,10 +161,7 @@ func TestPowerCutBetweenCommitmentAndDeal(t *testing.T) {
 // the cut card, and then it is, with a new shoe committed.
 func TestFreeBetShoeCommittedUntilCut(t *testing.T) {
 	r := newRig(t, 7)
-	r.bill(100000)
-	r.toTable(game.FreeBet)
-	pending, _ := r.storedShoes()
-	shoe := pending[game.FreeBet]
+	shoe := r.committedAt(game.FreeBet, 100000)
 	if shoe == nil || shoe.Cut != len(shoe.Cards)*75/100 {
 		t.Fatalf("Free Bet shoe %+v, want a cut card at 75 %%", shoe)
 	}
@@ -227,10 +232,7 @@ func TestDuelDealCommitted(t *testing.T) {
 // never takes a shoe committed for other rules.
 func TestShoeRetiredWhenRulesChange(t *testing.T) {
 	r := newRig(t, 9)
-	r.bill(2000)
-	r.toTable(game.Classic)
-	pending, _ := r.storedShoes()
-	old := pending[game.Classic]
+	old := r.committedAt(game.Classic, 2000)
 	rules := r.c.set.Rules[game.Classic]
 	rules.Decks = 2
 	r.c.set.Rules = withRule(r.c.set.Rules, game.Classic, rules)
