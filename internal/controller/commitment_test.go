@@ -8,6 +8,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
+	"cabinet/internal/i18n"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -246,6 +247,14 @@ func TestShoeRetiredWhenRulesChange(t *testing.T) {
 	}
 	if len(revealed) != 1 || revealed[0].No != old.No || revealed[0].Retired == "" {
 		t.Fatalf("revealed %+v, want shoe %d retired", revealed, old.No)
+	}
+	var evs []meters.Event
+	if err := r.st.View(func(tx *recovery.Tx) error {
+		var err error
+		evs, err = tx.Events(1)
+		return err
+	}); err != nil || len(evs) != 1 || evs[0].Detail != "shoe_retired" || !i18n.Has("fr", "detail."+evs[0].Detail) {
+		t.Errorf("newest event %+v (%v), want the shoe's retirement, translated", evs, err)
 	}
 	r.mustPress(hw.Deal)
 	r.finishRound()

@@ -705,6 +705,7 @@ var en = map[string]string{
 	"detail.handpay_paid":             "%s handpay %s paid by the attendant",
 	"detail.jackpot_handpay":          "Jackpot handpay %s (round %s)",
 	"detail.round_voided":             "Round %s of %s left unfinished past its limit: voided, %s refunded",
+	"detail.shoe_retired":             "Shoe %s of %s no longer fits the rules in force: retired and revealed, a new shoe committed",
 	"detail.switch_opened":            "%s opened",
 	"detail.switch_closed":            "%s closed",
 	"detail.switch_on":                "%s turned on",

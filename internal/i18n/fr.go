@@ -705,6 +705,7 @@ var fr = map[string]string{
 	"detail.handpay_paid":             "Paiement manuel %s de %s versé par le préposé",
 	"detail.jackpot_handpay":          "Paiement manuel du jackpot %s (partie %s)",
 	"detail.round_voided":             "Partie %s de %s inachevée au-delà du délai : annulée, %s remboursés",
+	"detail.shoe_retired":             "Sabot %s de %s inadapté aux règles en vigueur : retiré et révélé, un nouveau sabot engagé",
 	"detail.switch_opened":            "%s ouverte",
 	"detail.switch_closed":            "%s fermée",
 	"detail.switch_on":                "%s tournée",
