@@ -235,6 +235,13 @@ func TestVerifyHTMLAgrees(t *testing.T) {
 		cases = append(cases, htmlCase{Reveal: reveal, Noted: other, want: "mismatch", what: what + " another commitment noted"})
 		cases = append(cases, htmlCase{Reveal: reveal, Noted: v.Rec.Shoe.Commitment, Cards: "AS AS AS AS AS AS AS AS AS", want: "mismatch", what: what + " cards not dealt"})
 	}
+	// docs/verify.md's worked example, as the document prints it.
+	cases = append(cases, htmlCase{Reveal: `commitment a3a3da7b59d2d2acb2aff5ee64f3c1d0186430a516e0614558dec5f4691e69c5
+secret 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+cut 0
+order 7S 8H 9C 8S 9S AC QD AD QC AH 7H JC JD 10D KS 10S JH 8C 10C QS 9D KC JS 7C 7D KH KD 8D 9H QH 10H AS
+dealt 0 10
+`, Noted: "a3a3da7b", Cards: "7S 8H", want: "verified", what: "docs/verify.md's worked example"})
 	if len(cases) < 100 {
 		t.Fatalf("%d cases: the store has too few revealed rounds", len(cases))
 	}

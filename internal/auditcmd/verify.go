@@ -158,8 +158,8 @@ func verdictLine(v Verdict) string {
 	if r.Shoe == nil {
 		return fmt.Sprintf("round %d %s: cards dealt from no committed shoe: %s", r.Round, r.Game, v.Status())
 	}
-	return fmt.Sprintf("round %d %s: shoe %d commitment %s cards %d-%d: %s", r.Round, r.Game, r.Shoe.No,
-		r.Shoe.Commitment, r.Shoe.From, r.Shoe.To, v.Status())
+	return fmt.Sprintf("round %d %s: shoe %d commitment %s cards %d to %d: %s", r.Round, r.Game, r.Shoe.No,
+		r.Shoe.Commitment, r.Shoe.From, r.Shoe.To-1, v.Status())
 }
 
 func indent(s string) string {
