@@ -49,7 +49,13 @@ type AutoStep struct {
 // change of committed state goes from here through the ledger; the
 // snapshot is published after each input.
 func (c *Controller) Handle(in Input) (err error) {
-	defer func() { c.publish(c.cur) }()
+	defer func() {
+		// The table is never published without its shoe's commitment.
+		if cerr := c.commitShown(); cerr != nil && err == nil {
+			err = cerr
+		}
+		c.publish(c.cur)
+	}()
 	switch {
 	case in.Host != nil:
 		return c.hostRequest(*in.Host)
