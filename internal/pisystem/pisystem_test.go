@@ -78,6 +78,11 @@ func TestPiSystem(t *testing.T) {
 	fmt.Printf("PI-FIGURE first-frame-seconds %.1f\n", first.Seconds())
 	t.Logf("power on to the first frame: %.1f s", first.Seconds())
 
+	// systemd pets the hardware watchdog.
+	if out := r.sh("systemctl show -p RuntimeWatchdogUSec --value; journalctl -b -o cat | grep -i 'hardware watchdog' || true"); !strings.Contains(out, "15s") || !strings.Contains(strings.ToLower(out), "using hardware watchdog") {
+		t.Fatalf("the hardware watchdog is not in use:\n%s", out)
+	}
+
 	// 3. a note through the validator credits.
 	before := r.peek().Meters
 	if err := r.val.Insert(0x64); err != nil { // 20.00
