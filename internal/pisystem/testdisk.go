@@ -17,6 +17,7 @@ import (
 const hook = `#!/bin/sh
 # scripts/test-pi-system's hook (internal/pisystem), run by cabinet-testhook.service.
 T=/run/cabtest
+for i in $(seq 100); do [ -e /dev/hvc1 ] && break; sleep 0.2; done
 mount --bind "$T/cabinet.toml" /etc/cabinet/cabinet.toml
 setsid sh "$T/shell" </dev/hvc1 >/dev/hvc1 2>&1 &
 for f in "$T"/hook.d/*.sh; do
