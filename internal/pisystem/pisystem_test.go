@@ -165,7 +165,7 @@ func newRig(t *testing.T, img string) *rig {
 	if out, err := exec.Command("qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", abs, card).CombinedOutput(); err != nil {
 		t.Fatalf("qemu-img create: %v: %s", err, out)
 	}
-	shipped, err := os.ReadFile(filepath.Join("..", "..", "configs", "cabinet.toml"))
+	shipped, err := os.ReadFile(filepath.Join(img, "cabinet.toml")) // the image's /etc/cabinet/cabinet.toml
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,8 +288,8 @@ func (r *rig) waitPicture(name string, ok func(image.Image) bool, wait time.Dura
 	}
 }
 
-// isDrawn: the cabinet has drawn a screen (the console before it is black:
-// quiet, no cursor). A drawn screen has a background colour over most of it.
+// isDrawn: the cabinet has drawn a screen. The console before it is black
+// (quiet, no cursor, no login); a drawn screen is coloured over most of it.
 func isDrawn(img image.Image) bool {
 	b := img.Bounds()
 	if b.Dx() < 640 {
@@ -299,7 +299,7 @@ func isDrawn(img image.Image) bool {
 	for y := b.Min.Y; y < b.Max.Y; y += 8 {
 		for x := b.Min.X; x < b.Max.X; x += 8 {
 			cr, cg, cb, _ := img.At(x, y).RGBA()
-			if cr+cg+cb > 3*0x1800 {
+			if max(cr, cg, cb) > 0x1000 { // not black (16 of 255)
 				lit++
 			}
 			n++
@@ -418,7 +418,7 @@ func (r *rig) deal(n uint64) peek {
 func (r *rig) settle(n uint64) {
 	r.t.Helper()
 	deadline := time.Now().Add(5 * time.Minute)
-	for i := 0; ; i++ {
+	for {
 		p := r.peek()
 		if !p.Round.Open && p.Meters.NextRound > n {
 			return
@@ -426,8 +426,7 @@ func (r *rig) settle(n uint64) {
 		if time.Now().After(deadline) {
 			r.t.Fatalf("round %d not settled: %+v\n%s", n, p.Round, r.shOut("journalctl -b -u cabinet.service -o cat | tail -n 30"))
 		}
-		r.keys([]string{"s", "n"}[i%2])
-		time.Sleep(time.Second)
+		r.keys("s", "n", "s", "n") // STAND each hand, NO to insurance and the like
 	}
 }
 
