@@ -27,10 +27,11 @@ import (
 // configuration's [cabinet] store).
 const DefaultStore = "var/cabinet.db"
 
-const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] [--lang en|fr] meters|recall [N]|events [N]|tickets [N]|check [--json|--csv]
+const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] [--lang en|fr] meters|round|recall [N]|events [N]|tickets [N]|check [--json|--csv]
 
   meters     lifetime meters, credits, progressive pool, named as the audit screen names them
              (--lang: in English, the default, or French; --json and --csv keep the meters' keys)
+  round      the round in progress (open after a power cut too): every step and card dealt so far
   recall N   the N newest recalled rounds (default: all kept), every step, card and payout,
              the shoe's commitment and, once the shoe is finished, its reveal and verdict
   events N   the N newest events of the log (default: all kept)
@@ -74,11 +75,11 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	}
 	if len(pos) == 0 {
 		fs.Usage()
-		return nil, fmt.Errorf("%w: missing command (meters, recall, events, tickets or check)", ErrUsage)
+		return nil, fmt.Errorf("%w: missing command (meters, round, recall, events, tickets or check)", ErrUsage)
 	}
 	o.cmd = pos[0]
 	switch o.cmd {
-	case "meters", "check":
+	case "meters", "round", "check":
 		if len(pos) > 1 {
 			return nil, fmt.Errorf("%w: %s takes no argument, got %q", ErrUsage, o.cmd, pos[1])
 		}
@@ -95,7 +96,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		}
 	default:
 		fs.Usage()
-		return nil, fmt.Errorf("%w: unknown command %q (want meters, recall, events, tickets or check)", ErrUsage, o.cmd)
+		return nil, fmt.Errorf("%w: unknown command %q (want meters, round, recall, events, tickets or check)", ErrUsage, o.cmd)
 	}
 	if o.lang != i18n.EN && o.lang != i18n.FR {
 		return nil, fmt.Errorf("%w: --lang %q: want en or fr", ErrUsage, o.lang)
@@ -140,6 +141,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch o.cmd {
 	case "meters":
 		return o.meters(st)
+	case "round":
+		return o.round(st)
 	case "recall":
 		return o.recall(st)
 	case "events":
@@ -230,6 +233,119 @@ func formatValue(l meters.Line) string {
 	return strconv.FormatInt(l.Value, 10)
 }
 
+// writeStepsCSV writes rounds as CSV, one row a step's event.
+func (o *options) writeStepsCSV(recs []meters.Recall) error {
+	rows := [][]string{{"round", "game", "start", "end", "credits_before", "credits_after", "voided",
+		"step", "action", "event", "hand", "spot", "bet", "card", "face_down", "amount", "outcome", "handpay"}}
+	for _, r := range recs {
+		head := []string{strconv.FormatUint(r.Round, 10), string(r.Game), r.Start.Format(time.RFC3339), r.End.Format(time.RFC3339),
+			r.CreditsBefore.String(), r.CreditsAfter.String(), strconv.FormatBool(r.Voided)}
+		for _, s := range r.Steps {
+			step := []string{strconv.Itoa(s.N), actionText(s.Action)}
+			if len(s.Events) == 0 {
+				rows = append(rows, append(append(append([]string{}, head...), step...), "", "", "", "", "", "", "", "", ""))
+			}
+			for _, e := range s.Events {
+				c := ""
+				if e.Card.Valid() {
+					c = e.Card.String()
+				}
+				amount := ""
+				if e.Amount != 0 {
+					amount = e.Amount.String()
+				}
+				row := append(append(append([]string{}, head...), step...), string(e.Kind), strconv.Itoa(e.Hand),
+					strconv.Itoa(e.Spot), string(e.Bet), c, strconv.FormatBool(e.FaceDown), amount, string(e.Outcome),
+					strconv.FormatBool(e.Handpay))
+				rows = append(rows, row)
+			}
+		}
+	}
+	return writeCSV(o.stdout, rows)
+}
+
+// writeSteps writes a round's steps as text, one line a step.
+func (o *options) writeSteps(steps []meters.Step) {
+	for _, s := range steps {
+		fmt.Fprintf(o.stdout, "  %2d %-28s %s\n", s.N, actionText(s.Action), eventsText(s.Events))
+	}
+}
+
+// writeRecallText writes rounds as text, one line a step, then what
+// after (nil: nothing) adds of each round.
+func (o *options) writeRecallText(recs []meters.Recall, after func(meters.Recall)) error {
+	if len(recs) == 0 {
+		fmt.Fprintln(o.stdout, "no recalled round")
+		return nil
+	}
+	for _, r := range recs {
+		staked, paid := r.Money()
+		void := ""
+		if r.Voided {
+			void = "  VOIDED"
+		}
+		fmt.Fprintf(o.stdout, "round %d  %s  %s → %s  credits %s → %s  staked %s paid %s%s\n", r.Round, r.Game,
+			r.Start.Format(time.DateTime), r.End.Format(time.DateTime), r.CreditsBefore, r.CreditsAfter, staked, paid, void)
+		o.writeSteps(r.Steps)
+		if after != nil {
+			after(r)
+		}
+	}
+	return nil
+}
+
+// --- round ---
+
+// roundOut is the round in progress as `audit round` shows it. The shoe is
+// left out on purpose: its undealt cards are the next rounds' cards, which
+// nobody may read (a technician included); the cards dealt so far are in
+// the steps' events.
+type roundOut struct {
+	Store         string        `json:"store"`
+	Open          bool          `json:"open"`
+	Round         uint64        `json:"round,omitempty"`
+	Game          game.ID       `json:"game,omitempty"`
+	Start         *time.Time    `json:"start,omitempty"`
+	CreditsBefore money.Cents   `json:"credits_before"`
+	Recovered     bool          `json:"recovered,omitempty"`
+	Steps         []meters.Step `json:"steps"`
+}
+
+func (o *options) round(st *recovery.Store) error {
+	var or *recovery.OpenRound
+	if err := st.View(func(tx *recovery.Tx) error {
+		var err error
+		or, err = tx.OpenRound()
+		return err
+	}); err != nil {
+		return fmt.Errorf("audit: open round of %s: %w", o.store, err)
+	}
+	out := roundOut{Store: o.store, Steps: []meters.Step{}}
+	if or != nil {
+		start := or.Start
+		out = roundOut{Store: o.store, Open: true, Round: or.Round, Game: or.Game, Start: &start,
+			CreditsBefore: or.CreditsBefore, Recovered: or.Recovered, Steps: or.Steps}
+	}
+	switch {
+	case o.json:
+		return writeJSON(o.stdout, out)
+	case o.csv:
+		return o.writeStepsCSV([]meters.Recall{{Round: out.Round, Game: out.Game, Steps: out.Steps, CreditsBefore: out.CreditsBefore}})
+	}
+	if !out.Open {
+		_, err := fmt.Fprintf(o.stdout, "store %s: no round in progress\n", o.store)
+		return err
+	}
+	rec := ""
+	if out.Recovered {
+		rec = "  resumed after a power cut"
+	}
+	fmt.Fprintf(o.stdout, "round %d  %s  open since %s  credits before %s%s\n", out.Round, out.Game,
+		out.Start.Format(time.DateTime), out.CreditsBefore, rec)
+	o.writeSteps(out.Steps)
+	return nil
+}
+
 // --- recall ---
 
 func (o *options) recall(st *recovery.Store) error {
@@ -256,49 +372,9 @@ func (o *options) recall(st *recovery.Store) error {
 		}
 		return writeJSON(o.stdout, recs)
 	case o.csv:
-		rows := [][]string{{"round", "game", "start", "end", "credits_before", "credits_after", "voided",
-			"step", "action", "event", "hand", "spot", "bet", "card", "face_down", "amount", "outcome", "handpay"}}
-		for _, r := range recs {
-			head := []string{strconv.FormatUint(r.Round, 10), string(r.Game), r.Start.Format(time.RFC3339), r.End.Format(time.RFC3339),
-				r.CreditsBefore.String(), r.CreditsAfter.String(), strconv.FormatBool(r.Voided)}
-			for _, s := range r.Steps {
-				step := []string{strconv.Itoa(s.N), actionText(s.Action)}
-				if len(s.Events) == 0 {
-					rows = append(rows, append(append(append([]string{}, head...), step...), "", "", "", "", "", "", "", "", ""))
-				}
-				for _, e := range s.Events {
-					c := ""
-					if e.Card.Valid() {
-						c = e.Card.String()
-					}
-					amount := ""
-					if e.Amount != 0 {
-						amount = e.Amount.String()
-					}
-					row := append(append(append([]string{}, head...), step...), string(e.Kind), strconv.Itoa(e.Hand),
-						strconv.Itoa(e.Spot), string(e.Bet), c, strconv.FormatBool(e.FaceDown), amount, string(e.Outcome),
-						strconv.FormatBool(e.Handpay))
-					rows = append(rows, row)
-				}
-			}
-		}
-		return writeCSV(o.stdout, rows)
+		return o.writeStepsCSV(recs)
 	}
-	if len(recs) == 0 {
-		fmt.Fprintln(o.stdout, "no recalled round")
-		return nil
-	}
-	for _, r := range recs {
-		staked, paid := r.Money()
-		void := ""
-		if r.Voided {
-			void = "  VOIDED"
-		}
-		fmt.Fprintf(o.stdout, "round %d  %s  %s → %s  credits %s → %s  staked %s paid %s%s\n", r.Round, r.Game,
-			r.Start.Format(time.DateTime), r.End.Format(time.DateTime), r.CreditsBefore, r.CreditsAfter, staked, paid, void)
-		for _, s := range r.Steps {
-			fmt.Fprintf(o.stdout, "  %2d %-28s %s\n", s.N, actionText(s.Action), eventsText(s.Events))
-		}
+	return o.writeRecallText(recs, func(r meters.Recall) {
 		// The commitment, and once the shoe is finished its reveal and
 		// the verdict (docs/verify.md).
 		if v, ok := verdicts[r.Round]; ok && r.Shoe != nil {
@@ -310,8 +386,7 @@ func (o *options) recall(st *recovery.Store) error {
 				fmt.Fprint(o.stdout, indent(indent(recovery.RevealText(v.Shoe, r.Shoe))))
 			}
 		}
-	}
-	return nil
+	})
 }
 
 func actionText(a game.Action) string {

@@ -270,3 +270,57 @@ func TestCheckFindsTheProof(t *testing.T) {
 		t.Errorf("check of a store never proven = %v\n%s", err, o.String())
 	}
 }
+
+// TestRound: `audit round` shows the round in progress (every step and card
+// dealt so far) and never the shoe's undealt cards; a store with no round
+// open says so.
+func TestRound(t *testing.T) {
+	path := makeStore(t)
+	out, err := run(t, "--store", path, "round")
+	if err != nil || !strings.Contains(out, "no round in progress") {
+		t.Fatalf("round with none open = %q, %v", out, err)
+	}
+	s, err := recovery.Open(path, recovery.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoe := &card.Shoe{Cards: card.MustParse("QS 2C 9H 4D 5S JC"), Pos: 3}
+	t0 := time.Date(2026, 5, 6, 8, 0, 0, 0, time.UTC)
+	deal := []game.Event{{Kind: game.Stake, Bet: game.Main, Amount: 500}}
+	for _, c := range shoe.Cards[:3] {
+		deal = append(deal, game.Event{Kind: game.CardDealt, Card: c})
+	}
+	err = s.Update(func(tx *recovery.Tx) error {
+		return tx.PutOpenRound(&recovery.OpenRound{Game: game.Classic, Round: 2, Start: t0, Shoe: shoe, CreditsBefore: 2750,
+			Recovered: true, Steps: []meters.Step{{N: 0, At: t0, Action: game.Action{Kind: game.Deal, Bets: []game.Bet{{Kind: game.Main, Amount: 500}}}, Events: deal}}})
+	})
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = run(t, "--store", path, "round")
+	if err != nil {
+		t.Fatalf("round = %v", err)
+	}
+	for _, want := range []string{"round 2", "classic", "resumed after a power cut", "cards QS 2C 9H"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("round text lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = run(t, "--store", path, "round", "--json")
+	if err != nil {
+		t.Fatalf("round --json = %v", err)
+	}
+	var ro roundOut
+	if err := json.Unmarshal([]byte(out), &ro); err != nil || !ro.Open || ro.Round != 2 || len(ro.Steps) != 1 ||
+		len(game.Drawn(ro.Steps[0].Events)) != 3 {
+		t.Errorf("round --json = %+v, %v; want round 2 open, one step, 3 cards", ro, err)
+	}
+	for _, undealt := range []string{"4D", "5S", "JC"} {
+		if strings.Contains(out, undealt) {
+			t.Errorf("round --json shows the undealt %s:\n%s", undealt, out)
+		}
+	}
+}

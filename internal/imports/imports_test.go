@@ -53,6 +53,7 @@ var rules = map[string][]string{
 	"analysis/rngtest": {"game/card"},
 	"analysis/rtp":     {"analysis/par", "config", "game", "game/blackjack", "money"},
 	"player":           {"analysis/par", "game", "game/..."},
+	"pisystem":         {},
 	"config":           {"game", "game/blackjack", "game/duel", "hw/periph/pins", "money", "sas", "view", "github.com/BurntSushi/toml"},
 	"inforce":          {"game", "game/blackjack", "money", "view"},
 	"settings":         {"analysis/par", "analysis/rtp", "config", "game", "game/blackjack", "inforce", "view"},
