@@ -33,11 +33,11 @@ const (
 // memoryClear is the full memory clear: the store keeps the old file aside,
 // resets, logs it; then the cabinet boots again on the empty store.
 func (c *Controller) memoryClear() error {
-	if err := c.clear(); err != nil {
+	if err := c.led.clear(); err != nil {
 		return err
 	}
 	if err := c.boot(); err != nil {
-		return c.fail(err)
+		return c.led.fail(err)
 	}
 	c.scr.mode = view.Attract
 	return nil

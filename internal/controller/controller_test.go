@@ -292,7 +292,7 @@ func TestVoid(t *testing.T) {
 			t.Fatal("no round stayed open")
 		}
 	}
-	before, atCut := r.c.cur.open.CreditsBefore, r.c.Credits()
+	before, atCut := r.c.led.cur().open.CreditsBefore, r.c.Credits()
 	r.now = r.now.Add(25 * time.Hour)
 	r.boot()
 	m := r.c.Machine()
@@ -360,7 +360,7 @@ func (r *rig) host(cmd HostCommand) error { return r.c.Handle(Input{Host: &HostR
 // play applies a game action directly (the step, not a button): a test's
 // way to bet what no button sequence reaches in a few presses.
 func (r *rig) play(a game.Action) error {
-	defer func() { r.c.publish(r.c.cur) }()
+	defer func() { r.c.publish(r.c.led.cur()) }()
 	return r.c.play(a)
 }
 
@@ -368,7 +368,7 @@ func (r *rig) play(a game.Action) error {
 func (r *rig) storedOverrides() map[string]string {
 	r.t.Helper()
 	var o map[string]string
-	if err := r.c.st.View(func(tx *recovery.Tx) error { var err error; o, err = tx.Overrides(); return err }); err != nil {
+	if err := r.c.led.store().View(func(tx *recovery.Tx) error { var err error; o, err = tx.Overrides(); return err }); err != nil {
 		r.t.Fatal(err)
 	}
 	return o

@@ -154,14 +154,14 @@ func (u *screen) duelAction(cs state, k game.ActionKind) error {
 	case game.Open, game.Raise:
 		p.Amount = u.duelBet(cs, cfg.Ante)
 	case game.Draw:
-		if c.cur.open != nil {
-			p.Discard = append(p.Discard, c.cur.open.Marks...) // as committed (step.go clears them)
+		if c.led.cur().open != nil {
+			p.Discard = append(p.Discard, c.led.cur().open.Marks...) // as committed (step.go clears them)
 		}
 	}
 	if err := c.play(duel.Act(k, p)); err != nil {
 		return err
 	}
-	if k == game.Draw || c.cur.open == nil {
+	if k == game.Draw || c.led.cur().open == nil {
 		c.scr.duelCursor = 0
 	}
 	return nil
@@ -208,7 +208,7 @@ func (u *screen) duelMark(pos int) error {
 	if pos < 0 || pos >= 5 {
 		return fmt.Errorf("cabinet: duel mark: card position %d, want 0-4", pos)
 	}
-	return c.commit(fmt.Sprintf("mark card %d", pos), func(tx *recovery.Tx, s *state) error {
+	return c.led.commit(fmt.Sprintf("mark card %d", pos), func(tx *recovery.Tx, s *state) error {
 		if s.open == nil || s.open.Game != game.Duel {
 			return fmt.Errorf("%w: duel mark: no Poker Duel deal in progress", ErrNotNow)
 		}

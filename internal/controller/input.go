@@ -49,7 +49,7 @@ type AutoStep struct {
 // change of committed state goes from here through the ledger; the
 // snapshot is published after each input.
 func (c *Controller) Handle(in Input) (err error) {
-	defer func() { c.publish(c.cur) }()
+	defer func() { c.publish(c.led.cur()) }()
 	switch {
 	case in.Host != nil:
 		return c.hostRequest(*in.Host)
@@ -71,7 +71,7 @@ func (c *Controller) Handle(in Input) (err error) {
 // (notice.go).
 func (c *Controller) hardware(in hw.Input) (err error) {
 	defer func() {
-		c.scr.message = refusal(c.cur, &c.scr, &c.set, in, err)
+		c.scr.message = refusal(c.led.cur(), &c.scr, &c.set, in, err)
 		if in.Kind == hw.ButtonPressed && err == nil {
 			c.scr.recoveredSeen = true // the "game recovered" notice has been read
 		}
@@ -82,13 +82,13 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 	case hw.BillStacked:
 		return c.billStacked(in.Value)
 	case hw.BillJam:
-		return c.billJam(in.On, in.Err)
+		return c.led.billJam(in.On, in.Err)
 	case hw.BillRefused:
 		return c.billRefused(in)
 	case hw.BillError:
-		return c.billError(in)
+		return c.led.billError(in)
 	case hw.ButtonPressed:
-		return c.scr.press(c.cur, in.Button)
+		return c.scr.press(c.led.cur(), in.Button)
 	}
 	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
 }
@@ -98,7 +98,7 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 // computed returns of operator drafts (draftreturn.go) to Handle until ctx
 // is done or the input channel closes.
 func (c *Controller) Run(ctx context.Context) error {
-	c.outputs(c.cur)
+	c.outputs(c.led.cur())
 	in := c.hw.Inputs()
 	notes := c.opt.Validator.Requests()
 	var shown <-chan struct{} // nil: headless, never ready

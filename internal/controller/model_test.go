@@ -32,11 +32,11 @@ type seen struct {
 func seenOf(c *Controller) seen {
 	s := c.Snapshot()
 	v := seen{Credits: s.Credits, Win: s.Win, Jackpot: s.Jackpot, Tilts: s.Tilts}
-	if s.Mode != view.Table || c.cur.round == nil && (c.cur.last == nil || c.cur.last.Game != s.Game) {
+	if s.Mode != view.Table || c.led.cur().round == nil && (c.led.cur().last == nil || c.led.cur().last.Game != s.Game) {
 		// The win meter is shown at the table of its round only
 		// (presenter): elsewhere the committed value stands for it, which
 		// moves only with a commit.
-		v.Win = c.cur.win
+		v.Win = c.led.cur().win
 	}
 	if s.Mode == view.Handpay {
 		v.Handpay, v.HandpayKind = s.Handpay, s.HandpayKind

@@ -33,15 +33,15 @@ func (c *Controller) selfChecks(cs state) []view.KV {
 		return bad
 	}
 	var out []view.KV
-	storeErr := c.st.Check()
+	storeErr := c.led.store().Check()
 	if storeErr != nil {
-		c.fail(fmt.Errorf("%w: self-test: %w", ErrMemory, storeErr))
+		c.led.fail(fmt.Errorf("%w: self-test: %w", ErrMemory, storeErr))
 	}
 	out = append(out,
-		view.KV{Key: "store", Value: v(storeErr == nil && c.cur.memErr == nil, checkFailed)},
+		view.KV{Key: "store", Value: v(storeErr == nil && c.led.cur().memErr == nil, checkFailed)},
 		view.KV{Key: "invariant", Value: v(cs.m.Meters.Check(cs.m.Credits) == nil, checkFailed)},
 		view.KV{Key: "pool", Value: v(cs.m.PoolUnits >= 0, checkFailed)},
-		view.KV{Key: "digest", Value: v(c.cur.digestErr == nil, checkMismatch)},
+		view.KV{Key: "digest", Value: v(c.led.cur().digestErr == nil, checkMismatch)},
 		view.KV{Key: "rng", Value: v(rngHealthy(c.rng.Step(0, -1)) == nil, checkFailed)},
 		view.KV{Key: "config", Value: v(c.set.Validate() == nil, checkFailed)},
 		view.KV{Key: "main_door", Value: v(!cs.switches[hw.MainDoor], checkOpen)},

@@ -501,7 +501,7 @@ func TestOverlays(t *testing.T) {
 				if after := look(r); after != before {
 					t.Fatalf("after %s off:\n got  %s\n want %s", sw, after, before)
 				}
-				if sw != hw.AuditKey && !memErr && len(r.c.cur.tilts()) == 0 {
+				if sw != hw.AuditKey && !memErr && len(r.c.led.cur().tilts()) == 0 {
 					if evs := storeEvents(t, r.st); evs[len(evs)-1].Kind != meters.KindTiltClear {
 						t.Fatalf("tilt clearing not logged: %+v", evs[len(evs)-1])
 					}

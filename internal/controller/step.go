@@ -33,17 +33,17 @@ func (s *stepRand) reader() io.Reader {
 // canPlay reports why no game action is accepted now, or nil.
 func (c *Controller) canPlay() error {
 	switch {
-	case c.cur.memErr != nil:
+	case c.led.cur().memErr != nil:
 		return fmt.Errorf("%w: memory error", ErrNotNow)
-	case c.cur.digestErr != nil:
+	case c.led.cur().digestErr != nil:
 		return fmt.Errorf("%w: program digest mismatch", ErrNotNow)
-	case len(c.cur.tilts()) > 0:
-		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.cur.tilts())
-	case c.cur.m.Handpay > 0:
+	case len(c.led.cur().tilts()) > 0:
+		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.led.cur().tilts())
+	case c.led.cur().m.Handpay > 0:
 		return fmt.Errorf("%w: handpay pending", ErrNotNow)
-	case c.cur.ticketBusy() != "":
-		return fmt.Errorf("%w: %s", ErrNotNow, c.cur.ticketBusy())
-	case c.cur.switches[hw.AuditKey] || c.scr.mode == view.Operator:
+	case c.led.cur().ticketBusy() != "":
+		return fmt.Errorf("%w: %s", ErrNotNow, c.led.cur().ticketBusy())
+	case c.led.cur().switches[hw.AuditKey] || c.scr.mode == view.Operator:
 		return fmt.Errorf("%w: audit or operator screens open", ErrNotNow)
 	}
 	return nil
@@ -58,8 +58,8 @@ func (c *Controller) play(a game.Action) error {
 	if err := c.canPlay(); err != nil {
 		return err
 	}
-	a.Funds = c.cur.m.Credits
-	starting := c.cur.open == nil
+	a.Funds = c.led.cur().m.Credits
+	starting := c.led.cur().open == nil
 	var (
 		id    game.ID
 		no    uint64
@@ -73,17 +73,17 @@ func (c *Controller) play(a game.Action) error {
 		if a.Kind != game.Deal && a.Kind != game.Buy {
 			return game.Illegal(a.Kind, "no round in progress")
 		}
-		id, no = c.scr.game, c.cur.m.NextRound
-		if err := startRefused(c.cur, id); err != nil {
+		id, no = c.scr.game, c.led.cur().m.NextRound
+		if err := startRefused(c.led.cur(), id); err != nil {
 			return fmt.Errorf("%w: %w", ErrNotNow, err)
 		}
-		carry := c.cur.carry[id]
+		carry := c.led.cur().carry[id]
 		var rules json.RawMessage
 		r, rules, err = c.set.newRound(id, no, carry)
 		if err != nil {
 			return err
 		}
-		open = recovery.OpenRound{Game: id, Round: no, Start: c.now(), Rules: rules, CreditsBefore: c.cur.m.Credits}
+		open = recovery.OpenRound{Game: id, Round: no, Start: c.now(), Rules: rules, CreditsBefore: c.led.cur().m.Credits}
 		sr := &stepRand{rng: c.rng, round: no, step: 0}
 		var prev *card.Shoe
 		if id == game.FreeBet && carry != nil {
@@ -104,13 +104,13 @@ func (c *Controller) play(a game.Action) error {
 			shoe.Rand = sr.reader()
 		}
 	} else {
-		id, no = c.cur.open.Game, c.cur.open.Round
-		if r, err = decodeRound(id, c.cur.open.State); err != nil {
+		id, no = c.led.cur().open.Game, c.led.cur().open.Round
+		if r, err = decodeRound(id, c.led.cur().open.State); err != nil {
 			return fmt.Errorf("%w: %w", ErrMemory, err)
 		}
-		open = *c.cur.open
-		open.Steps = append([]meters.Step(nil), c.cur.open.Steps...)
-		shoe = c.cur.open.Shoe.Clone()
+		open = *c.led.cur().open
+		open.Steps = append([]meters.Step(nil), c.led.cur().open.Steps...)
+		shoe = c.led.cur().open.Shoe.Clone()
 		if c.set.lazy(id) {
 			shoe.Rand = (&stepRand{rng: c.rng, round: no, step: len(open.Steps)}).reader()
 		}
@@ -124,12 +124,12 @@ func (c *Controller) play(a game.Action) error {
 	step := meters.Step{N: len(open.Steps), At: c.now(), Action: a, Events: evs}
 
 	t := r.Table()
-	err = c.commit(fmt.Sprintf("commit round %d step %d", no, step.N), func(tx *recovery.Tx, s *state) error {
+	err = c.led.commit(fmt.Sprintf("commit round %d step %d", no, step.N), func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		if starting {
 			m.NextRound = no + 1
 			m.Meters.RoundStarted(id)
-			if err := c.emit(tx, HostEvent{Kind: HostGameStarted}); err != nil {
+			if err := c.led.emit(tx, HostEvent{Kind: HostGameStarted}); err != nil {
 				return err
 			}
 		}
@@ -147,7 +147,7 @@ func (c *Controller) play(a game.Action) error {
 		if r.Done() {
 			staked, paid := roundMoney(open.Steps)
 			m.Meters.RoundOver(id, staked, paid)
-			if err := c.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
+			if err := c.led.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
 				return err
 			}
 			rec := meters.Recall{Round: no, Game: id, Start: open.Start, End: step.At, Rules: open.Rules,
@@ -170,7 +170,7 @@ func (c *Controller) play(a game.Action) error {
 		}
 		for _, e := range step.Events {
 			if e.Handpay {
-				if err := c.logDetail(tx, meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no),
+				if err := c.led.logDetail(tx, meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no),
 					"jackpot_handpay", argMoney(e.Amount), argCount(no)); err != nil {
 					return err
 				}
@@ -182,7 +182,7 @@ func (c *Controller) play(a game.Action) error {
 		return fmt.Errorf("cabinet: round %d step %d: %w", no, step.N, err)
 	}
 	// Committed: now, and only now, the cabinet moves.
-	c.scr.stepCommitted(c.cur.open == nil)
+	c.scr.stepCommitted(c.led.cur().open == nil)
 	if c.opt.OnCommit != nil {
 		c.opt.OnCommit(id, no, step.Events)
 	}

@@ -3,6 +3,7 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -171,7 +172,8 @@ func (t *TITO) wait() time.Duration {
 // cabinet it asks the screen to clear the bets placed when the credits
 // leave, and the clock for a ticket's expiry.
 type ticketDesk struct {
-	*ledger
+	led       deskLedger
+	log       *slog.Logger
 	cfg       *TITO            // Options.TITO; nil: every cash-out is a handpay
 	now       func() time.Time // Options.Now
 	clearBets func()           // the screen's bets placed go with the credits
@@ -192,8 +194,8 @@ type ticketDesk struct {
 }
 
 // init wires the desk to the ledger l (before boot).
-func (d *ticketDesk) init(l *ledger, cfg *TITO, now func() time.Time, clearBets func()) {
-	d.ledger, d.cfg, d.now, d.clearBets = l, cfg, now, clearBets
+func (d *ticketDesk) init(l deskLedger, log *slog.Logger, cfg *TITO, now func() time.Time, clearBets func()) {
+	d.led, d.log, d.cfg, d.now, d.clearBets = l, log, cfg, now, clearBets
 }
 
 // TicketEvents is the channel of printer results and validation timeouts
@@ -210,7 +212,7 @@ func (c *Controller) TITOInfo() TITOInfo {
 }
 
 func (d *ticketDesk) publish(cs state, creditLimit money.Cents) {
-	ti := &TITOInfo{ID: d.id, TicketRoom: max(creditLimit-cs.m.Credits, 0), HostDown: d.hostDown()}
+	ti := &TITOInfo{ID: d.id, TicketRoom: max(creditLimit-cs.m.Credits, 0), HostDown: d.led.hostDown()}
 	if cs.ticketIn != nil {
 		ti.Redemption = cs.ticketIn.Redemption()
 	}
@@ -242,7 +244,7 @@ func (d *ticketDesk) boot() error {
 		d.schedulePoll()
 	}
 	var ok bool
-	err := d.st.View(func(tx *recovery.Tx) error {
+	err := d.led.store().View(func(tx *recovery.Tx) error {
 		var err error
 		if _, ok, err = tx.OpenTicketOut(); err != nil {
 			return err
@@ -252,11 +254,7 @@ func (d *ticketDesk) boot() error {
 			return err
 		}
 		d.id = ValidationState{v.MachineID, v.Sequence, v.SetID, v.SetSeq}
-		ts, err := tx.TicketsIn(1)
-		if len(ts) > 0 {
-			d.cur.ticketIn = &ts[0]
-		}
-		return err
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("%w: read tickets at boot: %w", ErrMemory, err)
@@ -264,7 +262,7 @@ func (d *ticketDesk) boot() error {
 	if !ok {
 		return nil
 	}
-	return d.commit("tickets at boot", func(tx *recovery.Tx, s *state) error {
+	return d.led.commit("tickets at boot", func(tx *recovery.Tx, s *state) error {
 		t, changed, err := tx.TicketOutAtBoot()
 		if err != nil {
 			return err
@@ -273,7 +271,7 @@ func (d *ticketDesk) boot() error {
 		if !changed {
 			return nil
 		}
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, t.Reason),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, t.Reason),
 			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(t.Reason))
 	})
 }
@@ -282,7 +280,7 @@ func argText(s string) meters.Arg { return meters.Arg{Type: meters.ArgText, Valu
 
 // ticketBusy is why play waits for a ticket: a cash-out waiting for the
 // host's number, a ticket printing, or one the attendant must resolve.
-func (s *state) ticketBusy() string {
+func (s state) ticketBusy() string {
 	switch {
 	case s.cashout != nil:
 		return "waiting for the casino system's validation number"
@@ -296,7 +294,7 @@ func (s *state) ticketBusy() string {
 
 // ticketUncertain reports a ticket waiting for the attendant (the tower
 // calls them, as for a handpay).
-func (s *state) ticketUncertain() bool {
+func (s state) ticketUncertain() bool {
 	return s.ticket != nil && s.ticket.Status == recovery.TicketUncertain
 }
 
@@ -334,11 +332,11 @@ func (d *ticketDesk) refusal() string {
 		return ticketPrinterNoAnswer
 	case t.Validation == ValidateNone:
 		return ticketNoValidation
-	case !d.sasOn() || d.hostDown():
+	case !d.led.sasOn() || d.led.hostDown():
 		return ticketNoHost
 	case t.Validation == ValidateSecureEnhanced && d.id.MachineID == 0:
 		return ticketNoID
-	case d.cur.m.Credits > tcl.MaxAmount:
+	case d.led.cur().m.Credits > tcl.MaxAmount:
 		return ticketTooLarge
 	}
 	return ""
@@ -347,19 +345,19 @@ func (d *ticketDesk) refusal() string {
 // cashOut starts a cash-out of the whole credit meter by ticket
 // (refusal said it can).
 func (d *ticketDesk) cashOut() error {
-	amount := d.cur.m.Credits
+	amount := d.led.cur().m.Credits
 	if d.cfg.Validation == ValidateSystem {
 		var id uint64
-		err := d.commit("cash out: ask the host", func(tx *recovery.Tx, s *state) error {
+		err := d.led.commit("cash out: ask the host", func(tx *recovery.Tx, s *state) error {
 			var err error
 			if id, err = tx.NextCashoutID(); err != nil {
 				return err
 			}
 			s.cashout = &waitingCashout{id: id, amount: amount}
-			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.led.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
-			return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
+			return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
 				"ticket_validation_wait", argMoney(amount))
 		})
 		if err != nil {
@@ -391,7 +389,7 @@ func (d *ticketDesk) cashOut() error {
 func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number func(tx *recovery.Tx) (string, error)) error {
 	var t recovery.TicketOut
 	var id ValidationState
-	err := d.commit(op, func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit(op, func(tx *recovery.Tx, s *state) error {
 		val, err := number(tx)
 		if err != nil {
 			return err
@@ -410,7 +408,7 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 		s.m.Meters.TicketIssued(amount)
 		s.cashout, s.ticket = nil, &t
 		if pressed {
-			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.led.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
 		}
@@ -419,7 +417,7 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 		if err != nil {
 			return err
 		}
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v issued (ticket %04d): printing", t.Validation, amount, t.TicketNumber()),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v issued (ticket %04d): printing", t.Validation, amount, t.TicketNumber()),
 			"ticket_issued", argText(t.Validation), argMoney(amount))
 	})
 	if err != nil {
@@ -504,7 +502,7 @@ func (d *ticketDesk) schedulePoll() {
 func (d *ticketDesk) printerStatus(ev TicketEvent) error {
 	defer d.schedulePoll()
 	cond, flags := printerCondition(ev.Status, ev.Err)
-	if cond == d.printer || d.cur.memErr != nil {
+	if cond == d.printer || d.led.cur().memErr != nil {
 		return nil
 	}
 	var text, detail string
@@ -521,8 +519,8 @@ func (d *ticketDesk) printerStatus(ev TicketEvent) error {
 	case printerNoAnswer:
 		text, detail = fmt.Sprintf("ticket printer not answering (%v): cash-outs are handpays", ev.Err), "printer_no_answer"
 	}
-	err := d.commit("printer status", func(tx *recovery.Tx, s *state) error {
-		return d.logDetail(tx, meters.KindTicketOut, text, detail, args...)
+	err := d.led.commit("printer status", func(tx *recovery.Tx, s *state) error {
+		return d.led.logDetail(tx, meters.KindTicketOut, text, detail, args...)
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: printer status: %w", err)
@@ -542,7 +540,7 @@ func (d *ticketDesk) printerNotice() string {
 
 // event handles a printer result or a validation timeout.
 func (d *ticketDesk) event(ev TicketEvent) error {
-	if d.cur.memErr != nil && ev.Kind == TicketValidationTimeout {
+	if d.led.cur().memErr != nil && ev.Kind == TicketValidationTimeout {
 		return nil // the store is evidence: nothing to pay from
 	}
 	switch ev.Kind {
@@ -550,7 +548,7 @@ func (d *ticketDesk) event(ev TicketEvent) error {
 		d.printing = false
 		return d.printResult(ev)
 	case TicketValidationTimeout:
-		if d.cur.cashout == nil || d.cur.cashout.id != ev.Cashout {
+		if d.led.cur().cashout == nil || d.led.cur().cashout.id != ev.Cashout {
 			return nil // answered (or abandoned) meanwhile
 		}
 		return d.handpay(ticketHostTimeout, false)
@@ -563,11 +561,11 @@ func (d *ticketDesk) event(ev TicketEvent) error {
 // printResult commits the printer's result for the pending ticket: printed
 // on print done, uncertain on any failure.
 func (d *ticketDesk) printResult(ev TicketEvent) error {
-	if d.cur.memErr != nil {
+	if d.led.cur().memErr != nil {
 		d.log.Error("ticket print result during memory error: not recorded (the boot finds it uncertain)", "seq", ev.Seq, "err", ev.Err)
 		return nil
 	}
-	return d.commit("ticket print result", func(tx *recovery.Tx, s *state) error {
+	return d.led.commit("ticket print result", func(tx *recovery.Tx, s *state) error {
 		if ev.Err == nil {
 			t, err := tx.TicketPrintDone(ev.Seq)
 			if err != nil {
@@ -579,7 +577,7 @@ func (d *ticketDesk) printResult(ev TicketEvent) error {
 			if ev.Status.Has(tcl.PaperLow) {
 				text += " (printer paper low)"
 			}
-			return d.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
+			return d.led.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
 		}
 		reason := printReason(ev.Err)
 		t, err := tx.TicketPrintFailed(ev.Seq, reason)
@@ -587,7 +585,7 @@ func (d *ticketDesk) printResult(ev TicketEvent) error {
 			return err
 		}
 		s.ticket = &t
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, reason),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, reason),
 			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(reason))
 	})
 }
@@ -607,23 +605,23 @@ func printReason(err error) string {
 // (reason "" or "-": none to show). pressed: this is the commit of the
 // CASH OUT press (SAS 66), not the end of a wait for the host that was.
 func (d *ticketDesk) handpay(reason string, pressed bool) error {
-	err := d.commit("cash out", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("cash out", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
 		s.cashout, s.ticketReason = nil, ""
 		if pressed {
-			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.led.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
 		}
-		if err := d.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
+		if err := d.led.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
 			return err
 		}
 		if reason == "" || reason == "-" {
 			return nil
 		}
 		s.ticketReason = reason
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v by handpay, no ticket: %s", m.Credits, reason),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v by handpay, no ticket: %s", m.Credits, reason),
 			"ticket_handpay", argMoney(m.Credits), argKey("tito_reason."+reason))
 	})
 	if err != nil {
@@ -635,10 +633,10 @@ func (d *ticketDesk) handpay(reason string, pressed bool) error {
 
 // hostValidation is the host's LP 58 for the waiting cash-out.
 func (d *ticketDesk) hostValidation(v HostValidation) error {
-	if d.cur.memErr != nil {
+	if d.led.cur().memErr != nil {
 		return nil // the store is evidence: nothing is issued
 	}
-	w := d.cur.cashout
+	w := d.led.cur().cashout
 	if w == nil || w.id != v.Cashout {
 		d.log.Warn("host validation number for a cash-out no longer waiting: ignored", "cashout", v.Cashout)
 		return nil
@@ -664,7 +662,7 @@ func (d *ticketDesk) hostValidation(v HostValidation) error {
 // (sas.ValidationID.Apply) committed with its event-log entry.
 func (d *ticketDesk) hostValidationID(h HostValidationID) error {
 	var id ValidationState
-	err := d.commit("host validation ID", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("host validation ID", func(tx *recovery.Tx, s *state) error {
 		if tx == nil {
 			return errNothing
 		}
@@ -680,7 +678,7 @@ func (d *ticketDesk) hostValidationID(h HostValidationID) error {
 			return err
 		}
 		id = ValidationState{next.MachineID, next.Sequence, next.SetID, next.SetSeq}
-		return d.logDetail(tx, meters.KindHost, fmt.Sprintf("host: ticket validation ID %06X, sequence %d (LP 4C)", next.MachineID, next.Sequence),
+		return d.led.logDetail(tx, meters.KindHost, fmt.Sprintf("host: ticket validation ID %06X, sequence %d (LP 4C)", next.MachineID, next.Sequence),
 			"host_validation_id", argText(fmt.Sprintf("%06X", next.MachineID)), argCount(uint64(next.Sequence)))
 	})
 	if errors.Is(err, errNothing) {
@@ -695,7 +693,7 @@ func (d *ticketDesk) hostValidationID(h HostValidationID) error {
 // hostValidationRead records that the host read and acknowledged the LP
 // 4D validation records of tickets seqs.
 func (d *ticketDesk) hostValidationRead(seqs []uint64) error {
-	return d.commit("host read validation records", func(tx *recovery.Tx, s *state) error {
+	return d.led.commit("host read validation records", func(tx *recovery.Tx, s *state) error {
 		if tx == nil {
 			return nil
 		}
@@ -712,16 +710,16 @@ func (d *ticketDesk) hostValidationRead(seqs []uint64) error {
 // ticket is printed again with the same validation number; with the audit
 // key on, it is voided and its amount paid by hand.
 func (d *ticketDesk) attendant() error {
-	t := d.cur.ticket
-	if d.cur.switches[hw.AuditKey] {
-		return d.commit("attendant voids ticket", func(tx *recovery.Tx, s *state) error {
+	t := d.led.cur().ticket
+	if d.led.cur().switches[hw.AuditKey] {
+		return d.led.commit("attendant voids ticket", func(tx *recovery.Tx, s *state) error {
 			v, err := tx.TicketVoid(t.Seq)
 			if err != nil {
 				return err
 			}
 			s.m.Meters.TicketVoided(v.Amount)
 			s.ticket = &v
-			return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s voided: %v paid by the attendant", v.Validation, v.Amount),
+			return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s voided: %v paid by the attendant", v.Validation, v.Amount),
 				"ticket_voided", argText(v.Validation), argMoney(v.Amount))
 		})
 	}
@@ -729,13 +727,13 @@ func (d *ticketDesk) attendant() error {
 		return fmt.Errorf("%w: no printer to reprint ticket %s", ErrNotNow, t.Validation)
 	}
 	var r recovery.TicketOut
-	err := d.commit("attendant reprints ticket", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("attendant reprints ticket", func(tx *recovery.Tx, s *state) error {
 		var err error
 		if r, err = tx.TicketReprint(t.Seq); err != nil {
 			return err
 		}
 		s.ticket = &r
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v reprinted by the attendant (same validation number, reprint %d)", r.Validation, r.Amount, r.Reprints),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v reprinted by the attendant (same validation number, reprint %d)", r.Validation, r.Amount, r.Reprints),
 			"ticket_reprint", argText(r.Validation), argMoney(r.Amount))
 	})
 	if err != nil {

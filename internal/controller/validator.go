@@ -3,6 +3,7 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"time"
@@ -49,7 +50,8 @@ import (
 // to the controller's hardware path (hardware), so the player's refusal
 // notice is decided where a pulse acceptor's is.
 type noteDesk struct {
-	*ledger
+	led      deskLedger
+	log      *slog.Logger
 	set      *InForce // the controller's settings in force
 	scr      *screen
 	hardware func(hw.Input) error
@@ -65,8 +67,8 @@ type noteDesk struct {
 }
 
 // init wires the desk (before boot).
-func (d *noteDesk) init(l *ledger, set *InForce, scr *screen, hardware func(hw.Input) error, tito *TITO, now func() time.Time) {
-	d.ledger, d.set, d.scr, d.hardware, d.tito, d.now = l, set, scr, hardware, tito, now
+func (d *noteDesk) init(l deskLedger, log *slog.Logger, set *InForce, scr *screen, hardware func(hw.Input) error, tito *TITO, now func() time.Time) {
+	d.led, d.log, d.set, d.scr, d.hardware, d.tito, d.now = l, log, set, scr, hardware, tito, now
 }
 
 // noteEscrow is the desk's escrow decision (validator_test.go asks it
@@ -308,7 +310,7 @@ func (d *noteDesk) request(r *NoteRequest) error {
 // it may be stacked: acceptance's rules, most specific first, in the words
 // of the refusal notices (billReasons).
 func (d *noteDesk) refusal(v money.Cents) string {
-	cs := d.cur
+	cs := d.led.cur()
 	switch {
 	case cs.memErr != nil || len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || d.scr.mode == view.Operator || cs.host.BillsOff:
 		return billReasons[NoticeBillInhibited].text
@@ -329,7 +331,7 @@ func (d *noteDesk) escrow(n id003.Note) (id003.Decision, error) {
 	if why := d.refusal(n.Value); why != "" {
 		return id003.Decision{Reason: why}, nil
 	}
-	err := d.commit("order note stacked", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("order note stacked", func(tx *recovery.Tx, s *state) error {
 		if err := closeNote(tx); err != nil {
 			return err
 		}
@@ -362,12 +364,12 @@ func closeNote(tx *recovery.Tx) error {
 // again, no order is never credited (ErrNotOrdered: the driver reports it
 // and the attendant reconciles the stacker).
 func (d *noteDesk) credit(status id003.Status) (id003.Note, bool, error) {
-	if d.cur.memErr != nil {
+	if d.led.cur().memErr != nil {
 		return id003.Note{}, false, fmt.Errorf("%w: note in the stacker during a memory error: not credited, not acknowledged", ErrMemory)
 	}
 	var n id003.Note
 	var fresh, unordered bool
-	err := d.commit("credit note", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("credit note", func(tx *recovery.Tx, s *state) error {
 		rec, err := tx.Note()
 		if err != nil {
 			return err
@@ -388,7 +390,7 @@ func (d *noteDesk) credit(status id003.Status) (id003.Note, bool, error) {
 				return err
 			}
 			n, fresh = id003.Note{Value: v}, true
-			return d.creditBill(tx, s, v, d.set.CreditLimit, "validator, "+at)
+			return d.led.creditBill(tx, s, v, d.set.CreditLimit, "validator, "+at)
 		case recovery.NoteAlreadyCredited:
 			n = id003.Note{Value: rec.Value}
 			if rec.Ticket != 0 {
@@ -431,7 +433,7 @@ func (d *noteDesk) credit(status id003.Status) (id003.Note, bool, error) {
 // the note record (recovery.ResolveNoteAtBoot), committed before the
 // driver resets the validator.
 func (d *noteDesk) powerUp(st id003.Status) error {
-	if d.cur.memErr != nil {
+	if d.led.cur().memErr != nil {
 		// The store is evidence: nothing is resolved; the record stays
 		// for the memory clear's boot to see.
 		d.log.Error("note validator power up during a memory error: the note record is not resolved", "status", st.String())
@@ -441,7 +443,7 @@ func (d *noteDesk) powerUp(st id003.Status) error {
 	if st == id003.StPowerUpBillAcceptor {
 		p = recovery.PowerUpBillInAcceptor
 	}
-	err := d.commit("resolve the note at the validator's power up", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("resolve the note at the validator's power up", func(tx *recovery.Tx, s *state) error {
 		a, n, err := tx.ResolveNoteAtBoot(p)
 		if err != nil {
 			return err
@@ -454,14 +456,14 @@ func (d *noteDesk) powerUp(st id003.Status) error {
 		}
 		switch {
 		case a == recovery.NoteReturnedToPlayer && n.Ticket == 0:
-			return d.logDetail(tx, meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
+			return d.led.logDetail(tx, meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
 				"bill_refused", argMoney(n.Value), argKey("bill_reason.refused"))
 		case a == recovery.NoteCreditedNotStacked:
 			text := fmt.Sprintf("note %v credited at vend valid, yet the validator reports %s: attendant to check the note returned", n.Value, p)
 			if n.Ticket != 0 {
 				text = fmt.Sprintf("ticket in %d (%v) credited at vend valid, yet the validator reports %s: attendant to check the ticket returned", n.Ticket, n.Value, p)
 			}
-			return d.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
+			return d.led.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
 		case a == recovery.NoteNothing && !tickets:
 			return errNothing
 		}
@@ -506,7 +508,7 @@ func (d *noteDesk) event(e id003.Event) error {
 		return d.hardware(hw.Input{Kind: hw.BillError, Err: "validator: " + e.Text})
 	case id003.EvBadFrame, id003.EvCommError:
 		text := "validator: " + e.String()
-		return d.logOnly(meters.KindBillError, "bill error: "+text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
+		return d.led.logOnly(meters.KindBillError, "bill error: "+text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
 	case id003.EvTimeout:
 		return d.tilt(func(t *validatorTilts) *bool { return &t.gone }, true, "note validator not answering: "+e.Text, HostValidatorFailure)
 	case id003.EvBack:
@@ -527,10 +529,10 @@ func (d *noteDesk) event(e id003.Event) error {
 // note went: stacked or idle after vend valid (done), rejecting, returning
 // or idle before it (returned).
 func (d *noteDesk) settled(st id003.Status) error {
-	if d.cur.memErr != nil {
+	if d.led.cur().memErr != nil {
 		return nil
 	}
-	err := d.commit("close the note record", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("close the note record", func(tx *recovery.Tx, s *state) error {
 		rec, err := tx.Note()
 		ticketGone := false
 		if err == nil && st != id003.StStacked && (rec == nil || rec.Status == recovery.NoteStacking) {
@@ -557,7 +559,7 @@ func (d *noteDesk) settled(st id003.Status) error {
 			if rec.Ticket != 0 {
 				text = fmt.Sprintf("ticket in %d (%v) ordered stacked, the validator %s without vend valid: not credited (returned; if disputed, check the stacker)", rec.Ticket, rec.Value, st)
 			}
-			if err := d.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
+			if err := d.led.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
 				return err
 			}
 		}
@@ -591,7 +593,7 @@ func (d *noteDesk) fault(e id003.Event, on bool) error {
 	case id003.StStackerFull:
 		return field(func(t *validatorTilts) *bool { return &t.stackerFull }, HostStackerFull)
 	case id003.StAcceptorJam, id003.StStackerJam:
-		return d.billJam(on, "note validator "+what)
+		return d.led.billJam(on, "note validator "+what)
 	case id003.StFailure, id003.StCheated:
 		return field(func(t *validatorTilts) *bool { return &t.failure }, HostValidatorFailure)
 	}
@@ -603,24 +605,24 @@ func (d *noteDesk) fault(e id003.Event, on bool) error {
 // tilt sets one of the validator's tilts (f selects it) and logs
 // it, with host's SAS exception if any, in one commit.
 func (d *noteDesk) tilt(f func(*validatorTilts) *bool, on bool, text string, host HostEventKind) error {
-	cur := d.cur.val
+	cur := d.led.cur().val
 	if *f(&cur) == on {
 		return nil
 	}
-	return d.commit("log "+text, func(tx *recovery.Tx, s *state) error {
+	return d.led.commit("log "+text, func(tx *recovery.Tx, s *state) error {
 		*f(&s.val) = on
 		if host != 0 {
-			if err := d.emit(tx, HostEvent{Kind: host}); err != nil {
+			if err := d.led.emit(tx, HostEvent{Kind: host}); err != nil {
 				return err
 			}
 		}
 		t := s.tilts()
 		switch {
 		case on:
-			return d.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", argTilts(t)...)
+			return d.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", argTilts(t)...)
 		case len(t) == 0:
-			return d.logDetail(tx, meters.KindTiltClear, "tilt cleared ("+text+")", "tilt_cleared")
+			return d.led.logDetail(tx, meters.KindTiltClear, "tilt cleared ("+text+")", "tilt_cleared")
 		}
-		return d.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", argTilts(t)...)
+		return d.led.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", argTilts(t)...)
 	})
 }
