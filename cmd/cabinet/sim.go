@@ -14,8 +14,10 @@ import (
 	"strings"
 	"time"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/controller"
 	"cabinet/internal/game"
+	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -123,7 +125,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	ret, err := checkReturns(ctx, *cfgF, cfg)
+	rules, err := cabinet.FromConfig(ctx, *cfgF, cfg)
 	if err != nil {
 		return err
 	}
@@ -166,8 +168,8 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkTicketIn(cfg, val != nil, link != nil); err != nil {
 		return err
 	}
-	opt := controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
-		Settings: ret, OnCommit: tally.add}
+	opt := cabinet.Parts{Rules: rules, Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, NoOperator: true,
+		OnCommit: tally.add}
 	link.options(&opt)
 	tito, closePrinter, err := openPrinter(cfg, *printerF, nil)
 	if err != nil {
@@ -176,7 +178,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer closePrinter()
 	opt.TITO = tito
 	val.options(&opt)
-	c, err := controller.New(opt)
+	c, err := cabinet.New(opt)
 	if err != nil {
 		return err
 	}
@@ -197,7 +199,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer stopVal()
 	// handleNote hands one call of the validator's driver to the
 	// controller's entry point, on this loop's goroutine.
-	handleNote := func(r *controller.NoteRequest) {
+	handleNote := func(r *hw.NoteCall) {
 		if err := c.Handle(controller.Input{Note: r}); err != nil {
 			fmt.Fprintf(stderr, "sim: note validator: %s: %v\n", r, err)
 		}
@@ -224,7 +226,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	serveNotes := func() {
 		for val != nil {
 			select {
-			case r := <-val.v.Requests():
+			case r := <-val.v.Calls():
 				handleNote(r)
 			default:
 				return
@@ -255,9 +257,9 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			// Waiting for notes or tickets, for the validator's tilt to
 			// clear, or for a ticket's validation or print.
 			serveHost()
-			var notes <-chan *controller.NoteRequest
+			var notes <-chan *hw.NoteCall
 			if val != nil {
-				notes = val.v.Requests()
+				notes = val.v.Calls()
 			}
 			select {
 			case r := <-notes:

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
-	"cabinet/internal/controller"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/id003"
 	"cabinet/internal/money"
@@ -23,7 +23,7 @@ type validatorLink struct {
 	port    string
 	notes   map[byte]money.Cents
 	tickets bool // [sas] ticket_in: the validator reads tickets too
-	v       *controller.Validator
+	v       *id003.Seam
 	d       *id003.Driver
 }
 
@@ -33,11 +33,11 @@ func newValidatorLink(cfg *config.Config, portFlag string) (*validatorLink, erro
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &validatorLink{port: port, notes: notes, tickets: cfg.SAS.TicketIn, v: controller.NewValidator()}, nil
+	return &validatorLink{port: port, notes: notes, tickets: cfg.SAS.TicketIn, v: id003.NewSeam()}, nil
 }
 
 // options sets the controller's validator (nil link: none).
-func (l *validatorLink) options(o *controller.Options) {
+func (l *validatorLink) options(o *cabinet.Parts) {
 	if l != nil {
 		o.Validator = l.v
 	}
@@ -86,7 +86,7 @@ func (l *validatorLink) start(ctx context.Context, log *slog.Logger) (stop func(
 // validator idles (or is disabled) with nothing left to hand over, or d
 // passes: a sim that ends leaves no note or ticket half-way when the
 // validator allows it.
-func (l *validatorLink) settle(handle func(*controller.NoteRequest), serveHost func(), d time.Duration) bool {
+func (l *validatorLink) settle(handle func(*hw.NoteCall), serveHost func(), d time.Duration) bool {
 	if l == nil {
 		return true
 	}
@@ -94,7 +94,7 @@ func (l *validatorLink) settle(handle func(*controller.NoteRequest), serveHost f
 	quiet := 0
 	for time.Now().Before(end) {
 		select {
-		case r := <-l.v.Requests():
+		case r := <-l.v.Calls():
 			handle(r)
 			quiet = 0
 			continue

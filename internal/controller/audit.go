@@ -1,13 +1,13 @@
 package controller
 
 import (
+	"cabinet/internal/hw"
 	"fmt"
 	"strconv"
 	"time"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
-	"cabinet/internal/hw/tcl"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -107,11 +107,11 @@ func ticketsView(m meters.Meters, pg pages) *view.TicketsView {
 		{Key: "redeemed", Count: m.TicketsInCount, Amount: m.TicketsIn},
 	}, Out: []view.TicketLine{}, In: []view.TicketLine{}}
 	for _, t := range pg.ticketsOut {
-		tv.Out = append(tv.Out, view.TicketLine{Validation: tcl.FormatValidation(t.Validation), Amount: t.Amount,
+		tv.Out = append(tv.Out, view.TicketLine{Validation: hw.FormatValidation(t.Validation), Amount: t.Amount,
 			Time: t.Created.Format(time.DateTime), Status: string(t.Status), Reason: t.Reason, Reprints: t.Reprints})
 	}
 	for _, t := range pg.ticketsIn {
-		l := view.TicketLine{Validation: tcl.FormatValidation(t.Validation), Amount: t.Amount,
+		l := view.TicketLine{Validation: hw.FormatValidation(t.Validation), Amount: t.Amount,
 			Time: t.Inserted.Format(time.DateTime), Status: string(t.Status), Reason: t.Reason}
 		if t.Status == recovery.TicketInRejected || t.Status == recovery.TicketInReturned {
 			l.Code = ticketInReason(t) // as the player was shown it (ticketin.go)

@@ -148,8 +148,8 @@ func (a *autoplayer) next() (hw.Input, error) {
 		// same validation number (tito.go).
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}, nil
 	}
-	if err := c.canPlay(); err != nil {
-		return hw.Input{}, err
+	if why := stopped(cs, u.mode); why != "" {
+		return hw.Input{}, fmt.Errorf("%w: autoplay: play stopped (%s)", ErrNotNow, why)
 	}
 	if cs.open == nil {
 		need, err := a.need()

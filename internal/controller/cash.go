@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"cabinet/internal/hw"
@@ -114,9 +115,6 @@ func (l *books) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from
 // can print one (tito.go), else by locking a handpay, with the reason a
 // ticket could not be printed on screen. Only between rounds.
 func (c *Controller) cashOut() error {
-	if err := c.canPlay(); err != nil {
-		return err
-	}
 	if c.led.cur().open != nil {
 		return fmt.Errorf("%w: cash out during a round", ErrNotNow)
 	}
@@ -185,7 +183,7 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 	}
 	text := sw.String() + " " + pos
 	detail := "switch_" + pos // switch_opened, switch_closed, switch_on, switch_off
-	if sw == hw.OperatorKey && on && (c.led.cur().open != nil || c.canPlay() != nil) {
+	if sw == hw.OperatorKey && on && (c.led.cur().open != nil || stopped(c.led.cur(), c.scr.mode) != "") {
 		text += " (refused: only between rounds, with nothing pending)"
 		detail = "operator_key_refused"
 	}
@@ -234,7 +232,7 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			return c.clearHandpay()
 		}
 	case hw.OperatorKey:
-		if on && c.led.cur().open == nil && c.canPlay() == nil {
+		if on && c.led.cur().open == nil && stopped(c.led.cur(), c.scr.mode) == "" {
 			c.scr.enterOperator()
 		} else if !on && c.scr.mode == view.Operator {
 			c.scr.leaveOperator(c.led.cur())
@@ -307,20 +305,44 @@ func (c *Controller) outputs(cs state) {
 	// ticket in and gives it back itself, saying why (a validator's own
 	// reject names no reason the player can act on).
 	tin := ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.led.sasOn(), c.led.hostDown())
-	c.opt.Validator.setAcceptance(max, tin == "" || tin == tinHostDown)
+	if c.opt.Validator != nil {
+		c.opt.Validator.SetAcceptance(max, tin == "" || tin == tinHostDown)
+	}
 }
 
-// acceptance is the largest bill the acceptor may take now; 0 inhibits it
-// (tilt, handpay, audit, operator, credit limit reached). The hardware
-// self-test is another command (cabinet hwtest), never a controller mode.
-func acceptance(cs state, set *InForce, mode view.Mode) money.Cents {
-	if len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || mode == view.Operator || cs.host.BillsOff {
-		return 0
+// acceptorOff reports the acceptor off for money of any value: a tilt
+// (the memory and digest errors among them), a handpay, the audit or the
+// operator screens. Bills are off too while the host disabled them
+// (billNotice), tickets while a ticket out is not settled (ticketRefusal).
+func acceptorOff(cs state, mode view.Mode) bool {
+	return len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || mode == view.Operator
+}
+
+// billNotice is why a bill of value v is not taken now (a notice), "" if
+// it is: the one decision of bill acceptance, most specific first. The
+// pulse acceptor's inhibit (acceptance), the serial validator's escrow
+// (noteDesk.refusal) and the notice of a bill returned all come from it.
+func billNotice(cs state, set *InForce, mode view.Mode, v money.Cents) string {
+	switch {
+	case cs.jam:
+		return NoticeBillJammed
+	case acceptorOff(cs, mode) || cs.host.BillsOff:
+		return NoticeBillInhibited
+	case !slices.Contains(set.Bills, v) || !billAllowed(cs.host, v):
+		return NoticeBillRefused
+	case cs.m.Credits+v > set.CreditLimit:
+		return NoticeCreditLimit
 	}
-	room := set.CreditLimit - cs.m.Credits
+	return ""
+}
+
+// acceptance is the largest bill the acceptor may take now (billNotice);
+// 0 inhibits it. The hardware self-test is another command (cabinet
+// hwtest), never a controller mode.
+func acceptance(cs state, set *InForce, mode view.Mode) money.Cents {
 	var best money.Cents
 	for _, b := range set.Bills {
-		if b <= room && b > best && billAllowed(cs.host, b) {
+		if b > best && billNotice(cs, set, mode, b) == "" {
 			best = b
 		}
 	}

@@ -59,9 +59,10 @@ type Options struct {
 	Host <-chan HostRequest
 	// TITO turns cash-out by ticket on (tito.go; nil: handpays only).
 	TITO *TITO
-	// Validator is the serial note validator's seam (validator.go; nil: a
-	// pulse acceptor or none). With it autoplay inserts no bills.
-	Validator *Validator
+	// Validator is the serial note validator's seam (validator.go,
+	// id003.Seam; nil: a pulse acceptor or none). With it autoplay
+	// inserts no bills.
+	Validator NoteValidator
 }
 
 // Controller is the cabinet. Handle (its single entry point) and Run (a

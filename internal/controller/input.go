@@ -21,7 +21,7 @@ type Input struct {
 	Host   *HostRequest // the SAS host's command and/or acknowledgements
 	Auto   *AutoStep    // one committed step of autoplay
 	Ticket *TicketEvent // the printer's result, a validation timeout (tito.go)
-	Note   *NoteRequest // a call of the note validator's driver (validator.go)
+	Note   *hw.NoteCall // a call of the note validator's driver (validator.go)
 	// Shown is the display's report of how far its presentation has got
 	// (shown.go).
 	Shown *view.Shown
@@ -100,7 +100,10 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 func (c *Controller) Run(ctx context.Context) error {
 	c.outputs(c.led.cur())
 	in := c.hw.Inputs()
-	notes := c.opt.Validator.Requests()
+	var notes <-chan *hw.NoteCall // nil: no validator, never ready
+	if c.opt.Validator != nil {
+		notes = c.opt.Validator.Calls()
+	}
 	var shown <-chan struct{} // nil: headless, never ready
 	if c.opt.Display != nil {
 		shown = c.opt.Display.ready

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,7 +13,11 @@ import (
 	"time"
 
 	"cabinet/internal/hw"
+	"cabinet/internal/hw/id003"
+	"cabinet/internal/hw/id003/id003emu"
 	"cabinet/internal/hw/sim"
+	"cabinet/internal/hw/tcl"
+	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
@@ -69,7 +74,7 @@ func TestModelRandomInputs(t *testing.T) {
 	var rounds uint64
 	var refused, accepted int
 	for run := range runs {
-		r, a, n := modelRun(t, seed+uint64(run), steps)
+		r, a, n := modelRun(t, seed+uint64(run), steps, false)
 		if t.Failed() {
 			t.Fatalf("run %d failed: seed %d", run, seed+uint64(run))
 		}
@@ -83,8 +88,131 @@ func TestModelRandomInputs(t *testing.T) {
 	}
 }
 
-// modelRun returns the rounds started and the presses accepted and refused.
-func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, refused int) {
+// TestModelWired is TestModelRandomInputs with every device wired: a
+// ticket printer (the TCL emulator on a pty, system validation), the note
+// validator (the ID-003 emulator on a pty, its driver, tickets in) and the
+// SAS link (exceptions queued, the host's validation numbers and denials
+// among the random inputs, the printer failing now and then). Besides lit
+// ⇔ accepted, every unlit press must name its reason: a cash-out waiting
+// for the casino system, a ticket printing or one for the attendant stop
+// DEAL and CASH OUT on the table itself, never a lit button refused.
+func TestModelWired(t *testing.T) {
+	seed := *modelSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d (re-run with -model.seed=%d)", seed, seed)
+	runs, steps := 4, 400
+	if testing.Short() {
+		runs = 2
+	}
+	var rounds uint64
+	var refused, accepted int
+	for run := range runs {
+		r, a, n := modelRun(t, seed+uint64(run), steps, true)
+		if t.Failed() {
+			t.Fatalf("run %d failed: seed %d", run, seed+uint64(run))
+		}
+		rounds, accepted, refused = rounds+r, accepted+a, refused+n
+	}
+	t.Logf("%d runs of %d inputs: %d rounds played, %d presses accepted, %d refused", runs, steps, rounds, accepted, refused)
+	if rounds < uint64(runs) || accepted == 0 || refused == 0 {
+		t.Fatalf("the random walk did not exercise the cabinet: %d rounds, %d accepted, %d refused", rounds, accepted, refused)
+	}
+}
+
+// devices are the model's wired devices: the printer's and the validator's
+// emulators, the validator's seam and driver.
+type devices struct {
+	pr     *tclemu.Printer
+	seam   *id003.Seam
+	number uint64 // the host's next validation number
+	stop   func()
+}
+
+// wire puts a printer, a validator and the SAS link in o.
+func wire(t *testing.T, o *Options) *devices {
+	t.Helper()
+	pr, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	p, err := tcl.Open(pr.Path, 9600, tcl.Options{Poll: time.Millisecond, Reply: 50 * time.Millisecond, NoAnswer: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emu, err := id003emu.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	d := &devices{pr: pr, seam: id003.NewSeam(), number: 1_000_000_000_000_000}
+	o.TITO = &TITO{Printer: tcl.Device{P: p, Heading: tcl.Ticket{Currency: "EUR", Lang: "en", Casino: "Casino du Lac",
+		Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242}}, Validation: ValidateSystem, Wait: time.Hour, TicketIn: true}
+	o.Validator, o.Exceptions = d.seam, hostKinds
+	port, err := id003.OpenPort(emu.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv, err := id003.New(port, id003.Config{Notes: vNotes, PollInterval: time.Millisecond, ReplyTimeout: 50 * time.Millisecond, Tickets: true}, d.seam, d.seam.Event)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.seam.Attach(drv)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- drv.Run(ctx) }()
+	d.stop = func() {
+		cancel()
+		d.seam.Close()
+		<-done
+		port.Close()
+		emu.Close()
+		p.Close()
+		pr.Close()
+	}
+	return d
+}
+
+// serve hands the devices' waiting calls and results to Handle; a ticket
+// being printed is waited for (its result is the printer's to give).
+func (d *devices) serve(t *testing.T, c *Controller) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case r := <-d.seam.Calls():
+			if err := c.Handle(Input{Note: r}); err != nil {
+				t.Logf("note validator %s: %v", r, err)
+			}
+			continue
+		case ev := <-c.TicketEvents():
+			if err := c.Handle(Input{Ticket: &ev}); err != nil {
+				t.Logf("ticket event: %v", err)
+			}
+			continue
+		default:
+		}
+		if !c.tickets.printing {
+			return
+		}
+		select {
+		case ev := <-c.TicketEvents():
+			if err := c.Handle(Input{Ticket: &ev}); err != nil {
+				t.Logf("ticket event: %v", err)
+			}
+		case r := <-d.seam.Calls():
+			if err := c.Handle(Input{Note: r}); err != nil {
+				t.Logf("note validator %s: %v", r, err)
+			}
+		case <-deadline:
+			t.Fatalf("the printer's result did not come")
+		}
+	}
+}
+
+// modelRun returns the rounds started and the presses accepted and
+// refused; wired: with the devices of TestModelWired.
+func modelRun(t *testing.T, seed uint64, steps int, wired bool) (rounds uint64, accepted, refused int) {
 	rnd := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	path := filepath.Join(t.TempDir(), "cabinet.db")
 	st, err := recovery.Open(path, recovery.Options{Init: true})
@@ -96,7 +224,13 @@ func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, re
 	be := sim.New()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	set := testSettings()
-	c, err := New(Options{Store: fs, HW: be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return now }})
+	opt := Options{Store: fs, HW: be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return now }}
+	var dev *devices
+	if wired {
+		dev = wire(t, &opt)
+		defer dev.stop()
+	}
+	c, err := New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +251,9 @@ func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, re
 	}
 	for range steps {
 		now = now.Add(3 * time.Second)
+		if dev != nil {
+			dev.serve(t, c)
+		}
 		before := seenOf(c)
 		lit := c.Snapshot().Lamps
 		if hwLit := be.Lamps(); hwLit != lit {
@@ -132,7 +269,31 @@ func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, re
 				held = append(held, k)
 			}
 		}
-		switch k := rnd.IntN(100); {
+		ti := c.TITOInfo()
+		k := rnd.IntN(100)
+		switch {
+		case dev != nil && ti.Cashout != 0 && k < 30:
+			// The casino system answers the cash-out: its number, or a
+			// denial now and then.
+			v := &HostValidation{Cashout: ti.Cashout, SystemID: 1, Number: dev.number}
+			if k < 5 {
+				v.SystemID = 0
+			}
+			dev.number++
+			trail = append(trail, fmt.Sprintf("host validation %+v", *v))
+			if err := c.Handle(Input{Host: &HostRequest{Validation: v}}); err != nil {
+				fail("host validation: %v", err)
+				return 0, 0, 0
+			}
+			continue
+		case dev != nil && k < 2 && !c.tickets.printing:
+			dev.pr.FailAt(tclemu.Jam, 2) // the next print jams: a ticket for the attendant
+			continue
+		case dev != nil && c.led.cur().ticketUncertain() && dev.pr.Flags()&tcl.PaperJam != 0 && k < 10:
+			dev.pr.Clear(tcl.PaperJam) // the attendant clears the jam
+			continue
+		}
+		switch {
 		case jam && k < 25:
 			in = hw.Input{Kind: hw.BillJam, On: false}
 		case c.Machine().Handpay > 0 && !switches[hw.ResetKey] && k < 25: // the attendant comes
@@ -193,6 +354,10 @@ func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, re
 			}
 			if !lit.Has(in.Button) && !errors.Is(err, ErrNotNow) {
 				fail("unlit %s: %v, want ErrNotNow", in.Button, err)
+				return 0, 0, 0
+			}
+			if m := c.Snapshot().Message; !lit.Has(in.Button) && (m == "" || m == NoticeStepFailed) {
+				fail("unlit %s refused with notice %q: no reason named", in.Button, m)
 				return 0, 0, 0
 			}
 		case hw.BillStacked:

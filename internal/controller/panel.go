@@ -13,8 +13,8 @@ import (
 )
 
 // entry is one button of a screen's table: what it does when lit (do), and
-// why a press is refused when it is not (why, a notice; "" is
-// NoticeNotNow). The lamp, the acceptance of a press and the refusal notice
+// why a press is refused when it is not (why, a notice; explainUnlit gives
+// every unlit entry one). The lamp, the acceptance of a press and the refusal notice
 // all come from the entry, so they cannot disagree (platform.md §5: a lamp
 // "lit exactly when its action is legal"; §7: nothing refused in silence).
 type entry struct {
@@ -31,6 +31,17 @@ type panel [hw.NumButtons]entry
 
 // set lights button b: a press runs f.
 func (p *panel) set(b hw.Button, f func() error) { p[b] = entry{do: f} }
+
+// setPlay lights button b for f, an action on the round or the credits
+// (a step, a draw mark, a cash-out), unless play is stopped (stopped):
+// then b is unlit and a press says why.
+func (p *panel) setPlay(b hw.Button, stop string, f func() error) {
+	if stop != "" {
+		p.refuse(b, stop)
+		return
+	}
+	p.set(b, f)
+}
 
 // refuse leaves button b unlit, a press refused with notice why.
 func (p *panel) refuse(b hw.Button, why string) { p[b] = entry{why: why} }
@@ -61,24 +72,24 @@ func (e *notLit) Error() string {
 func (e *notLit) Unwrap() error { return ErrNotNow }
 
 // buttonNotice is the notice of a button press handled with result err:
-// the refused entry's, none for an accepted press; a lit press the step
-// refused (which the table should have foreseen) says "not now".
+// the refused entry's, none for an accepted press. A lit press that failed
+// (which the table should have foreseen) names what it can: the credits,
+// the store's failure (its tilt), else that the step failed.
 func buttonNotice(err error) string {
 	var nl *notLit
 	switch {
 	case consumed(err):
 		return "" // the reveal finishing at once is the answer on screen
 	case errors.As(err, &nl):
-		if nl.notice == "" {
-			return NoticeNotNow
-		}
 		return nl.notice
 	case err == nil:
 		return ""
-	case errors.Is(err, ErrNotNow), errors.Is(err, game.ErrBet), errors.Is(err, game.ErrFunds), errors.Is(err, game.ErrIllegal):
-		return NoticeNotNow
+	case errors.Is(err, ErrMemory):
+		return NoticeTiltPrefix + "memory_error"
+	case errors.Is(err, game.ErrFunds):
+		return NoticeFunds
 	}
-	return ""
+	return NoticeStepFailed
 }
 
 // shown is the screen the cabinet shows over the screen's own mode: the
@@ -300,7 +311,7 @@ func (u *screen) menuPanel(cs state, p *panel) {
 	})
 	p.set(hw.Help, u.openHelp)
 	if cs.m.Credits > 0 {
-		p.set(hw.CashOut, c.cashOut)
+		p.setPlay(hw.CashOut, stopped(cs, u.mode), c.cashOut)
 	}
 }
 
@@ -324,6 +335,7 @@ func (u *screen) toMenu(cs state) func() error {
 func (u *screen) bettingPanel(cs state, p *panel) {
 	c := u.c
 	rules := c.set.Rules[u.game]
+	stop := stopped(cs, u.mode)
 	p.set(hw.Spot, func() error {
 		if n := len(positions(rules)); n > 0 {
 			u.pos = (u.pos + 1) % n
@@ -334,7 +346,7 @@ func (u *screen) bettingPanel(cs state, p *panel) {
 	p.set(hw.Help, u.openHelp)
 	p.set(hw.Game, u.toMenu(cs))
 	if cs.m.Credits > 0 {
-		p.set(hw.CashOut, c.cashOut)
+		p.setPlay(hw.CashOut, stop, c.cashOut)
 	}
 	if chip, why := u.nextChip(cs); why == "" {
 		p.set(hw.BetPlus, func() error {
@@ -396,6 +408,9 @@ func (u *screen) bettingPanel(cs state, p *panel) {
 		p.refuse(hw.Rebet, why) // as DEAL says: why the bets on the table cannot be dealt
 	}
 	switch {
+	case stop != "":
+		p.refuse(hw.Deal, stop)
+		return
 	case host != "":
 		p.refuse(hw.Deal, host)
 		return
@@ -421,7 +436,7 @@ func dealNotice(err error) string {
 		return ""
 	}
 	if !errors.As(err, &de) {
-		return NoticeNotNow
+		return NoticeStepFailed
 	}
 	switch de.Reason {
 	case blackjack.DealNoBet:
@@ -437,18 +452,19 @@ func dealNotice(err error) string {
 	case blackjack.DealFunds:
 		return NoticeFunds
 	}
-	return NoticeNotNow
+	return NoticeStepFailed
 }
 
 // roundPanel: a blackjack round in progress: each lit button is a legal
 // action (ActionFor), and HELP.
 func (u *screen) roundPanel(cs state, p *panel) {
 	c := u.c
+	stop := stopped(cs, u.mode)
 	p.set(hw.Help, u.openHelp)
 	legal := cs.round.Legal(cs.m.Credits)
 	for b := range hw.NumButtons {
 		if k, ok := ActionFor(b, legal); ok {
-			p.set(b, func() error { return c.play(game.Action{Kind: k}) })
+			p.setPlay(b, stop, func() error { return c.play(game.Action{Kind: k}) })
 		} else if p[b].do == nil {
 			p.refuse(b, playNotice(cs, b, legal))
 		}

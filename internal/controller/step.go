@@ -30,34 +30,40 @@ func (s *stepRand) reader() io.Reader {
 	return s.r
 }
 
-// canPlay reports why no game action is accepted now, or nil.
-func (c *Controller) canPlay() error {
+// stopped is why no game action, draw mark or cash-out is taken now, as
+// a notice the player can read ("" when play may go on): a tilt (the
+// memory and digest errors among them), a handpay, a ticket out not
+// settled (the wait for the casino system's number, the print, a ticket
+// for the attendant), the audit or the operator screens. The button
+// tables light no such action while it says why (panel.setPlay), so the
+// table alone judges a press; the operator key and autoplay ask it too.
+func stopped(cs state, mode view.Mode) string {
 	switch {
-	case c.led.cur().memErr != nil:
-		return fmt.Errorf("%w: memory error", ErrNotNow)
-	case c.led.cur().digestErr != nil:
-		return fmt.Errorf("%w: program digest mismatch", ErrNotNow)
-	case len(c.led.cur().tilts()) > 0:
-		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.led.cur().tilts())
-	case c.led.cur().m.Handpay > 0:
-		return fmt.Errorf("%w: handpay pending", ErrNotNow)
-	case c.led.cur().ticketBusy() != "":
-		return fmt.Errorf("%w: %s", ErrNotNow, c.led.cur().ticketBusy())
-	case c.led.cur().switches[hw.AuditKey] || c.scr.mode == view.Operator:
-		return fmt.Errorf("%w: audit or operator screens open", ErrNotNow)
+	case len(cs.tilts()) > 0:
+		return NoticeTiltPrefix + cs.tilts()[0]
+	case cs.m.Handpay > 0:
+		return NoticeHandpayWait
+	case cs.cashout != nil:
+		return NoticeTicketWait
+	case cs.ticket != nil && cs.ticket.Status == recovery.TicketPending:
+		return NoticeTicketPrinting
+	case cs.ticketUncertain():
+		return NoticeTicketUncertain
+	case cs.switches[hw.AuditKey]:
+		return NoticeAuditKey
+	case mode == view.Operator:
+		return NoticeOperatorKeys
 	}
-	return nil
+	return ""
 }
 
 // play applies one game action to the open round, starting a round of the
-// selected game for Deal/Buy when none is open. The engine decides the step
+// selected game for Deal/Buy when none is open (a lit entry's action: the
+// table has checked that play is not stopped). The engine decides the step
 // (cards drawn), then ONE store transaction commits the round state, the step
 // record, the credit change, the meters and the pool; only then does the
 // controller's state (and the snapshot) move. On any error nothing changed.
 func (c *Controller) play(a game.Action) error {
-	if err := c.canPlay(); err != nil {
-		return err
-	}
 	a.Funds = c.led.cur().m.Credits
 	starting := c.led.cur().open == nil
 	var (

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"cabinet/internal/hw"
-	"cabinet/internal/hw/id003"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -80,8 +79,7 @@ func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn, hostD
 		return tinTicketsOff
 	case hostDown:
 		return tinHostDown
-	case cs.memErr != nil || len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] ||
-		mode == view.Operator || cs.ticketBusy() != "":
+	case acceptorOff(cs, mode) || cs.ticketBusy() != "":
 		return tinInhibited
 	case cs.m.Credits >= set.CreditLimit:
 		return tinCreditLimit
@@ -90,7 +88,7 @@ func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn, hostD
 }
 
 // ticket answers the driver for the ticket number in escrow (or held).
-func (d *noteDesk) ticket(number string) (id003.TicketDecision, error) {
+func (d *noteDesk) ticket(number string) (hw.NoteAnswer, error) {
 	fresh := d.fresh
 	d.fresh = false
 	if d.led.cur().memErr != nil {
@@ -126,15 +124,15 @@ func (d *noteDesk) ticket(number string) (id003.TicketDecision, error) {
 	case errors.Is(err, recovery.ErrBadTicket):
 		return d.refuseTicket(number, tinBadBarcode, err.Error())
 	case err != nil:
-		return id003.TicketDecision{}, err
+		return hw.NoteAnswer{}, err
 	}
 	d.scr.message = "ticket_in_validating"
-	return id003.TicketDecision{Action: id003.TicketHold}, nil
+	return hw.NoteAnswer{Ticket: hw.TicketHold}, nil
 }
 
 // ticketHeld answers for the ticket in t's record, still in the
 // validator.
-func (d *noteDesk) ticketHeld(t recovery.TicketIn) (id003.TicketDecision, error) {
+func (d *noteDesk) ticketHeld(t recovery.TicketIn) (hw.NoteAnswer, error) {
 	switch t.Status {
 	case recovery.TicketInEscrow:
 		status, why := recovery.ReturnTimeout, "no answer from the casino system within "+d.tito.wait().String()
@@ -142,11 +140,11 @@ func (d *noteDesk) ticketHeld(t recovery.TicketIn) (id003.TicketDecision, error)
 		case d.led.hostDown():
 			status, why = recovery.ReturnLinkDown, "the SAS link went down: casino system offline"
 		case d.now().Sub(t.Inserted) < d.tito.wait():
-			return id003.TicketDecision{Action: id003.TicketHold}, nil
+			return hw.NoteAnswer{Ticket: hw.TicketHold}, nil
 		}
 		r, err := d.returnTicket(t.Seq, status, why)
 		if err != nil {
-			return id003.TicketDecision{}, err
+			return hw.NoteAnswer{}, err
 		}
 		return d.ticketBack(r), nil
 	case recovery.TicketInAuthorised:
@@ -164,9 +162,9 @@ func (d *noteDesk) ticketHeld(t recovery.TicketIn) (id003.TicketDecision, error)
 			return tx.TicketStacking(t.Seq)
 		})
 		if err != nil && !errors.Is(err, errNothing) {
-			return id003.TicketDecision{}, fmt.Errorf("cabinet: order ticket %s stacked: %w", t.Validation, err)
+			return hw.NoteAnswer{}, fmt.Errorf("cabinet: order ticket %s stacked: %w", t.Validation, err)
 		}
-		return id003.TicketDecision{Action: id003.TicketStack}, nil
+		return hw.NoteAnswer{Ticket: hw.TicketStack}, nil
 	case recovery.TicketInStacked:
 		return d.refuseTicket(t.Validation, tinBusy, "ticket "+t.Validation+" was stacked and credited already")
 	}
@@ -175,15 +173,15 @@ func (d *noteDesk) ticketHeld(t recovery.TicketIn) (id003.TicketDecision, error)
 
 // ticketBack returns the ticket whose record t is final (rejected or
 // returned), its reason on screen.
-func (d *noteDesk) ticketBack(t recovery.TicketIn) id003.TicketDecision {
+func (d *noteDesk) ticketBack(t recovery.TicketIn) hw.NoteAnswer {
 	d.scr.message = "ticket_in_" + ticketInReason(t)
 	d.returning = t.Validation
-	return id003.TicketDecision{Action: id003.TicketReturn, Reason: t.Reason}
+	return hw.NoteAnswer{Ticket: hw.TicketReturn, Reason: t.Reason}
 }
 
 // refuseTicket returns a ticket with no record of it (why: the screen's
 // reason key), logged.
-func (d *noteDesk) refuseTicket(number, why, detail string) (id003.TicketDecision, error) {
+func (d *noteDesk) refuseTicket(number, why, detail string) (hw.NoteAnswer, error) {
 	text := fmt.Sprintf("ticket %s returned: %s", number, why)
 	if detail != "" {
 		text += " (" + detail + ")"
@@ -191,7 +189,7 @@ func (d *noteDesk) refuseTicket(number, why, detail string) (id003.TicketDecisio
 	d.scr.message = "ticket_in_" + why
 	d.returning = number
 	err := d.led.logOnly(meters.KindTicketIn, text, "ticket_in_refused", argText(number), argKey("msg.ticket_in_"+why))
-	return id003.TicketDecision{Action: id003.TicketReturn, Reason: text}, err
+	return hw.NoteAnswer{Ticket: hw.TicketReturn, Reason: text}, err
 }
 
 // returnTicket records open ticket seq returned for the cabinet's reason
@@ -261,15 +259,16 @@ func (d *noteDesk) unorderedTicket(tx *recovery.Tx, s *state, at string) (v mone
 }
 
 // ticketGone records the open ticket in returned when the validator shows
-// it no longer holds it (st: idle, disabled, rejecting, returning) and no
-// vend valid came: nothing credited. gone is false when no ticket was open.
-func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, st id003.Status) (gone bool, err error) {
+// it no longer holds it (at: idle, rejecting, returning; st its status in
+// its own words) and no vend valid came: nothing credited. gone is false
+// when no ticket was open.
+func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, at hw.NotePlace, st string) (gone bool, err error) {
 	t, open, err := tx.OpenTicketIn()
 	if err != nil || !open {
 		return false, err
 	}
-	status, why := recovery.ReturnUnable, "the validator gave the ticket back ("+st.String()+")"
-	if st == id003.StRejecting {
+	status, why := recovery.ReturnUnable, "the validator gave the ticket back ("+st+")"
+	if at == hw.NoteRejecting {
 		status = recovery.ReturnValidatorFailed
 	}
 	r, err := tx.TicketReturned(t.Seq, status, why)
@@ -336,7 +335,7 @@ func (d *noteDesk) hostRedemption(h HostRedemption) error {
 // desk's own decision (shown and logged already), or the driver's (a
 // barcode that is no ticket number, tickets off in the validator),
 // shown and logged here.
-func (d *noteDesk) ticketReturned(e id003.Event) error {
+func (d *noteDesk) ticketReturned(e hw.NoteEvent) error {
 	if e.Ticket != "" && e.Ticket == d.returning {
 		d.returning = ""
 		return nil

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"cabinet/internal/hw"
-	"cabinet/internal/hw/tcl"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -58,19 +57,10 @@ const (
 	ValidateSecureEnhanced                         // the cabinet numbers them after LP 4C
 )
 
-// TicketPrinter prints one ticket (a *tcl.Printer). Print and Status are
-// called off the controller's goroutine, one at a time (a print or a
-// status request, never both at once on the line).
-type TicketPrinter interface {
-	Print(t tcl.Ticket) (tcl.Status, error)
-	// Status asks the printer's status between tickets.
-	Status() (tcl.Status, error)
-}
-
 // TITO wires cash-out by ticket (Options.TITO; nil: every cash-out is a
 // handpay).
 type TITO struct {
-	Printer    TicketPrinter // nil: no printer
+	Printer    hw.TicketPrinter // nil: no printer (tcl.Device: a TCL printer)
 	Validation TicketValidation
 	// Wait is how long a cash-out waits for the host's validation number
 	// under system validation, and a ticket in escrow for the host's LP 71
@@ -86,10 +76,9 @@ type TITO struct {
 	// validator (Options.Validator) reads tickets, the casino system
 	// redeems them over SAS (exception 67, LP 70/71).
 	TicketIn bool
-	// Ticket is the heading every ticket carries: Currency, Lang, Casino,
-	// Address1, Address2, Machine, Asset, ExpiryDays (the rest is the
-	// ticket's own).
-	Ticket tcl.Ticket
+	// ExpiryDays is how long a ticket out can be redeemed (0: never
+	// expires), recorded with it; the printer prints it in its heading.
+	ExpiryDays int
 }
 
 // TicketEventKind names a TicketEvent.
@@ -109,7 +98,7 @@ type TicketEvent struct {
 	Kind    TicketEventKind
 	Seq     uint64 // TicketPrintResult: the ticket out printed
 	Cashout uint64 // TicketValidationTimeout: the cash-out ID
-	Status  tcl.Status
+	Status  hw.PrinterStatus
 	Err     error // nil: print done (TicketPrinterStatus: the printer answered)
 }
 
@@ -186,11 +175,10 @@ type ticketDesk struct {
 	// line is held by whoever talks to the printer: the print's goroutine
 	// or a status poll's (one conversation at a time on the serial line).
 	line sync.Mutex
-	// printer is the printer's condition as last logged ("" ready, or
-	// printerPaperLow, printerPaperOut, printerFault, printerNoAnswer):
-	// set by the commit of its event-log entry, forgotten at a boot (the
-	// first poll finds it again).
-	printer string
+	// printer is the printer's condition as last logged: set by the
+	// commit of its event-log entry, forgotten at a boot (the first poll
+	// finds it again).
+	printer hw.PrinterCondition
 }
 
 // init wires the desk to the ledger l (before boot).
@@ -240,7 +228,7 @@ type waitingCashout struct {
 func (d *ticketDesk) boot() error {
 	if d.cfg != nil {
 		d.events = make(chan TicketEvent, 4)
-		d.printer = ""
+		d.printer = hw.PrinterReady
 		d.schedulePoll()
 	}
 	var ok bool
@@ -324,11 +312,11 @@ func (d *ticketDesk) refusal() string {
 		return "-"
 	case t.Printer == nil:
 		return ticketNoPrinter
-	case d.printer == printerPaperOut:
+	case d.printer == hw.PrinterPaperOut:
 		return ticketPrinterPaperOut
-	case d.printer == printerFault:
+	case d.printer == hw.PrinterFault:
 		return ticketPrinterFault
-	case d.printer == printerNoAnswer:
+	case d.printer == hw.PrinterNoAnswer:
 		return ticketPrinterNoAnswer
 	case t.Validation == ValidateNone:
 		return ticketNoValidation
@@ -336,7 +324,7 @@ func (d *ticketDesk) refusal() string {
 		return ticketNoHost
 	case t.Validation == ValidateSecureEnhanced && d.id.MachineID == 0:
 		return ticketNoID
-	case d.led.cur().m.Credits > tcl.MaxAmount:
+	case d.led.cur().m.Credits > t.Printer.Max():
 		return ticketTooLarge
 	}
 	return ""
@@ -395,7 +383,7 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 			return err
 		}
 		var expiry time.Time
-		if days := d.cfg.Ticket.ExpiryDays; days > 0 {
+		if days := d.cfg.ExpiryDays; days > 0 {
 			expiry = d.now().AddDate(0, 0, days)
 		}
 		if t, err = tx.IssueTicket(recovery.TicketRequest{Validation: val, Amount: amount, Expiry: expiry}); err != nil {
@@ -432,8 +420,7 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 // startPrint runs the printer on its own goroutine for ticket t (committed
 // pending); the result comes back as a TicketEvent.
 func (d *ticketDesk) startPrint(t recovery.TicketOut) {
-	tk := d.cfg.Ticket
-	tk.Validation, tk.Amount, tk.Issued, tk.Number = t.Validation, t.Amount, t.Created.Local(), t.TicketNumber()
+	tk := hw.TicketOut{Validation: t.Validation, Amount: t.Amount, Issued: t.Created.Local(), Number: t.TicketNumber()}
 	p, events, line := d.cfg.Printer, d.events, &d.line
 	d.printing = true
 	go func() {
@@ -444,37 +431,14 @@ func (d *ticketDesk) startPrint(t recovery.TicketOut) {
 	}()
 }
 
-// Printer conditions between tickets (ticketDesk.printer; the screen shows
-// "msg.printer_"+condition, the event log "detail.printer_"+condition).
-const (
-	printerPaperLow = "paper_low"
-	printerPaperOut = "paper_out"
-	printerFault    = "fault"
-	printerNoAnswer = "no_answer"
-)
-
-// printerFaults are the status flags that stop a print besides paper out
-// (tcl's refusal before the print command). A power-up reset, lost
-// template data and journal mode are not: Print reloads the template.
-const printerFaults = tcl.PaperJam | tcl.HeadUp | tcl.ChassisOpen | tcl.Offline | tcl.SystemError | tcl.HeadError |
-	tcl.VoltageError | tcl.TemperatureError | tcl.CutterError | tcl.LibraryLoadError | tcl.BufferOverflow |
-	tcl.JobMemoryOverflow | tcl.CommandError | tcl.LibrariesCorrupt | tcl.FlashError | tcl.MissingSupplyIndex
-
-// printerCondition is the condition a status request found: no answer
-// (err), paper out, another fault (with its flags), paper low, or ready
-// (""). Paper out comes first: it has its own SAS exception (61).
-func printerCondition(st tcl.Status, err error) (cond, flags string) {
-	switch {
-	case err != nil:
-		return printerNoAnswer, ""
-	case st.Has(tcl.PaperOut):
-		return printerPaperOut, ""
-	case st.Flags&printerFaults != 0:
-		return printerFault, (st.Flags & printerFaults).String()
-	case st.Has(tcl.PaperLow):
-		return printerPaperLow, ""
-	}
-	return "", ""
+// printerWords are the printer's conditions as the screen shows them
+// ("msg.printer_"+word) and the event log records them
+// ("detail.printer_"+word).
+var printerWords = map[hw.PrinterCondition]string{
+	hw.PrinterPaperLow: "paper_low",
+	hw.PrinterPaperOut: "paper_out",
+	hw.PrinterFault:    "fault",
+	hw.PrinterNoAnswer: "no_answer",
 }
 
 // schedulePoll asks the printer's status once, TITO.StatusEvery from now,
@@ -501,22 +465,22 @@ func (d *ticketDesk) schedulePoll() {
 // sasmachine's table), so each change is logged and raised once.
 func (d *ticketDesk) printerStatus(ev TicketEvent) error {
 	defer d.schedulePoll()
-	cond, flags := printerCondition(ev.Status, ev.Err)
+	cond, flags := ev.Status.Cond, ev.Status.Faults
 	if cond == d.printer || d.led.cur().memErr != nil {
 		return nil
 	}
 	var text, detail string
 	var args []meters.Arg
 	switch cond {
-	case "":
+	case hw.PrinterReady:
 		text, detail = "ticket printer ready", "printer_ok"
-	case printerPaperLow:
+	case hw.PrinterPaperLow:
 		text, detail = "ticket printer paper low", "printer_paper_low"
-	case printerPaperOut:
+	case hw.PrinterPaperOut:
 		text, detail = "ticket printer out of paper: cash-outs are handpays", "printer_paper_out"
-	case printerFault:
+	case hw.PrinterFault:
 		text, detail, args = fmt.Sprintf("ticket printer fault (%s): cash-outs are handpays", flags), "printer_fault", []meters.Arg{argText(flags)}
-	case printerNoAnswer:
+	case hw.PrinterNoAnswer:
 		text, detail = fmt.Sprintf("ticket printer not answering (%v): cash-outs are handpays", ev.Err), "printer_no_answer"
 	}
 	err := d.led.commit("printer status", func(tx *recovery.Tx, s *state) error {
@@ -532,10 +496,10 @@ func (d *ticketDesk) printerStatus(ev TicketEvent) error {
 // printerNotice is the screen's notice of the printer's condition ("" when
 // ready or not polled).
 func (d *ticketDesk) printerNotice() string {
-	if d.printer == "" {
+	if d.printer == hw.PrinterReady {
 		return ""
 	}
-	return "printer_" + d.printer
+	return "printer_" + printerWords[d.printer]
 }
 
 // event handles a printer result or a validation timeout.
@@ -574,7 +538,7 @@ func (d *ticketDesk) printResult(ev TicketEvent) error {
 			s.m.Meters.TicketPrinted(t.Amount)
 			s.ticket = &t
 			text := fmt.Sprintf("ticket %s of %v printed", t.Validation, t.Amount)
-			if ev.Status.Has(tcl.PaperLow) {
+			if ev.Status.PaperLow {
 				text += " (printer paper low)"
 			}
 			return d.led.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
@@ -591,14 +555,8 @@ func (d *ticketDesk) printResult(ev TicketEvent) error {
 }
 
 // printReason is the attendant's record of a failed print: the printer's
-// condition and how far the print got.
-func printReason(err error) string {
-	var pe *tcl.PrintError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("printer: %v (%s)", pe.Err, pe.Stage)
-	}
-	return "printer: " + err.Error()
-}
+// condition and how far the print got, in the driver's words.
+func printReason(err error) string { return "printer: " + err.Error() }
 
 // handpay locks a handpay for the credit meter, as a cash-out
 // without tickets does, with the reason the ticket could not be printed

@@ -125,7 +125,7 @@ func TestEveryRefusalSaysWhy(t *testing.T) {
 				continue
 			}
 			m := r.c.Snapshot().Message
-			if m == "" || m == NoticeNotNow {
+			if m == "" || m == NoticeStepFailed {
 				t.Errorf("%s: %s refused with notice %q, want a reason", where, b, m)
 			}
 			seen[m] = true

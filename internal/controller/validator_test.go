@@ -27,7 +27,7 @@ type vrig struct {
 	path   string
 	st     *recovery.Store
 	c      *Controller
-	v      *Validator
+	v      *id003.Seam
 	emu    *id003emu.Validator
 	port   *id003.Port
 	cancel context.CancelFunc
@@ -64,7 +64,7 @@ func (r *vrig) boot() {
 		r.t.Fatal(err)
 	}
 	r.st = st
-	r.v = NewValidator()
+	r.v = id003.NewSeam()
 	c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito})
 	if err != nil {
 		r.t.Fatal(err)
@@ -106,7 +106,7 @@ func (r *vrig) serve(what string, cond func() bool) {
 	deadline := time.After(20 * time.Second)
 	for !cond() {
 		select {
-		case req := <-r.v.Requests():
+		case req := <-r.v.Calls():
 			if err := r.c.Handle(Input{Note: req}); err != nil {
 				r.t.Logf("handle %s: %v", req, err)
 			}
@@ -213,18 +213,18 @@ func TestValidatorReturnsWhatAcceptanceRefuses(t *testing.T) {
 // order is written.
 func TestEscrowDecisionFollowsAcceptance(t *testing.T) {
 	r := newRig(t, 1)
-	r.c.opt.Validator = NewValidator()
-	escrow := func(v money.Cents) id003.Decision {
+	r.c.opt.Validator = id003.NewSeam()
+	escrow := func(v money.Cents) hw.NoteAnswer {
 		t.Helper()
-		req := &NoteRequest{kind: noteEscrow, note: id003.Note{Code: 0x62, Value: v}, reply: make(chan noteReply, 1)}
+		req := &hw.NoteCall{Kind: hw.NoteEscrow, Value: v, Reply: make(chan hw.NoteAnswer, 1)}
 		if err := r.c.Handle(Input{Note: req}); err != nil {
 			t.Fatal(err)
 		}
-		a := <-req.reply
-		if a.err != nil {
-			t.Fatal(a.err)
+		a := <-req.Reply
+		if a.Err != nil {
+			t.Fatal(a.Err)
 		}
-		return a.dec
+		return a
 	}
 	noRecord := func() {
 		t.Helper()
@@ -407,7 +407,7 @@ func TestValidatorMemoryError(t *testing.T) {
 	r.c.led.fail(ErrMemory)
 	r.emu.PowerCycle()
 	r.serve("the power up seen", func() bool { return r.emu.Snapshot().Status == id003.StDisabled })
-	if d, err := r.c.noteEscrow(id003.Note{Code: 0x62, Value: 500}); err != nil || d.Stack {
+	if d, err := r.c.notes.escrow(500); err != nil || d.Stack {
 		t.Errorf("escrow under a memory error = %+v, %v; want returned", d, err)
 	}
 }

@@ -54,8 +54,9 @@ func boot(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mode s
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	tito := &controller.TITO{Printer: p, Validation: controller.TicketValidation(mode), Wait: 30 * time.Second,
-		Ticket: tcl.Ticket{Currency: "EUR", Lang: "en", Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}
+	heading := tcl.Ticket{Currency: "EUR", Lang: "en", Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}
+	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.TicketValidation(mode), Wait: 30 * time.Second,
+		ExpiryDays: heading.ExpiryDays}
 	set := controller.InForce{
 		Games: []game.ID{game.Classic}, Rules: map[game.ID]blackjack.Rules{game.Classic: blackjack.Classic()},
 		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},

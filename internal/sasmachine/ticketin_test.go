@@ -70,8 +70,8 @@ func newTinRigHost(t *testing.T, serve bool) *tinRig {
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	v := controller.NewValidator()
-	tito := &controller.TITO{Printer: p, Validation: controller.ValidateSystem, Wait: 30 * time.Second, Ticket: heading, TicketIn: true}
+	v := id003.NewSeam()
+	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSystem, Wait: 30 * time.Second, ExpiryDays: heading.ExpiryDays, TicketIn: true}
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, TITO: tito, Validator: v})
 	if err != nil {

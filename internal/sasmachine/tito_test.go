@@ -61,7 +61,7 @@ func titoBootEvery(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Hos
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	tito := &controller.TITO{Printer: p, Validation: controller.TicketValidation(mode), Wait: wait, StatusEvery: every, Ticket: heading}
+	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.TicketValidation(mode), Wait: wait, StatusEvery: every, ExpiryDays: heading.ExpiryDays}
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, TITO: tito})
 	if err != nil {
@@ -492,7 +492,7 @@ func TestTicketsAfterPlay(t *testing.T) {
 	be := sim.New()
 	defer be.Close()
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
-		RNG: controller.SeededRNG{Seed: 11}, TITO: &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: heading}})
+		RNG: controller.SeededRNG{Seed: 11}, TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -595,7 +595,7 @@ func TestCashOutHandpayReasons(t *testing.T) {
 			be := sim.New()
 			defer be.Close()
 			opt := controller.Options{Store: st, HW: be, InForce: settings(), RNG: controller.SeededRNG{Seed: 1},
-				TITO: &controller.TITO{Printer: p, Validation: tc.mode, Ticket: heading}}
+				TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: tc.mode, ExpiryDays: heading.ExpiryDays}}
 			if tc.sas {
 				opt.Exceptions, opt.Host = Exceptions, make(chan controller.HostRequest, 8)
 			}
@@ -645,7 +645,7 @@ func BenchmarkCashOutTicket(b *testing.B) {
 	defer be.Close()
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions,
 		Host: make(chan controller.HostRequest, 8), RNG: controller.SeededRNG{Seed: 1},
-		TITO: &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: heading}})
+		TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func TestValidatorExceptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	v := controller.NewValidator()
+	v := id003.NewSeam()
 	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions,
 		RNG: controller.SeededRNG{Seed: 3}, Validator: v})
 	if err != nil {
@@ -66,7 +66,7 @@ func TestValidatorExceptions(t *testing.T) {
 		deadline := time.After(20 * time.Second)
 		for !cond() {
 			select {
-			case r := <-v.Requests():
+			case r := <-v.Calls():
 				if err := c.Handle(controller.Input{Note: r}); err != nil {
 					t.Logf("%s: %v", r, err)
 				}
