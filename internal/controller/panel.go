@@ -7,7 +7,6 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
-	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
 	"cabinet/internal/view"
 )
@@ -472,71 +471,56 @@ func (u *screen) roundPanel(cs state, p *panel) {
 }
 
 // playNotice is why button b is unlit during a blackjack round whose legal
-// actions are legal: the rule that forbids it, named (platform.md §7: "not
-// now" is not a reason). It reads the committed round as the engine's
-// check does (blackjack/legal.go), in the same order.
+// actions are legal: the engine's own reason (blackjack.Round.Why, the
+// check Legal and Apply make), named (platform.md §7: "not now" is not a
+// reason). A button standing for several actions (SPECIAL: zap or
+// surrender; YES: even money or insurance) takes the reason of the one the
+// game offers; none offered: NoticeNoSpecial.
 func playNotice(cs state, b hw.Button, legal []game.ActionKind) string {
 	r, ok := cs.round.(*blackjack.Round)
-	insurance := slices.Contains(legal, game.NoInsure)
-	switch {
-	case !ok:
-		return NoticeRoundInPlay
-	case insurance && b != hw.Yes && b != hw.No:
-		return NoticeInsuranceFirst
-	}
-	switch b {
-	case hw.Deal, hw.Rebet, hw.BetPlus, hw.Clear, hw.Spot, hw.Game, hw.CashOut:
-		return NoticeRoundInPlay
-	case hw.Yes, hw.No: // during a round, only the insurance question's answers
-		return NoticeNoInsurance
-	}
-	if r.Active < 0 || r.Active >= len(r.Hands) {
+	if !ok {
 		return NoticeRoundInPlay
 	}
-	h := r.Hands[r.Active]
-	total, _ := card.BlackjackTotal(h.Cards)
-	switch b {
-	case hw.Double:
-		switch {
-		case len(h.Cards) != 2:
-			return NoticeDoubleTwoCards
-		case h.FromSplit && !r.Rules.DoubleAfterSplit:
-			return NoticeDoubleAfterSplit
-		case r.Rules.Double == blackjack.Double10or11 && total != 10 && total != 11:
-			return NoticeDouble10or11
+	kinds := blackjackButtons[b]
+	if b == hw.Deal || len(kinds) == 0 { // a betting or leaving button
+		if slices.Contains(legal, game.NoInsure) {
+			return NoticeInsuranceFirst
 		}
-		return NoticeFunds
-	case hw.Split:
-		switch {
-		case len(h.Cards) != 2:
-			return NoticeSplitTwoCards
-		case h.Cards[0].HardValue() != h.Cards[1].HardValue():
-			return NoticeSplitPair
-		case h.Zapped != nil:
-			return NoticeSplitZapped
+		return NoticeRoundInPlay
+	}
+	for _, k := range kinds {
+		var pe *blackjack.PlayError
+		if !errors.As(r.Why(k, cs.m.Credits), &pe) {
+			continue
 		}
-		n := 0
-		for _, o := range r.Hands {
-			if o.Spot == h.Spot {
-				n++
+		switch pe.Reason {
+		case blackjack.PlayNoZap, blackjack.PlayNoSurrender, blackjack.PlayNoEvenMoney, blackjack.PlayEvenMoneyInstead:
+			continue // the game offers the other action of the button
+		case blackjack.PlayNotAPlay:
+			if b == hw.Yes || b == hw.No {
+				return NoticeNoInsurance // YES and NO answer the insurance question
 			}
 		}
-		if n >= r.Rules.MaxHands {
-			return NoticeSplitMax
+		if n, ok := playNotices[pe.Reason]; ok {
+			return n
 		}
-		return NoticeFunds
-	case hw.Special:
-		switch {
-		case r.Rules.Game == game.Classic && !r.Rules.Surrender:
-			return NoticeNoSurrender
-		case r.Rules.Game == game.Classic:
-			return NoticeSurrenderFirst
-		case r.Rules.Game == game.Zappit && (len(h.Cards) != 2 || h.FromSplit):
-			return NoticeZapFirst
-		case r.Rules.Game == game.Zappit:
-			return NoticeZapTotal
-		}
-		return NoticeNoSpecial
+		return NoticeRoundInPlay
 	}
-	return NoticeRoundInPlay
+	return NoticeNoSpecial
+}
+
+// playNotices are the notices of the engine's reasons.
+var playNotices = map[blackjack.PlayReason]string{
+	blackjack.PlayFunds:            NoticeFunds,
+	blackjack.PlayInsuranceFirst:   NoticeInsuranceFirst,
+	blackjack.PlayDoubleTwoCards:   NoticeDoubleTwoCards,
+	blackjack.PlayDoubleAfterSplit: NoticeDoubleAfterSplit,
+	blackjack.PlayDouble10or11:     NoticeDouble10or11,
+	blackjack.PlaySplitTwoCards:    NoticeSplitTwoCards,
+	blackjack.PlaySplitPair:        NoticeSplitPair,
+	blackjack.PlaySplitZapped:      NoticeSplitZapped,
+	blackjack.PlaySplitMax:         NoticeSplitMax,
+	blackjack.PlaySurrenderFirst:   NoticeSurrenderFirst,
+	blackjack.PlayZapFirst:         NoticeZapFirst,
+	blackjack.PlayZapTotal:         NoticeZapTotal,
 }

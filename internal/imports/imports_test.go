@@ -136,6 +136,73 @@ func TestImportRules(t *testing.T) {
 	}
 }
 
+// reach is the table of transitive rules: for the packages a row covers
+// (pkgs, a name or "/..." pattern, "..." for every package, less except),
+// what may be found anywhere among their dependencies (with tests, those
+// of the packages' test variants too): nothing matching not, and, if only
+// is set, nothing of the module or outside it but what only lists (the
+// standard library is always allowed).
+var reach = []struct {
+	pkgs      string
+	except    []string
+	not, only []string
+	tests     bool
+}{
+	// The graphics binding: the display and the program only (a test file
+	// that links it elsewhere would need a display to run).
+	{pkgs: "...", except: []string{"display", "display/...", "cmd/cabinet"}, not: []string{"github.com/gen2brain/..."}, tests: true},
+	// The rule engines are pure: the standard library, game and money.
+	{pkgs: "game/...", only: []string{"game", "game/...", "money"}},
+	// The configuration reads the [hardware] section through hw/periph/pins,
+	// so the headless commands (sim, audit, par, crashtest) link no GPIO
+	// driver.
+	{pkgs: "config", not: []string{"periph.io/...", "hw/periph"}},
+}
+
+// covers reports whether pattern covers p ("..." covers every package).
+func covers(pattern, p string) bool { return pattern == "..." || match(pattern, p) }
+
+func TestReachRules(t *testing.T) {
+	out, err := exec.Command("go", "list", "-test", "-f", "{{.ImportPath}}|{{join .Deps \" \"}}", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	n := 0
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(line, "|")
+		base, variant, _ := strings.Cut(pkg, " ") // "p [p.test]" -> "p"
+		test := variant != "" || strings.HasSuffix(base, ".test") || strings.HasSuffix(base, "_test")
+		base = strings.TrimSuffix(strings.TrimSuffix(base, ".test"), "_test")
+		if !strings.HasPrefix(base, module) {
+			continue
+		}
+		p := short(base)
+		for _, r := range reach {
+			if test && !r.tests || !covers(r.pkgs, p) || slices.ContainsFunc(r.except, func(e string) bool { return covers(e, p) }) {
+				continue
+			}
+			n++
+			for _, d := range strings.Fields(deps) {
+				outside := strings.Contains(strings.SplitN(d, "/", 2)[0], ".")
+				if !outside && !strings.HasPrefix(d, module) {
+					continue // the standard library
+				}
+				name := d
+				if !outside {
+					name = short(d)
+				}
+				in := func(list []string) bool { return slices.ContainsFunc(list, func(a string) bool { return match(a, name) }) }
+				if in(r.not) || r.only != nil && !in(r.only) {
+					t.Errorf("%s depends on %s, which its reach rule %q forbids (not %v, only %v)", pkg, d, r.pkgs, r.not, r.only)
+				}
+			}
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d packages checked: go list found too few", n)
+	}
+}
+
 // TestRulesBite: the matcher is not vacuous (a rule table that allowed
 // everything would pass above).
 func TestRulesBite(t *testing.T) {
