@@ -191,7 +191,9 @@ func TestReachRules(t *testing.T) {
 				if !outside {
 					name = short(d)
 				}
-				in := func(list []string) bool { return slices.ContainsFunc(list, func(a string) bool { return match(a, name) }) }
+				in := func(list []string) bool {
+					return slices.ContainsFunc(list, func(a string) bool { return match(a, name) })
+				}
 				if in(r.not) || r.only != nil && !in(r.only) {
 					t.Errorf("%s depends on %s, which its reach rule %q forbids (not %v, only %v)", pkg, d, r.pkgs, r.not, r.only)
 				}
