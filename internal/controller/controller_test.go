@@ -58,7 +58,6 @@ func newRigSAS(t testing.TB, seed uint64, sas bool) *rig {
 	t.Helper()
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: seed, sas: sas}
 	r.boot()
-	t.Cleanup(func() { r.st.Close() })
 	return r
 }
 
@@ -70,25 +69,13 @@ func (r *rig) boot() {
 			r.t.Fatal(err)
 		}
 	}
-	st, err := recovery.Open(r.path, recovery.Options{Init: true})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.st = st
 	r.be = sim.New()
 	var hear func(HostEvent) []byte
 	if r.sas {
 		hear = hostKinds
 	}
-	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now }, Exceptions: hear,
-		OnCommit: r.onCommit, Display: r.display})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	if err := c.Err(); err != nil {
-		r.t.Fatalf("boot: %v", err)
-	}
-	r.c = c
+	r.c, r.st = testCabinet(r.t, r.path, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
+		Exceptions: hear, OnCommit: r.onCommit, Display: r.display}, nil)
 }
 
 func (r *rig) press(b hw.Button) error {

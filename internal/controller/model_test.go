@@ -215,25 +215,17 @@ func (d *devices) serve(t *testing.T, c *Controller) {
 func modelRun(t *testing.T, seed uint64, steps int, wired bool) (rounds uint64, accepted, refused int) {
 	rnd := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	path := filepath.Join(t.TempDir(), "cabinet.db")
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	fs := &failingStore{Store: st}
+	var fs *failingStore
 	be := sim.New()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	set := testSettings()
-	opt := Options{Store: fs, HW: be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return now }}
+	opt := Options{HW: be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return now }}
 	var dev *devices
 	if wired {
 		dev = wire(t, &opt)
 		defer dev.stop()
 	}
-	c, err := New(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := testCabinet(t, path, opt, func(st *recovery.Store) Store { fs = &failingStore{Store: st}; return fs })
 	var billsIn money.Cents
 	modes := map[string]int{}
 	defer func() {

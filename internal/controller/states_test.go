@@ -25,19 +25,10 @@ import (
 func newRigWith(t *testing.T, seed uint64, mod func(*InForce)) *rig {
 	t.Helper()
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: seed}
-	st, err := recovery.Open(r.path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.st = st
-	t.Cleanup(func() { r.st.Close() })
 	set := testSettings()
 	mod(&set)
 	r.be = sim.New()
-	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return r.now }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.c, r.st = testCabinet(t, r.path, Options{HW: r.be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return r.now }}, nil)
 	if err := r.c.Err(); err != nil {
 		t.Fatal(err)
 	}

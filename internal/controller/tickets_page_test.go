@@ -35,13 +35,15 @@ func newTITORig(t testing.TB, every time.Duration, seed func(tx *recovery.Tx) er
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pr.Close() })
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	path := filepath.Join(t.TempDir(), "cabinet.db")
 	if seed != nil {
-		if err := st.Update(seed); err != nil {
+		st, err := recovery.Open(path, recovery.Options{Init: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = st.Update(seed)
+		st.Close()
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -52,10 +54,7 @@ func newTITORig(t testing.TB, every time.Duration, seed func(tx *recovery.Tx) er
 	t.Cleanup(func() { p.Close() })
 	tito := &TITO{Printer: tcl.Device{P: p, Heading: tcl.Ticket{Currency: "EUR", Lang: "en",
 		Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}, Validation: ValidateSecureEnhanced, StatusEvery: every, ExpiryDays: 30}
-	c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 3}, InForce: testSettings(), Exceptions: hostKinds, TITO: tito})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, st := testCabinet(t, path, Options{HW: sim.New(), RNG: SeededRNG{Seed: 3}, InForce: testSettings(), Exceptions: hostKinds, TITO: tito}, nil)
 	r := &titoRig{t: t, st: st, c: c, pr: pr}
 	r.handle(Input{Host: &HostRequest{ValidationID: &HostValidationID{MachineID: 0x654321}}})
 	return r

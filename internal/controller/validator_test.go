@@ -59,17 +59,9 @@ func newVRigTITO(t *testing.T, mod func(*InForce), tito *TITO) *vrig {
 // process would after a crash: the emulator keeps its state.
 func (r *vrig) boot() {
 	r.t.Helper()
-	st, err := recovery.Open(r.path, recovery.Options{Init: true})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.st = st
 	r.v = id003.NewSeam()
-	c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.c = c
+	r.c, r.st = testCabinet(r.t, r.path, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito}, nil)
+	var err error
 	if r.port, err = id003.OpenPort(r.emu.Path); err != nil {
 		r.t.Fatal(err)
 	}
