@@ -85,6 +85,8 @@ type Parts struct {
 	// requests), tickets out and in, the serial note validator.
 	Exceptions func(controller.HostEvent) []byte
 	Host       <-chan controller.HostRequest
+	// Autoplay is autoplay's steps, one more input source of Run (sim).
+	Autoplay <-chan controller.AutoRequest
 	TITO       *controller.TITO
 	Validator  controller.NoteValidator
 }
@@ -94,7 +96,7 @@ type Parts struct {
 func New(p Parts) (*controller.Controller, error) {
 	opt := controller.Options{Store: p.Store, StoreErr: p.StoreErr, HW: p.HW, RNG: p.RNG, Now: p.Now, Log: p.Log,
 		InForce: p.Rules.InForce, Digest: p.Digest, Version: p.Version, Display: p.Display, OnCommit: p.OnCommit,
-		Exceptions: p.Exceptions, Host: p.Host, TITO: p.TITO, Validator: p.Validator}
+		Exceptions: p.Exceptions, Host: p.Host, Autoplay: p.Autoplay, TITO: p.TITO, Validator: p.Validator}
 	if p.Rules.Returns != nil {
 		opt.Settings = p.Rules.Returns
 	}

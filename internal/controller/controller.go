@@ -59,6 +59,9 @@ type Options struct {
 	Host <-chan HostRequest
 	// TITO turns cash-out by ticket on (tito.go; nil: handpays only).
 	TITO *TITO
+	// Autoplay is one more input source of Run: autoplay's steps, each
+	// answered with its result (cabinet sim). nil: none.
+	Autoplay <-chan AutoRequest
 	// Validator is the serial note validator's seam (validator.go,
 	// id003.Seam; nil: a pulse acceptor or none). With it autoplay
 	// inserts no bills.

@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/money"
 	"cabinet/internal/view"
 )
 
@@ -42,6 +43,24 @@ type AutoStep struct {
 	// CashOut: between rounds, with credits, press CASH OUT instead of
 	// playing (a ticket or a handpay, as the cabinet decides).
 	CashOut bool
+}
+
+// AutoRequest is an autoplay step handed to Run (Options.Autoplay): Run
+// hands Step to Handle and answers on Reply, on its own goroutine, with
+// the result and what the caller needs to choose the next step.
+type AutoRequest struct {
+	Step  AutoStep
+	Reply chan<- AutoResult
+}
+
+// AutoResult is the result of an AutoRequest: Handle's error and the
+// committed state after the step.
+type AutoResult struct {
+	Err       error
+	Completed int64   // rounds closed in the store (Completed)
+	OpenGame  game.ID // the open round's game, "" if none
+	Credits   money.Cents
+	NextRound uint64
 }
 
 // Handle processes one input: the single entry point of the cabinet, on
@@ -94,9 +113,10 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 }
 
 // Run hands hardware inputs, the host's requests (Options.Host), the
-// printer's and note validator's events, the display's reports and the
-// computed returns of operator drafts (draftreturn.go) to Handle until ctx
-// is done or the input channel closes.
+// printer's and note validator's events, the display's reports, the
+// computed returns of operator drafts (draftreturn.go) and autoplay's
+// steps (Options.Autoplay) to Handle until ctx is done or the input
+// channel closes: the one loop of `cabinet run` and `cabinet sim`.
 func (c *Controller) Run(ctx context.Context) error {
 	c.outputs(c.led.cur())
 	in := c.hw.Inputs()
@@ -134,6 +154,10 @@ func (c *Controller) Run(ctx context.Context) error {
 			if err := c.Handle(Input{Host: &r}); err != nil {
 				c.log.Error("host request", "err", err)
 			}
+		case r := <-c.opt.Autoplay:
+			err := c.Handle(Input{Auto: &r.Step})
+			cs := c.led.cur()
+			r.Reply <- AutoResult{Err: err, Completed: c.Completed(), OpenGame: c.OpenGame(), Credits: cs.m.Credits, NextRound: cs.m.NextRound}
 		case ev, ok := <-in:
 			if !ok {
 				return nil
