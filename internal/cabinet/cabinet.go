@@ -86,9 +86,9 @@ type Parts struct {
 	Exceptions func(controller.HostEvent) []byte
 	Host       <-chan controller.HostRequest
 	// Autoplay is autoplay's steps, one more input source of Run (sim).
-	Autoplay <-chan controller.AutoRequest
-	TITO       *controller.TITO
-	Validator  controller.NoteValidator
+	Autoplay  <-chan controller.AutoRequest
+	TITO      *controller.TITO
+	Validator controller.NoteValidator
 }
 
 // New builds the cabinet from its parts: the controller booted on the
