@@ -115,6 +115,9 @@ func (l *books) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from
 // can print one (tito.go), else by locking a handpay, with the reason a
 // ticket could not be printed on screen. Only between rounds.
 func (c *Controller) cashOut() error {
+	if err := c.playing(); err != nil {
+		return err
+	}
 	if c.led.cur().open != nil {
 		return fmt.Errorf("%w: cash out during a round", ErrNotNow)
 	}

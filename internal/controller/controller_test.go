@@ -58,6 +58,7 @@ func newRigSAS(t testing.TB, seed uint64, sas bool) *rig {
 	t.Helper()
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: seed, sas: sas}
 	r.boot()
+	t.Cleanup(func() { r.st.Close() }) // the store open last (a state's own reboot)
 	return r
 }
 

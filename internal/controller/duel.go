@@ -203,6 +203,9 @@ func duelMarks(o *recovery.OpenRound) (m [5]bool) {
 // open Poker Duel round; nothing changes unless the commit is durable.
 func (u *screen) duelMark(pos int) error {
 	c := u.c
+	if err := c.playing(); err != nil {
+		return err
+	}
 	if pos < 0 || pos >= 5 {
 		return fmt.Errorf("cabinet: duel mark: card position %d, want 0-4", pos)
 	}

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"os"
 	"testing"
 
 	"cabinet/internal/recovery"
@@ -13,7 +14,8 @@ import (
 // testStore opens (creating it) the store at path for a test. At the test's
 // cleanup the store is closed and the file, as the test left it, is opened
 // again read-only and checked (recovery's Check: records, checksums, the
-// meters' invariant); a failure fails the test.
+// meters' invariant); a failure fails the test. A test that damages the
+// file on purpose says so first (damaged).
 func testStore(t testing.TB, path string) *recovery.Store {
 	t.Helper()
 	st, err := recovery.Open(path, recovery.Options{Init: true})
@@ -23,6 +25,9 @@ func testStore(t testing.TB, path string) *recovery.Store {
 	t.Cleanup(func() {
 		if err := st.Close(); err != nil {
 			t.Errorf("close store %s: %v", path, err)
+		}
+		if _, err := os.Stat(path + damagedMark); err == nil {
+			return
 		}
 		ro, err := recovery.Open(path, recovery.Options{ReadOnly: true})
 		if err != nil {
@@ -35,6 +40,18 @@ func testStore(t testing.TB, path string) *recovery.Store {
 		}
 	})
 	return st
+}
+
+// damagedMark, beside a store file, says the test damaged it on purpose.
+const damagedMark = ".damaged-by-the-test"
+
+// damaged marks the store file at path as damaged on purpose: its check at
+// cleanup is skipped.
+func damaged(t testing.TB, path string) {
+	t.Helper()
+	if err := os.WriteFile(path+damagedMark, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // testCabinet boots a controller with opt on a real store at path (opened

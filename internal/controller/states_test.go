@@ -180,6 +180,7 @@ func stMemoryError(t *testing.T) *rig {
 	if err := r.st.Close(); err != nil {
 		t.Fatal(err)
 	}
+	damaged(t, r.path)
 	data, err := os.ReadFile(r.path)
 	if err != nil {
 		t.Fatal(err)

@@ -57,6 +57,18 @@ func stopped(cs state, mode view.Mode) string {
 	return ""
 }
 
+// playing is the steps' own assertion of the table's decision (stopped):
+// a lit entry never asks a step while play is stopped (TestModelWired
+// walks every device to check it), and a step asked anyway (a direct
+// call) changes nothing: under a memory error above all, whose commits
+// write nothing.
+func (c *Controller) playing() error {
+	if why := stopped(c.led.cur(), c.scr.mode); why != "" {
+		return fmt.Errorf("%w: play is stopped (%s)", ErrNotNow, why)
+	}
+	return nil
+}
+
 // play applies one game action to the open round, starting a round of the
 // selected game for Deal/Buy when none is open (a lit entry's action: the
 // table has checked that play is not stopped). The engine decides the step
@@ -64,6 +76,9 @@ func stopped(cs state, mode view.Mode) string {
 // record, the credit change, the meters and the pool; only then does the
 // controller's state (and the snapshot) move. On any error nothing changed.
 func (c *Controller) play(a game.Action) error {
+	if err := c.playing(); err != nil {
+		return err
+	}
 	a.Funds = c.led.cur().m.Credits
 	starting := c.led.cur().open == nil
 	var (
