@@ -54,6 +54,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if err := checkSerialPorts(cfg, *sasF, *printerF, *accF); err != nil { // before the store is opened
+		return fmt.Errorf("run: %w", err)
+	}
 	path, mirror := storePaths(cfg, *storeF, *mirrorF)
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	digest, err := programDigest()

@@ -78,7 +78,7 @@ func (l *sasLink) start(ctx context.Context, st *recovery.Store, c *controller.C
 	log.Info("SAS served", "port", l.port, "address", l.cfg.Address, "accounting_denomination", l.cfg.Denom.String())
 	go func() {
 		defer p.Close()
-		done <- sas.Serve(ctx, p, e, sas.LinkOptions{Log: log, Link: m.Link})
+		done <- sas.Serve(ctx, p, e, sas.LinkOptions{Log: log, Link: m.Link, Line: m.Line})
 	}()
 	return done, nil
 }

@@ -132,6 +132,9 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if err := checkSerialPorts(cfg, *sasF, *printerF, *accF); err != nil { // before the store is opened
+		return fmt.Errorf("sim: %w", err)
+	}
 	games := set.Games
 	if *gameF != "all" {
 		id := game.ID(*gameF)

@@ -154,7 +154,7 @@ func startHwtestValidator(ctx context.Context, l *validatorLink, opt *selftest.O
 		switch e.Kind {
 		case id003.EvRejected:
 			in = hw.Input{Kind: hw.BillRefused, Err: "validator rejected a note: " + e.Reject.String()}
-		case id003.EvFault, id003.EvTimeout, id003.EvBadFrame, id003.EvStoreError, id003.EvUncredited:
+		case id003.EvFault, id003.EvTimeout, id003.EvLine, id003.EvStoreError, id003.EvUncredited:
 			in = hw.Input{Kind: hw.BillError, Err: "validator: " + e.String()}
 		default:
 			return

@@ -367,10 +367,19 @@ func (o *options) events(st *recovery.Store) error {
 	}
 	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "seq\ttime\tkind\ttext")
+	noise := 0
 	for _, e := range evs {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", e.Seq, e.At.Format(time.DateTime), e.Kind, e.Text)
+		if meters.Noise(e.Kind) {
+			noise++
+		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The two rings (docs/recovery.md, "The event log").
+	_, err := fmt.Fprintf(o.stdout, "%d significant events, %d device-noise events (kept apart: noise never evicts a significant event)\n", len(evs)-noise, noise)
+	return err
 }
 
 // --- check ---

@@ -137,6 +137,9 @@ func TestEvents(t *testing.T) {
 	if err != nil || !strings.Contains(out, "bill_accepted") || strings.Index(out, "door") > strings.Index(out, "bill_accepted") {
 		t.Errorf("events = %q, %v; want newest first", out, err)
 	}
+	if !strings.Contains(out, "3 significant events, 0 device-noise events") {
+		t.Errorf("events = %q, want the count of each ring", out)
+	}
 	out, err = run(t, "--store", path, "events", "1", "--json")
 	var evs []meters.Event
 	if err != nil || json.Unmarshal([]byte(out), &evs) != nil || len(evs) != 1 || evs[0].Seq != 3 {

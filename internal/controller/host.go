@@ -10,6 +10,7 @@ import (
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/serial"
 	"cabinet/internal/view"
 )
 
@@ -131,6 +132,9 @@ type HostRequest struct {
 	Redemption *HostRedemption
 	// Link: the SAS link went down or came back (ledger.hostLink).
 	Link *HostLink
+	// Line: the SAS line's fault report (damaged polls, coalesced),
+	// logged as device noise (ledger.lineFault).
+	Line *serial.FaultReport
 }
 
 // Validate reports a command the controller would refuse, before it is
@@ -170,6 +174,9 @@ func (c *Controller) hostRequest(r HostRequest) error {
 	}
 	if r.Link != nil {
 		c.led.hostLink(*r.Link)
+	}
+	if r.Line != nil {
+		errs = append(errs, c.led.lineFault(deviceSAS, *r.Line))
 	}
 	if r.Redemption != nil {
 		errs = append(errs, c.notes.hostRedemption(*r.Redemption))

@@ -13,6 +13,7 @@ import (
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/serial"
 )
 
 // Store is what the controller needs of the durable store
@@ -112,6 +113,7 @@ type deskLedger interface {
 	logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error
 	logOnly(kind, text, detail string, args ...meters.Arg) error
 	billJam(on bool, why string) error
+	lineFault(device string, r serial.FaultReport) error
 	creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from string) error
 	store() interface {
 		Check() error
@@ -329,6 +331,38 @@ func (l *books) logDetail(tx *recovery.Tx, kind, text, detail string, args ...me
 // (logDetail). With a memory error nothing is written: the store is evidence.
 func (l *books) logOnly(kind, text, detail string, args ...meters.Arg) error {
 	return l.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return l.logDetail(tx, kind, text, detail, args...) })
+}
+
+// Devices whose line faults are logged (lineFault; "device."+name is the
+// display's name).
+const (
+	deviceValidator = "validator"
+	devicePrinter   = "printer"
+	deviceSAS       = "sas"
+)
+
+// lineFault commits a device line's fault report (serial.LineFault: when
+// it began, with the first bytes seen; its count at 10, 100, 1000, …
+// errors; when it cleared) as device noise, which the store keeps apart
+// from the significant events (meters.Noise): a noisy device never
+// evicts a power-up, a door or a memory clear from the log.
+func (l *books) lineFault(device string, r serial.FaultReport) error {
+	dev := argKey("device." + device)
+	var text, detail string
+	var args []meters.Arg
+	switch r.Phase {
+	case serial.FaultBegan:
+		text, detail, args = fmt.Sprintf("%s line fault began: %s", device, r.First), "line_fault_began", []meters.Arg{dev, argText(r.First)}
+	case serial.FaultLasts:
+		text, detail, args = fmt.Sprintf("%s line fault goes on: %d errors (first: %s; latest: %s)", device, r.Count, r.First, r.Last),
+			"line_fault_lasts", []meters.Arg{dev, argCount(uint64(r.Count))}
+	case serial.FaultCleared:
+		text, detail, args = fmt.Sprintf("%s line fault cleared after %d errors (first: %s; latest: %s)", device, r.Count, r.First, r.Last),
+			"line_fault_cleared", []meters.Arg{dev, argCount(uint64(r.Count))}
+	default:
+		panic(fmt.Sprintf("BUG: controller: line fault report %+v", r))
+	}
+	return l.logOnly(meters.KindDevice, text, detail, args...)
 }
 
 // ack removes the exceptions the host acknowledged from the store's queue

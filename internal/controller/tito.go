@@ -12,6 +12,7 @@ import (
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/serial"
 )
 
 // Cash-out by ticket (TITO out, docs/tito.md). With a printer and a SAS
@@ -100,6 +101,18 @@ type TicketEvent struct {
 	Cashout uint64 // TicketValidationTimeout: the cash-out ID
 	Status  hw.PrinterStatus
 	Err     error // nil: print done (TicketPrinterStatus: the printer answered)
+	// Line are the printer line's fault reports of that conversation
+	// (lineFaults), logged as device noise.
+	Line []serial.FaultReport
+}
+
+// lineFaults returns the line fault reports of a printer that keeps them
+// (a tcl.Device: garbled status replies, coalesced), nil otherwise.
+func lineFaults(p hw.TicketPrinter) []serial.FaultReport {
+	if lf, ok := p.(interface{ LineFaults() []serial.FaultReport }); ok {
+		return lf.LineFaults()
+	}
+	return nil
 }
 
 // HostValidation is the host's LP 58 for cash-out Cashout: its validation
@@ -426,8 +439,9 @@ func (d *ticketDesk) startPrint(t recovery.TicketOut) {
 	go func() {
 		line.Lock()
 		st, err := p.Print(tk)
+		lf := lineFaults(p)
 		line.Unlock()
-		events <- TicketEvent{Kind: TicketPrintResult, Seq: t.Seq, Status: st, Err: err}
+		events <- TicketEvent{Kind: TicketPrintResult, Seq: t.Seq, Status: st, Err: err, Line: lf}
 	}()
 }
 
@@ -454,8 +468,9 @@ func (d *ticketDesk) schedulePoll() {
 	time.AfterFunc(d.cfg.StatusEvery, func() {
 		line.Lock()
 		st, err := p.Status()
+		lf := lineFaults(p)
 		line.Unlock()
-		events <- TicketEvent{Kind: TicketPrinterStatus, Status: st, Err: err}
+		events <- TicketEvent{Kind: TicketPrinterStatus, Status: st, Err: err, Line: lf}
 	})
 }
 
@@ -507,6 +522,17 @@ func (d *ticketDesk) event(ev TicketEvent) error {
 	if d.led.cur().memErr != nil && ev.Kind == TicketValidationTimeout {
 		return nil // the store is evidence: nothing to pay from
 	}
+	err := d.ticketEvent(ev)
+	// The line's reports after the event's own record (a print result is
+	// never held back by a log entry).
+	for _, r := range ev.Line {
+		err = errors.Join(err, d.led.lineFault(devicePrinter, r))
+	}
+	return err
+}
+
+// ticketEvent handles one TicketEvent's own business.
+func (d *ticketDesk) ticketEvent(ev TicketEvent) error {
 	switch ev.Kind {
 	case TicketPrintResult:
 		d.printing = false

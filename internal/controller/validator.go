@@ -324,8 +324,8 @@ func (d *noteDesk) event(e hw.NoteEvent) error {
 		return d.hardware(hw.Input{Kind: hw.BillRefused, Err: e.Text})
 	case hw.NoteUncredited:
 		return d.hardware(hw.Input{Kind: hw.BillError, Err: e.Text})
-	case hw.NoteLineError:
-		return d.led.logOnly(meters.KindBillError, "bill error: "+e.Text, "bill_error", meters.Arg{Type: meters.ArgText, Value: e.Text})
+	case hw.NoteLine:
+		return d.led.lineFault(deviceValidator, e.Line)
 	case hw.NoteGone:
 		return d.tilt(func(t *validatorTilts) *bool { return &t.gone }, true, "note validator not answering: "+e.Text, HostValidatorFailure)
 	case hw.NoteBack:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +35,8 @@ type vrig struct {
 	cancel context.CancelFunc
 	done   chan error
 	set    InForce
-	tito   *TITO // ticket in (ticketin_test.go); nil: notes only
+	tito   *TITO         // ticket in (ticketin_test.go); nil: notes only
+	reply  time.Duration // the driver's reply timeout (0: 50 ms)
 }
 
 func newVRig(t *testing.T, mod func(*InForce)) *vrig { return newVRigTITO(t, mod, nil) }
@@ -65,7 +68,11 @@ func (r *vrig) boot() {
 	if r.port, err = id003.OpenPort(r.emu.Path); err != nil {
 		r.t.Fatal(err)
 	}
-	d, err := id003.New(r.port, id003.Config{Notes: vNotes, PollInterval: time.Millisecond, ReplyTimeout: 50 * time.Millisecond, Tickets: r.tito != nil}, r.v, r.v.Event)
+	reply := r.reply
+	if reply == 0 {
+		reply = 50 * time.Millisecond
+	}
+	d, err := id003.New(r.port, id003.Config{Notes: vNotes, PollInterval: time.Millisecond, ReplyTimeout: reply, Tickets: r.tito != nil}, r.v, r.v.Event)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -335,9 +342,13 @@ func TestValidatorFaultsTilt(t *testing.T) {
 	}
 	r.emu.Mute(false)
 	r.serve("the validator back", func() bool { return len(r.c.led.cur().tilts()) == 0 })
-	// A garbled answer is logged with its reason; nothing is credited.
+	// A garbled answer begins a line fault, logged with its reason and
+	// bytes; nothing is credited.
 	r.emu.Garble(id003emu.GarbleCRC)
-	r.serve("the bad frame logged", func() bool { return hasEvent(r.events(), meters.KindBillError, "bad CRC") })
+	r.serve("the line fault logged", func() bool {
+		return hasEvent(r.events(), meters.KindDevice, "validator line fault began: answer to") &&
+			hasEvent(r.events(), meters.KindDevice, "id003: bad CRC: frame FC")
+	})
 	r.insert(0x62)
 	r.settled()
 }
@@ -425,4 +436,63 @@ func TestValidatorJamAfterStack(t *testing.T) {
 		t.Errorf("the order's end not logged: %v", r.events())
 	}
 	t.Logf("emulator: %+v", r.emu.Snapshot())
+}
+
+// TestNoisyValidatorKeepsTheLog (issue 37): a validator that damages every
+// answer for 1,100 status requests (110 s of polling at the default
+// 100 ms; a short reply timeout makes it a few seconds here) leaves the
+// event log's significant events where they were, the store initialised
+// (memory clear) and the power up among them, and is recorded as one line
+// fault of a handful of events carrying its count, and one tilt; when it
+// answers cleanly again the fault clears with its total.
+func TestNoisyValidatorKeepsTheLog(t *testing.T) {
+	emu, err := id003emu.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	t.Cleanup(func() { emu.Close() })
+	r := &vrig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), emu: emu, set: testSettings(), reply: 5 * time.Millisecond}
+	r.boot()
+	t.Cleanup(r.stop)
+	r.serve("the validator idling", func() bool { return r.emu.Snapshot().Status == id003.StIdling })
+	start := r.emu.Snapshot().Requests
+	r.emu.GarbleAll(id003emu.GarbleCRC, id003emu.GarbleLength, id003emu.GarbleTrunc, id003emu.GarbleNoise)
+	r.serve("1,100 damaged answers", func() bool { return r.emu.Snapshot().Requests >= start+1100 })
+	r.emu.GarbleAll()
+	r.serve("the line fault cleared", func() bool { return hasEvent(r.events(), meters.KindDevice, "line fault cleared") })
+	r.serve("the validator back", func() bool { return len(r.c.led.cur().tilts()) == 0 })
+
+	evs := r.events()
+	for _, k := range []string{meters.KindMemoryClear, meters.KindPowerUp} {
+		if !hasEvent(evs, k, "") {
+			t.Errorf("no %s event left in the log after the noise", k)
+		}
+	}
+	kinds := map[string]int{}
+	var dev []meters.Event
+	for _, e := range evs {
+		kinds[e.Kind]++
+		if e.Kind == meters.KindDevice {
+			dev = append(dev, e)
+		}
+	}
+	if len(dev) > 5 || kinds[meters.KindBillError] != 0 || kinds[meters.KindTilt] != 1 {
+		t.Fatalf("the noise made %d device events, %d bill errors, %d tilts; want at most 5, 0, 1: %v", len(dev), kinds[meters.KindBillError], kinds[meters.KindTilt], kinds)
+	}
+	for _, e := range dev {
+		t.Logf("%s: %s", e.Kind, e.Text)
+	}
+	first, last := dev[0], dev[len(dev)-1]
+	if first.Detail != "line_fault_began" || !strings.Contains(first.Text, "frame FC") {
+		t.Errorf("first device event %+v, want the fault's beginning with the first bytes seen", first)
+	}
+	n, _ := strconv.Atoi(last.Args[len(last.Args)-1].Value)
+	if last.Detail != "line_fault_cleared" || n < 1100 {
+		t.Errorf("last device event %+v, want the fault cleared with its count (at least 1100)", last)
+	}
+	for _, e := range dev[1:] {
+		if e.Args[len(e.Args)-1].Type != meters.ArgCount {
+			t.Errorf("device event %+v carries no count", e)
+		}
+	}
 }

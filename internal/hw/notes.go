@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"cabinet/internal/money"
+	"cabinet/internal/serial"
 )
 
 // A serial note validator and a ticket printer, as the cabinet speaks of
@@ -103,8 +104,9 @@ const (
 	// NoteUncredited: a note reached the stacker that the cabinet did not
 	// credit, or the cabinet could not record it (Text).
 	NoteUncredited
-	// NoteLineError: a bad frame or a communication error (Text): logged.
-	NoteLineError
+	// NoteLine: the line's fault began, goes on or cleared (Line):
+	// garbled or unexpected frames, bytes skipped, coalesced.
+	NoteLine
 	// NoteGone, NoteBack: it stopped answering, and answers again.
 	NoteGone
 	NoteBack
@@ -142,12 +144,13 @@ const (
 // NoteEvent is one report of a note validator.
 type NoteEvent struct {
 	Kind     NoteEventKind
-	At       NotePlace      // NotePowerUp, NoteSettled
-	Fault    ValidatorFault // NoteFault
-	On       bool           // NoteFault: starts
-	Value    money.Cents    // NoteReturned: the note
-	Ticket   string         // NoteReturned: the ticket's barcode, if read
-	IsTicket bool           // NoteReturned: a ticket
+	At       NotePlace          // NotePowerUp, NoteSettled
+	Fault    ValidatorFault     // NoteFault
+	On       bool               // NoteFault: starts
+	Value    money.Cents        // NoteReturned: the note
+	Ticket   string             // NoteReturned: the ticket's barcode, if read
+	IsTicket bool               // NoteReturned: a ticket
+	Line     serial.FaultReport // NoteLine
 	// Text is the validator's own words (its status, the reason), for the
 	// event log's English record.
 	Text string

@@ -106,11 +106,26 @@ const (
 	KindTicketOut = "ticket_out" // a cash-out ticket issued, printed, failed, reprinted or voided
 	KindTicketIn  = "ticket_in"  // a ticket inserted, authorised, stacked and credited, rejected or returned
 	KindNote      = "note"       // a note's escrow record resolved (validator power-up)
+	// KindDevice is a device line's fault (issue 37): frames damaged,
+	// bytes skipped while resynchronising, a host's garbage, coalesced by
+	// the driver into one event when the fault begins (with the first
+	// bytes seen), a count while it lasts (at 10, 100, 1000, … errors)
+	// and one event when it clears. The only kind of noise: the store
+	// keeps it in a ring of its own, so it never evicts a significant
+	// event (Noise).
+	KindDevice = "device"
 )
+
+// Noise reports whether events of kind are device noise, kept apart from
+// the significant events (power, doors, keys, tilts, memory clears and
+// errors, configuration and operator changes, host commands, money
+// events: every other kind) so that no amount of noise evicts one
+// (docs/recovery.md, "The event log").
+func Noise(kind string) bool { return kind == KindDevice }
 
 // Kinds lists every event kind in a stable order.
 func Kinds() []string {
 	return []string{KindPowerUp, KindRecovery, KindDoor, KindKey, KindBillAccepted, KindBillRefused,
 		KindBillError, KindTilt, KindTiltClear, KindHandpay, KindHandpayClear, KindConfigChange,
-		KindMemoryClear, KindVoid, KindJackpot, KindMemoryError, KindProgram, KindTicketOut, KindTicketIn, KindNote}
+		KindMemoryClear, KindVoid, KindJackpot, KindMemoryError, KindProgram, KindTicketOut, KindTicketIn, KindNote, KindDevice}
 }

@@ -81,8 +81,8 @@ func checkRecords(tx *Tx) []error {
 	if empty {
 		return []error{fmt.Errorf("recovery: no bucket: %w", ErrNotInitialised)}
 	}
-	// optional: sas.go, tito.go
-	known := map[string]bool{string(bSAS): true, string(bTITO): true, string(bTicketsOut): true, string(bTicketsIn): true}
+	// optional: sas.go, tito.go, logdetail.go
+	known := map[string]bool{string(bSAS): true, string(bNoise): true, string(bTITO): true, string(bTicketsOut): true, string(bTicketsIn): true}
 	for _, b := range allBuckets {
 		known[string(b)] = true
 		if tx.tx.Bucket(b) == nil {
@@ -181,17 +181,39 @@ func checkRecords(tx *Tx) []error {
 		lastRound = max(lastRound, r.Round)
 		return 0, nil
 	})
+	// The event log's two rings (logdetail.go): each holds only its own
+	// kinds, and they share one sequence (no number in both).
+	sigSeqs := map[string]bool{}
 	checkRing(bEvents, func(k, raw []byte) (uint64, error) {
 		var e meters.Event
 		if err := decode(bEvents, k, raw, &e); err != nil {
 			return 0, err
 		}
+		if meters.Noise(e.Kind) {
+			return 0, corrupt(bEvents, k, "device noise (%s) in the ring of significant events", e.Kind)
+		}
+		sigSeqs[string(k)] = true
+		return e.Seq, nil
+	})
+	checkRing(bNoise, func(k, raw []byte) (uint64, error) {
+		var e meters.Event
+		if err := decode(bNoise, k, raw, &e); err != nil {
+			return 0, err
+		}
+		if !meters.Noise(e.Kind) {
+			return 0, corrupt(bNoise, k, "significant event %s in the ring of device noise", e.Kind)
+		}
+		if sigSeqs[string(k)] {
+			return 0, corrupt(bNoise, k, "sequence number also used in %s", bEvents)
+		}
 		return e.Seq, nil
 	})
 	if b := tx.tx.Bucket(bMeta); b != nil && b.Get(kStore) == nil {
 		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: "record missing"})
-	} else if sm.Format != 0 && sm.Format != storeFormat {
-		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: fmt.Sprintf("store format %d, want %d", sm.Format, storeFormat)})
+	} else if sm.Format < 0 || sm.Format > storeFormat {
+		add(&CorruptError{Bucket: string(bMeta), Key: string(kStore), Reason: fmt.Sprintf("store format %d, want %d at most", sm.Format, storeFormat)})
+	} else if sm.Format < 2 && tx.tx.Bucket(bNoise) != nil {
+		add(&CorruptError{Bucket: string(bNoise), Key: "*", Reason: fmt.Sprintf("a noise ring in a store of format %d (the ring came with format 2)", sm.Format)})
 	}
 	b := tx.tx.Bucket(bMachine)
 	machineOK := b != nil && b.Get(kMachine) != nil && decode(bMachine, kMachine, b.Get(kMachine), &Machine{}) == nil

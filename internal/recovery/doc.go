@@ -25,7 +25,8 @@
 // record damaged, truncated or moved to another key is reported as a
 // *CorruptError (wrapping ErrCorrupt) that names the bucket and the key.
 //
-//	meta/store          store format, creation time, the store's identity
+//	meta/store          store format (2; 1 before the noise ring), creation
+//	                    time, the store's identity
 //	meta/commit         commit counter (incremented by every Update)
 //	machine/machine     Machine: credits, meters, pool, handpay, last bill
 //	round/open          OpenRound header (absent between rounds); older
@@ -35,7 +36,13 @@
 //	carry/<game>        per-game state kept between rounds (opaque bytes)
 //	overrides/<key>     operator setting overrides
 //	recall/#<seq>       meters.Recall ring (RecallDepth newest kept)
-//	events/#<seq>       meters.Event ring (EventDepth newest kept)
+//	events/#<seq>       meters.Event ring of the significant events
+//	                    (EventDepth newest kept; every kind but noise)
+//	noise/#<seq>        meters.Event ring of device noise (meters.Noise:
+//	                    the coalesced line faults; EventDepth newest
+//	                    kept; the bucket exists once noise was logged).
+//	                    The two rings share one sequence (logdetail.go):
+//	                    noise never evicts a significant event
 //	sas/#<seq>          SAS exception queue (ExceptionDepth kept; sas.go),
 //	                    raised in the transaction of its cause
 //	sas/queue           the queue's next sequence number

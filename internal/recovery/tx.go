@@ -33,8 +33,12 @@ var (
 // allBuckets lists every bucket of an initialised store.
 var allBuckets = [][]byte{bMeta, bMachine, bRound, bCarry, bOverrides, bRecall, bEvents}
 
-// storeFormat is the layout version kept in meta/store.
-const storeFormat = 1
+// storeFormat is the layout version kept in meta/store: 2 since the event
+// log has a ring of device noise (logdetail.go, issue 37). A store of
+// format 1 has none and is read as it is; its first noise event creates
+// the ring and marks it format 2, so a program that knows only format 1
+// refuses it by its format rather than by an unexpected bucket.
+const storeFormat = 2
 
 // storeMeta is the meta/store record.
 type storeMeta struct {
@@ -257,19 +261,36 @@ func (tx *Tx) push(bucket []byte, depth int, value func(seq uint64) any) error {
 		}
 		seq = binary.BigEndian.Uint64(k) + 1
 	}
-	if err := tx.put(bucket, seqKey(seq), value(seq)); err != nil {
+	return tx.pushAt(bucket, depth, seq, value(seq))
+}
+
+// pushAt puts v at sequence number seq of a ring bucket and deletes the
+// oldest entries beyond depth (all but the depth newest).
+func (tx *Tx) pushAt(bucket []byte, depth int, seq uint64, v any) error {
+	b, err := tx.bucket(bucket)
+	if err != nil {
 		return err
 	}
-	if seq <= uint64(depth) {
+	if err := tx.put(bucket, seqKey(seq), v); err != nil {
+		return err
+	}
+	// Keep the depth newest: walk back depth entries from the newest (the
+	// rings of the event log share one sequence, so their keys have gaps),
+	// and delete everything before.
+	c := b.Cursor()
+	k, _ := c.Last()
+	for i := 1; i < depth && k != nil; i++ {
+		k, _ = c.Prev()
+	}
+	if k == nil {
 		return nil
 	}
-	oldest := seq - uint64(depth) // keys <= oldest go
-	c := b.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		if len(k) == 8 && binary.BigEndian.Uint64(k) > oldest {
-			break
-		}
-		if err := c.Delete(); err != nil {
+	var old [][]byte
+	for k, _ = c.Prev(); k != nil; k, _ = c.Prev() {
+		old = append(old, bytes.Clone(k))
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
 			return fmt.Errorf("recovery: trim %s: %w", bucket, err)
 		}
 	}
@@ -315,17 +336,10 @@ func (tx *Tx) PutCarry(g game.ID, state []byte) error {
 }
 
 // Log appends an event (kind: one of the meters.Kind constants) with the
-// next sequence number and the store clock's time; the ring keeps the
-// newest EventDepth events.
+// next sequence number and the store clock's time to its ring of the event
+// log (logdetail.go), which keeps its newest EventDepth events.
 func (tx *Tx) Log(kind, text string) error {
-	now := tx.s.opt.Now()
-	err := tx.push(bEvents, tx.s.opt.EventDepth, func(seq uint64) any {
-		return meters.Event{Seq: seq, At: now, Kind: kind, Text: text}
-	})
-	if err != nil {
-		return fmt.Errorf("recovery: log %s: %w", kind, err)
-	}
-	return nil
+	return tx.LogEvent(meters.Event{Kind: kind, Text: text})
 }
 
 // Overrides returns the operator overrides (key → value).
@@ -366,20 +380,6 @@ func (tx *Tx) Recall(n int) ([]meters.Recall, error) {
 			return err
 		}
 		out = append(out, r)
-		return nil
-	})
-	return out, err
-}
-
-// Events returns up to n events, newest first (n <= 0: all).
-func (tx *Tx) Events(n int) ([]meters.Event, error) {
-	var out []meters.Event
-	err := tx.ring(bEvents, n, func(k, raw []byte) error {
-		var e meters.Event
-		if err := decode(bEvents, k, raw, &e); err != nil {
-			return err
-		}
-		out = append(out, e)
 		return nil
 	})
 	return out, err

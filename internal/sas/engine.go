@@ -3,7 +3,10 @@ package sas
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"time"
+
+	"cabinet/internal/serial"
 )
 
 // Exception codes emitted by the cabinet (SAS Appendix A).
@@ -71,6 +74,10 @@ type Engine struct {
 	// AckErr is the last error from the queue's Ack (the exception will be
 	// reported again: duplicated, never lost).
 	AckErr error
+	// Damaged is why the last message to this machine was NACKed as
+	// damaged on the line (a bad CRC, cut short), with its bytes; "" when
+	// it was not. Serve counts it as a line error and clears it.
+	Damaged string
 }
 
 // Unsync puts the engine back in the state after start-up (a loop break):
@@ -156,7 +163,17 @@ func (e *Engine) answer(now time.Time, msg []byte) ([]byte, func()) {
 	if len(msg) == 1 {
 		return e.generalPoll(now)
 	}
-	if n := pollLen(msg); n > 2 && !CheckCRC(msg) {
+	switch n := pollLen(msg); {
+	case n == 0 || n > len(msg):
+		// Cut short (Framer.Flush): a length byte larger than the frame,
+		// or no length byte. Malformed: NACK (sas.md: bad CRC/bad data).
+		e.Damaged = fmt.Sprintf("long poll %02X cut short: %d bytes, no length byte (%s)", msg[1], len(msg), serial.Hex(msg))
+		if n > 0 {
+			e.Damaged = fmt.Sprintf("long poll %02X cut short: %d of the %d bytes its length byte says (%s)", msg[1], len(msg), n, serial.Hex(msg))
+		}
+		return []byte{a | 0x80}, nil
+	case n > 2 && !CheckCRC(msg):
+		e.Damaged = fmt.Sprintf("long poll %02X with a bad CRC (%s)", msg[1], serial.Hex(msg))
 		return []byte{a | 0x80}, nil
 	}
 	r, onAck, handled, err := e.titoPoll(now, msg)

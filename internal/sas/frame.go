@@ -60,10 +60,41 @@ func pollLen(m []byte) int {
 // poll addressed to this machine (checked for its CRC by the engine), or
 // the address and command of a poll to this machine that it does not
 // implement (answered with silence).
+//
+// A long poll to this machine that a wakeup byte interrupts before its
+// length is complete is damaged: the next Cut returns it (the host has
+// moved on; it is counted as a line error, not answered). One that the
+// line leaves incomplete is returned by Flush once the line is silent
+// (Serve: CutAfter), for the engine to NACK.
 type Framer struct {
 	Addr byte
 	buf  []byte
 	on   bool
+	cut  []byte
+}
+
+// mine reports a long poll to this machine being collected.
+func (f *Framer) mine() bool { return f.on && len(f.buf) > 0 && f.buf[0] == f.Addr && f.Addr != 0 }
+
+// Pending reports a long poll to this machine begun and not complete.
+func (f *Framer) Pending() bool { return f.mine() }
+
+// Flush ends the long poll to this machine being collected and returns
+// it, incomplete (nil: none).
+func (f *Framer) Flush() []byte {
+	if !f.mine() {
+		return nil
+	}
+	f.on = false
+	return append([]byte(nil), f.buf...)
+}
+
+// Cut returns the long poll to this machine that a wakeup byte cut short
+// since the last Cut (nil: none).
+func (f *Framer) Cut() []byte {
+	c := f.cut
+	f.cut = nil
+	return c
 }
 
 // Feed takes one byte and returns a complete message, or nil.
@@ -75,6 +106,9 @@ type Framer struct {
 // without answering.
 func (f *Framer) Feed(b Byte) []byte {
 	if b.Wakeup {
+		if f.mine() {
+			f.cut = append([]byte(nil), f.buf...)
+		}
 		f.on = false
 		f.buf = f.buf[:0]
 		if b.B == 0x00 {
@@ -109,6 +143,9 @@ func (f *Framer) Feed(b Byte) []byte {
 		return append([]byte(nil), f.buf...)
 	}
 	if len(f.buf) >= maxMsg {
+		if f.mine() {
+			f.cut = append([]byte(nil), f.buf...)
+		}
 		f.on = false
 		return nil
 	}

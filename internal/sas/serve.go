@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"time"
+
+	"cabinet/internal/serial"
 )
 
 // LinkOptions tunes Serve. Zero values are the reference's figures.
@@ -23,6 +25,19 @@ type LinkOptions struct {
 	// ChirpAfter: false) and come back (true), on Serve's goroutine: it
 	// must not block.
 	Link func(up bool)
+	// Line, if set, hears the line's fault reports (serial.LineFault):
+	// long polls to this machine damaged on the line (a bad CRC, cut
+	// short) coalesced into a fault that begins, goes on and clears, so a
+	// garbling host is a counted condition, never an event per message.
+	// Called on Serve's goroutine: it must not block.
+	Line func(serial.FaultReport)
+	// LineQuiet is the number of clean messages in a row that end a line
+	// fault (0: serial.DefaultQuiet).
+	LineQuiet int
+	// CutAfter is the silence after which a long poll to this machine
+	// still short of its length is malformed and NACKed (0: 10 ms; the
+	// reference's gap inside a message is 5 ms).
+	CutAfter time.Duration
 }
 
 // ProgramSignature is the default ROM signature: the CRC-16 of the running
@@ -91,6 +106,9 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 	if opt.ROM == nil {
 		opt.ROM = ProgramSignature
 	}
+	if opt.CutAfter <= 0 {
+		opt.CutAfter = 10 * time.Millisecond
+	}
 	log := opt.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -105,13 +123,48 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 		down      bool
 		romBusy   bool
 		romCh     = make(chan romResult, 1)
+		line      = serial.LineFault{Quiet: opt.LineQuiet}
+		lastByte  time.Time
+		now       time.Time
 	)
+	report := func(r serial.FaultReport, ok bool) {
+		if !ok {
+			return
+		}
+		log.Warn("SAS line", "port", p.Name(), "fault", r.String())
+		if opt.Line != nil {
+			opt.Line(r)
+		}
+	}
+	// answer hands one message to the engine, writes its reply and counts
+	// it on the line: damaged (NACKed) or clean.
+	answer := func(msg []byte) error {
+		if r := e.Handle(now, msg); r != nil {
+			if err := p.Write(r); err != nil {
+				return err
+			}
+		}
+		if e.Damaged != "" {
+			report(line.Error(e.Damaged))
+			e.Damaged = ""
+		} else {
+			report(line.Clean())
+		}
+		return nil
+	}
 	for ctx.Err() == nil {
-		n, err := p.Read(buf, 10*time.Millisecond)
+		wait := 10 * time.Millisecond
+		if f.Pending() {
+			wait = min(wait, max(opt.CutAfter-time.Since(lastByte), time.Millisecond))
+		}
+		n, err := p.Read(buf, wait)
 		if err != nil {
 			return err
 		}
-		now := time.Now()
+		now = time.Now()
+		if n > 0 {
+			lastByte = now
+		}
 		decoded = decoded[:0]
 		for _, x := range buf[:n] {
 			decoded = u.Feed(decoded, x)
@@ -128,13 +181,15 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 				}
 			}
 			msg := f.Feed(b)
+			if c := f.Cut(); c != nil {
+				// The host moved on: too late to answer; counted.
+				report(line.Error(fmt.Sprintf("long poll cut short by the next message: %d bytes (%s)", len(c), serial.Hex(c))))
+			}
 			if msg == nil {
 				continue
 			}
-			if r := e.Handle(now, msg); r != nil {
-				if err := p.Write(r); err != nil {
-					return err
-				}
+			if err := answer(msg); err != nil {
+				return err
 			}
 			if e.AckErr != nil {
 				log.Error("SAS exception acknowledgement not stored: it will be reported again", "err", e.AckErr)
@@ -145,6 +200,17 @@ func Serve(ctx context.Context, p *Port, e *Engine, opt LinkOptions) error {
 				// drops to 0 (the reference), nothing more is answered.
 				log.Error("SAS stopped after the memory error was reported: address 0", "port", p.Name())
 				e.Cfg.Address = 0
+			}
+		}
+		if f.Pending() && now.Sub(lastByte) >= opt.CutAfter {
+			// The line fell silent inside a long poll to this machine:
+			// malformed (a length byte larger than the frame), NACKed.
+			if msg := f.Flush(); len(msg) >= 2 {
+				if err := answer(msg); err != nil {
+					return err
+				}
+			} else {
+				report(line.Error(fmt.Sprintf("an address byte alone, then silence (%s)", serial.Hex(msg))))
 			}
 		}
 		if seed, ok := e.ROMRequest(); ok && !romBusy {

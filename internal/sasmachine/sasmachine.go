@@ -36,6 +36,7 @@ import (
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 	"cabinet/internal/sas"
+	"cabinet/internal/serial"
 )
 
 // ErrTimeout is wrapped when the controller cannot take a host command now
@@ -74,6 +75,10 @@ type Machine struct {
 	tito titoMem
 	// linkSeq numbers the link's changes of state (Link).
 	linkSeq uint64
+	// lines are the line fault reports not yet handed to the controller,
+	// in order; lineBusy: a goroutine is handing them over (Line).
+	lines    []serial.FaultReport
+	lineBusy bool
 }
 
 var (

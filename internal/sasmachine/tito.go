@@ -8,6 +8,7 @@ import (
 	"cabinet/internal/controller"
 	"cabinet/internal/money"
 	"cabinet/internal/sas"
+	"cabinet/internal/serial"
 )
 
 // Tickets out (docs/tito.md): the machine implements the engine's
@@ -260,6 +261,42 @@ func (m *Machine) Link(up bool) {
 		select {
 		case m.Host <- r:
 		case <-time.After(time.Minute):
+		}
+	}()
+}
+
+// Line hands the SAS line's fault reports (sas.LinkOptions.Line, on the
+// link's goroutine: it never blocks) to the controller, which logs them
+// as device noise: a garbling host is one fault with its count, not an
+// event per message. One goroutine at a time carries them, in order; it
+// gives up on a report after a minute if nobody reads the queue.
+func (m *Machine) Line(r serial.FaultReport) {
+	if m.Host == nil {
+		return
+	}
+	m.mu.Lock()
+	m.lines = append(m.lines, r)
+	start := !m.lineBusy
+	m.lineBusy = true
+	m.mu.Unlock()
+	if !start {
+		return
+	}
+	go func() {
+		for {
+			m.mu.Lock()
+			if len(m.lines) == 0 {
+				m.lineBusy = false
+				m.mu.Unlock()
+				return
+			}
+			r := m.lines[0]
+			m.lines = m.lines[1:]
+			m.mu.Unlock()
+			select {
+			case m.Host <- controller.HostRequest{Line: &r}:
+			case <-time.After(time.Minute):
+			}
 		}
 	}()
 }

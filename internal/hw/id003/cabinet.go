@@ -198,8 +198,8 @@ func Cabinet(e Event) (hw.NoteEvent, bool) {
 		return hw.NoteEvent{Kind: hw.NoteRejected, Text: "validator rejected it: " + e.Reject.String()}, true
 	case EvUncredited, EvStoreError:
 		return hw.NoteEvent{Kind: hw.NoteUncredited, Text: text}, true
-	case EvBadFrame, EvCommError:
-		return hw.NoteEvent{Kind: hw.NoteLineError, Text: "validator: " + e.String()}, true
+	case EvLine:
+		return hw.NoteEvent{Kind: hw.NoteLine, Line: e.Line, Text: e.String()}, true
 	case EvTimeout:
 		return hw.NoteEvent{Kind: hw.NoteGone, Text: e.Text}, true
 	case EvBack:

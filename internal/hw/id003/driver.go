@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cabinet/internal/money"
+	"cabinet/internal/serial"
 )
 
 // Link is the line to the validator (a Port, in production and tests).
@@ -44,6 +45,9 @@ type Config struct {
 	// Retries is the number of unanswered status requests after which the
 	// validator is reported gone (default 3).
 	Retries int
+	// LineQuiet is the number of clean exchanges in a row that end a line
+	// fault (default serial.DefaultQuiet: 5 s at the 100 ms poll).
+	LineQuiet int
 }
 
 // Validate checks the denomination table.
@@ -59,8 +63,8 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%w: escrow code 0x%02X has value %s (must be above 0)", ErrConfig, code, v)
 		}
 	}
-	if c.PollInterval < 0 || c.ReplyTimeout < 0 || c.Retries < 0 {
-		return fmt.Errorf("%w: negative poll interval %s, reply timeout %s or retries %d", ErrConfig, c.PollInterval, c.ReplyTimeout, c.Retries)
+	if c.PollInterval < 0 || c.ReplyTimeout < 0 || c.Retries < 0 || c.LineQuiet < 0 {
+		return fmt.Errorf("%w: negative poll interval %s, reply timeout %s, retries %d or line quiet %d", ErrConfig, c.PollInterval, c.ReplyTimeout, c.Retries, c.LineQuiet)
 	}
 	return nil
 }
@@ -118,6 +122,16 @@ type Driver struct {
 	held       string
 	last       Status
 	missed     int
+	// gone: the validator was reported gone (EvTimeout) and not yet back:
+	// it is back once it answers on a line without a fault in progress,
+	// so a line that garbles most answers makes one timeout, not one per
+	// answer that happens to go through.
+	gone bool
+	// line coalesces the line's errors (serial.LineFault): reported as
+	// EvLine when a fault begins, while it lasts and when it clears.
+	line serial.LineFault
+	// dirty: the exchange in progress met a line error.
+	dirty bool
 }
 
 // New returns a driver on link. event receives every Event, from Run's
@@ -129,7 +143,9 @@ func New(link Link, cfg Config, box Cashbox, event func(Event)) (*Driver, error)
 	if event == nil {
 		event = func(Event) {}
 	}
-	return &Driver{link: link, cfg: cfg.withDefaults(), box: box, event: event}, nil
+	d := &Driver{link: link, cfg: cfg.withDefaults(), box: box, event: event}
+	d.line.Quiet = d.cfg.LineQuiet
+	return d, nil
 }
 
 // SetAcceptance enables acceptance for notes up to max; 0 inhibits. It
@@ -189,7 +205,8 @@ func (d *Driver) Run(ctx context.Context) error {
 		switch {
 		case errors.Is(err, ErrNoReply):
 			d.missed++
-			if d.missed == d.cfg.Retries {
+			if d.missed >= d.cfg.Retries && !d.gone {
+				d.gone = true
 				d.setInfo(func(i *Info) { i.Gone = true; i.Enabled = false })
 				d.event(Event{Kind: EvTimeout, Text: fmt.Sprintf("no valid answer to %d status requests in a row (%s each)", d.missed, d.cfg.ReplyTimeout)})
 				// Whatever it does when it comes back (most likely a
@@ -197,12 +214,14 @@ func (d *Driver) Run(ctx context.Context) error {
 				d.configured = false
 			}
 		case errors.Is(err, ErrUnexpected):
-			// Reported (soft); the next poll asks again. Never a reason
-			// to stop serving the validator.
+			// A line error; the next poll asks again. Never a reason to
+			// stop serving the validator.
+			d.lineError(err.Error())
 		case err != nil:
 			return err
 		default:
-			if d.missed >= d.cfg.Retries {
+			if d.gone && !d.line.Active() {
+				d.gone = false
 				d.setInfo(func(i *Info) { i.Gone = false })
 				d.event(Event{Kind: EvBack})
 			}
@@ -316,11 +335,11 @@ func (d *Driver) changed(from, to Status, all []byte) {
 	case to == StRejecting:
 		d.event(Event{Kind: EvRejected, Reject: ev.Reject})
 	case to == StCommError:
-		d.event(Event{Kind: EvCommError})
+		d.lineError("the validator reports a garbled frame from the host (communication error)")
 	case to == StInvalidCommand:
-		d.event(Event{Kind: EvBadFrame, Text: "the validator answered a status request with invalid command"})
+		d.lineError("the validator answered a status request with invalid command")
 	case !to.Known():
-		d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("unknown status 0x%02X", byte(to))})
+		d.lineError(fmt.Sprintf("unknown status 0x%02X (% X)", byte(to), all))
 	}
 }
 
@@ -506,7 +525,7 @@ func (d *Driver) setting(c Command, data []byte) (bool, error) {
 		return false, d.hard(err, c)
 	}
 	if string(f.Data) != string(data) {
-		d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("%s echoed % X, sent % X", c, f.Data, data)})
+		d.lineError(fmt.Sprintf("%s echoed % X, sent % X", c, f.Data, data))
 		return false, nil
 	}
 	return true, nil
@@ -571,14 +590,28 @@ func (d *Driver) hard(err error, c Command) error {
 // answer), which the next poll recovers from.
 func (d *Driver) soft(err error, c Command) bool {
 	switch {
-	case errors.Is(err, ErrNoReply):
-		d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("%s: %v", c, err)})
-		return true
-	case errors.Is(err, ErrUnexpected):
-		d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("%s: %v", c, err)})
+	case errors.Is(err, ErrNoReply), errors.Is(err, ErrUnexpected):
+		d.lineError(fmt.Sprintf("%s: %v", c, err))
 		return true
 	}
 	return false
+}
+
+// lineError counts one error of the line (what: its text, with the bytes
+// seen) and reports the fault when it begins and at each power of ten.
+func (d *Driver) lineError(what string) {
+	d.dirty = true
+	if r, ok := d.line.Error(what); ok {
+		d.event(Event{Kind: EvLine, Line: r})
+	}
+}
+
+// lineClean counts an exchange that went through without error and
+// reports the end of a fault.
+func (d *Driver) lineClean() {
+	if r, ok := d.line.Clean(); ok {
+		d.event(Event{Kind: EvLine, Line: r})
+	}
 }
 
 // status sends a status request (once; Run counts the misses).
@@ -601,39 +634,59 @@ func (d *Driver) exchange(c Command, data []byte, answer func(Frame) bool) (Fram
 		return Frame{}, err
 	}
 	d.buf = d.buf[:0]
+	d.dirty = false
 	deadline := time.Now().Add(d.cfg.ReplyTimeout)
 	var chunk [64]byte
+	// skipped are the bytes dropped while resynchronising (no sync byte),
+	// reported as one error when the run ends.
+	var skipped []byte
+	flush := func() {
+		if len(skipped) > 0 {
+			d.lineError(fmt.Sprintf("answer to %s: %d bytes skipped while resynchronising (%s)", c, len(skipped), serial.Hex(skipped)))
+			skipped = skipped[:0]
+		}
+	}
 	for {
 		for len(d.buf) > 0 {
 			f, n, err := Decode(d.buf)
 			if errors.Is(err, ErrShort) {
 				break
 			}
+			if errors.Is(err, ErrSync) {
+				skipped = append(skipped, d.buf[:n]...)
+				d.buf = d.buf[n:]
+				continue
+			}
+			flush()
 			if err != nil {
-				d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("answer to %s: %v", c, err)})
+				d.lineError(fmt.Sprintf("answer to %s: %v", c, err))
 				d.buf = d.buf[n:]
 				continue
 			}
 			f.Data = slices.Clone(f.Data)
 			d.buf = d.buf[n:]
 			if answer(f) {
+				if !d.dirty {
+					d.lineClean()
+				}
 				return f, nil
 			}
 			if c == CmdStatus && Status(f.Code) == StInvalidCommand {
-				return f, nil // reported by changed
+				return f, nil // a line error, counted by changed
 			}
 			if c == CmdStatus && Status(f.Code) == StAck {
 				// The late ACK of an earlier command (its answer came after
 				// the wait and after the discard): not this answer.
-				d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("answer to %s: a late ACK skipped", c)})
+				d.lineError(fmt.Sprintf("answer to %s: a late ACK skipped", c))
 				continue
 			}
 			return Frame{}, fmt.Errorf("%w: %s answered with %v", ErrUnexpected, c, f)
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
+			flush()
 			if len(d.buf) > 0 {
-				d.event(Event{Kind: EvBadFrame, Text: fmt.Sprintf("answer to %s: %d bytes of an incomplete frame (% X)", c, len(d.buf), d.buf)})
+				d.lineError(fmt.Sprintf("answer to %s: %d bytes of an incomplete frame (%s)", c, len(d.buf), serial.Hex(d.buf)))
 			}
 			return Frame{}, fmt.Errorf("%w: %s within %s", ErrNoReply, c, d.cfg.ReplyTimeout)
 		}

@@ -17,6 +17,7 @@ import (
 	"cabinet/internal/hw/id003"
 	"cabinet/internal/hw/id003/id003emu"
 	"cabinet/internal/money"
+	"cabinet/internal/serial"
 )
 
 // notes is the test cabinet's table: 5 to 100 accepted, 200 (0x66) not.
@@ -651,16 +652,26 @@ func TestGarbledAndSilent(t *testing.T) {
 	r := newRig(t)
 	r.insert(0x61)
 	r.idleAfter(1)
+	// Damaged answers are one line fault: it begins with the first error
+	// and its bytes, counts the rest, and clears after LineQuiet clean
+	// answers, with the total.
+	from := r.ev.mark()
 	r.emu.Garble(id003emu.GarbleCRC, id003emu.GarbleLength, id003emu.GarbleNoise, id003emu.GarbleTrunc)
-	r.ev.wait(r.ctx, t, id003.EvBadFrame, "bad CRC")
-	r.ev.wait(r.ctx, t, id003.EvBadFrame, "bad frame length: length byte 4")
-	r.ev.wait(r.ctx, t, id003.EvBadFrame, "no sync byte: got 0x00")
-	r.ev.wait(r.ctx, t, id003.EvBadFrame, "incomplete frame")
+	began := r.ev.waitFrom(r.ctx, t, from, id003.EvLine, "line fault began: answer to status request: id003: bad CRC: frame FC 05 11")
+	cleared := r.ev.waitFrom(r.ctx, t, from, id003.EvLine, "line fault cleared after")
+	// CRC: the frame, then its bytes skipped; length: the same; noise: its
+	// three bytes skipped; cut short: the incomplete frame.
+	if cleared.Line.Count != 6 || !strings.Contains(cleared.Line.Last, "incomplete frame") || cleared.Line.First != began.Line.First {
+		t.Errorf("cleared = %+v, want 6 errors from %q to the incomplete frame", cleared.Line, began.Line.First)
+	}
+	if n := countKind(r.ev.list()[from:], id003.EvLine); n != 2 {
+		t.Errorf("%d line events, want 2 (began, cleared):\n%s", n, dump(r.ev.list()[from:]))
+	}
 	// A late ACK before a status reply (an earlier command's answer, late
-	// under load): skipped; the driver goes on (it stopped serving the
-	// validator on it before).
+	// under load): skipped and counted; the driver goes on (it stopped
+	// serving the validator on it before).
 	r.emu.Garble(id003emu.GarbleLateAck)
-	r.ev.wait(r.ctx, t, id003.EvBadFrame, "a late ACK skipped")
+	r.ev.wait(r.ctx, t, id003.EvLine, "line fault began: answer to status request: a late ACK skipped")
 	// Garbled answers in the middle of a note: at escrow and vend valid.
 	r.insert(0x63)
 	r.emu.Garble(id003emu.GarbleCRC, id003emu.GarbleCRC, id003emu.GarbleCRC)
@@ -670,8 +681,9 @@ func TestGarbledAndSilent(t *testing.T) {
 	// Three garbled answers in a row are three requests without a valid
 	// answer: reported as the timeout, and the driver recovers.
 	r.ev.wait(r.ctx, t, id003.EvTimeout, "no valid answer to 3 status requests")
+	r.ev.wait(r.ctx, t, id003.EvBack, "back") // once the line is clean again
 
-	from := r.ev.mark()
+	from = r.ev.mark()
 	r.emu.Mute(true)
 	r.ev.waitFrom(r.ctx, t, from, id003.EvTimeout, "no valid answer to 3 status requests")
 	if !r.drv.Info().Gone {
@@ -864,4 +876,73 @@ func TestRandomCutsAndCrashes(t *testing.T) {
 	s := r.emu.Snapshot()
 	t.Logf("notes stacked %d, returned %d; tickets stacked %d, returned %d; power cuts %d",
 		len(s.Stacked), len(s.Returned), len(s.TicketsStacked), len(s.TicketsReturned), s.Cuts)
+}
+
+func countKind(evs []id003.Event, k id003.EventKind) int {
+	n := 0
+	for _, e := range evs {
+		if e.Kind == k {
+			n++
+		}
+	}
+	return n
+}
+
+// noisyRig is a rig whose driver waits 5 ms for an answer (a damaged one
+// costs little time), idling, and the mark of its events from there.
+func noisyRig(t *testing.T) (*rig, int) {
+	t.Helper()
+	cfg := testCfg
+	cfg.ReplyTimeout = 5 * time.Millisecond
+	r := newRigWith(t, cfg)
+	r.idleAfter(0)
+	return r, r.ev.mark()
+}
+
+// TestLineFaultCoalesced: a validator that damages every answer is one
+// line fault (its beginning, a count at 10 and 100 errors) and one
+// timeout, however long it lasts; once it answers cleanly the fault
+// clears with its count and the validator is back.
+func TestLineFaultCoalesced(t *testing.T) {
+	r, from := noisyRig(t)
+	start := r.emu.Snapshot().Requests
+	r.emu.GarbleAll(id003emu.GarbleCRC, id003emu.GarbleLength, id003emu.GarbleTrunc, id003emu.GarbleNoise)
+	r.waitEmu("300 damaged answers", func(s id003emu.Snapshot) bool { return s.Requests >= start+300 })
+	r.emu.GarbleAll()
+	r.ev.waitFrom(r.ctx, t, from, id003.EvBack, "back")
+	evs := r.ev.list()[from:]
+	var line []id003.Event
+	for _, e := range evs {
+		if e.Kind == id003.EvLine {
+			line = append(line, e)
+		}
+	}
+	if len(line) > 5 || countKind(evs, id003.EvTimeout) != 1 || countKind(evs, id003.EvBack) != 1 {
+		t.Fatalf("%d line events, %d timeouts, %d backs; want at most 5, 1, 1:\n%s", len(line), countKind(evs, id003.EvTimeout), countKind(evs, id003.EvBack), dump(evs))
+	}
+	last := line[len(line)-1].Line
+	if line[0].Line.Phase != serial.FaultBegan || last.Phase != serial.FaultCleared || last.Count < 300 {
+		t.Errorf("line events %v, want began … cleared after at least 300 errors", line)
+	}
+}
+
+// TestTimedBurstsBackOff: a validator that garbles three answers in a
+// row (a timeout) and then answers cleanly just long enough for the line
+// to clear, again and again, is gone twice, not once per burst: a fault
+// back soon after it cleared needs twice the clean answers to clear
+// (serial.LineFault), and the validator is back only on a clean line.
+func TestTimedBurstsBackOff(t *testing.T) {
+	r, from := noisyRig(t)
+	for range 10 {
+		r.emu.Garble(id003emu.GarbleCRC, id003emu.GarbleCRC, id003emu.GarbleCRC)
+		start := r.emu.Snapshot().Requests
+		r.waitEmu("60 answers after the burst", func(s id003emu.Snapshot) bool { return s.Requests >= start+63 })
+	}
+	evs := r.ev.list()[from:]
+	if n := countKind(evs, id003.EvTimeout); n != 2 {
+		t.Errorf("%d timeouts for 10 bursts, want 2:\n%s", n, dump(evs))
+	}
+	if n := countKind(evs, id003.EvLine); n > 8 {
+		t.Errorf("%d line events for 10 bursts, want a handful:\n%s", n, dump(evs))
+	}
 }

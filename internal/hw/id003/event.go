@@ -1,6 +1,10 @@
 package id003
 
-import "fmt"
+import (
+	"fmt"
+
+	"cabinet/internal/serial"
+)
 
 // EventKind says what an Event reports.
 type EventKind uint8
@@ -16,8 +20,7 @@ const (
 	EvRejected                            // the validator refused a note (Reject)
 	EvFault                               // an error status began (Status, Failure): acceptance stops
 	EvFaultCleared                        // the error status ended (Status: the one that ended)
-	EvCommError                           // the validator reported a garbled frame from the host
-	EvBadFrame                            // a frame from the validator was garbled or unexpected (Text: why)
+	EvLine                                // the line's fault began, goes on or cleared (Line): garbled or unexpected frames, bytes skipped, the validator's communication error, coalesced
 	EvTimeout                             // the validator stopped answering (Text: what went unanswered)
 	EvBack                                // the validator answers again after EvTimeout
 	EvStoreError                          // the Cashbox failed (Text): nothing acknowledged, asked again
@@ -27,7 +30,7 @@ var eventNames = map[EventKind]string{
 	EvStatus: "status", EvPowerUp: "power up", EvVersion: "version", EvCredited: "credited",
 	EvCreditRepeated: "credit repeated", EvUncredited: "uncredited", EvReturned: "returned",
 	EvRejected: "rejected", EvFault: "fault", EvFaultCleared: "fault cleared",
-	EvCommError: "communication error", EvBadFrame: "bad frame", EvTimeout: "timeout",
+	EvLine: "line", EvTimeout: "timeout",
 	EvBack: "back", EvStoreError: "store error",
 }
 
@@ -50,6 +53,8 @@ type Event struct {
 	// read: set on the status event of its escrow (and of its holding)
 	// and on its Returned.
 	Ticket string
+	// Line is the line fault's report (EvLine).
+	Line serial.FaultReport
 }
 
 // item is the note, or the ticket and its barcode as read.
@@ -87,8 +92,10 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s: %s: %s", e.Kind, e.item(), e.Text)
 	case EvRejected:
 		return fmt.Sprintf("%s: %s", e.Kind, e.Reject)
-	case EvCommError, EvBack:
+	case EvBack:
 		return e.Kind.String()
+	case EvLine:
+		return fmt.Sprintf("%s: %s", e.Kind, e.Line)
 	}
 	return fmt.Sprintf("%s: %s", e.Kind, e.Text)
 }

@@ -6,6 +6,7 @@ import (
 
 	"cabinet/internal/hw"
 	"cabinet/internal/money"
+	"cabinet/internal/serial"
 )
 
 // Device is a printer as the cabinet speaks of it (hw.TicketPrinter): a
@@ -39,6 +40,10 @@ func (d Device) Status() (hw.PrinterStatus, error) {
 	st, err := d.P.Status()
 	return Condition(st, err), err
 }
+
+// LineFaults are the printer line's fault reports since the last call
+// (Printer.LineFaults).
+func (d Device) LineFaults() []serial.FaultReport { return d.P.LineFaults() }
 
 // Max is MaxAmount.
 func (Device) Max() money.Cents { return MaxAmount }

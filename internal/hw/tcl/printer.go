@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"cabinet/internal/serial"
 )
 
 // Options tune the conversation with the printer. Zero fields take the
@@ -24,6 +26,10 @@ type Options struct {
 	Start time.Duration
 	// Finish bounds a whole print, from the command to print done (30 s).
 	Finish time.Duration
+	// LineQuiet is the number of status replies in a row that decode
+	// without a garbled byte before them and end a line fault (3: 15 s
+	// at the cabinet's 5 s status poll, less while printing).
+	LineQuiet int
 }
 
 func (o Options) withDefaults() Options {
@@ -37,6 +43,9 @@ func (o Options) withDefaults() Options {
 	def(&o.Poll, 100*time.Millisecond)
 	def(&o.Start, 3*time.Second)
 	def(&o.Finish, 30*time.Second)
+	if o.LineQuiet <= 0 {
+		o.LineQuiet = 3
+	}
 	return o
 }
 
@@ -52,6 +61,11 @@ type Printer struct {
 	closed bool
 	loaded bool // the ticket template is in the printer's RAM
 	once   sync.Once
+	// line coalesces the line's garbled replies (under mu); its reports
+	// wait in reports (under rmu) for LineFaults.
+	line    serial.LineFault
+	rmu     sync.Mutex
+	reports []serial.FaultReport
 }
 
 // Open opens the printer's port at baud (OpenPort) without talking to it:
@@ -61,7 +75,31 @@ func Open(path string, baud int, opt Options) (*Printer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Printer{port: port, opt: opt.withDefaults(), closing: make(chan struct{})}, nil
+	p := &Printer{port: port, opt: opt.withDefaults(), closing: make(chan struct{})}
+	p.line.Quiet = p.opt.LineQuiet
+	return p, nil
+}
+
+// LineFaults returns the line fault reports since the last call, in order
+// (serial.LineFault: garbled status replies, coalesced into a fault that
+// begins with the first bytes seen, goes on with its count and clears).
+// The cabinet logs them as device noise after each Status or Print.
+func (p *Printer) LineFaults() []serial.FaultReport {
+	p.rmu.Lock()
+	defer p.rmu.Unlock()
+	r := p.reports
+	p.reports = nil
+	return r
+}
+
+// lineReport keeps a line fault report for LineFaults.
+func (p *Printer) lineReport(r serial.FaultReport, ok bool) {
+	if !ok {
+		return
+	}
+	p.rmu.Lock()
+	p.reports = append(p.reports, r)
+	p.rmu.Unlock()
 }
 
 // Close ends a Print or Status in progress (it returns an error wrapping
@@ -389,13 +427,18 @@ func (p *Printer) status() (Status, error) {
 				return Status{}, fmt.Errorf("%w: %w", ErrNoAnswer, err)
 			}
 			buf = append(buf, chunk[:n]...)
+			seen := serial.Hex(buf)
 			st, rest, err := scan(buf)
 			buf = rest
 			if err == nil {
+				if garbled == nil {
+					p.lineReport(p.line.Clean())
+				}
 				return st, nil
 			}
 			if !errors.Is(err, ErrShortStatus) {
 				garbled = err
+				p.lineReport(p.line.Error(fmt.Sprintf("status reply: %v (%s)", err, seen)))
 			}
 		}
 	}

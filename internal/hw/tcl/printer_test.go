@@ -10,6 +10,7 @@ import (
 	"cabinet/internal/hw/tcl"
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/i18n"
+	"cabinet/internal/serial"
 )
 
 // fast are host timings for tests: quick polls, and a NoAnswer long
@@ -536,5 +537,41 @@ func TestCloseDuringPrint(t *testing.T) {
 	}
 	if _, err := p1.Print(sample()); !errors.Is(err, tcl.ErrClosed) {
 		t.Errorf("Print after Close: %v, want %v", err, tcl.ErrClosed)
+	}
+}
+
+// TestGarbledLineCoalesced: a printer line that garbles every reply is
+// one line fault, reported when it begins (with the bytes seen), at 10
+// and 100 errors, and when clean replies end it, with its count: never a
+// report per garbled reply.
+func TestGarbledLineCoalesced(t *testing.T) {
+	o := fast
+	o.Reply, o.NoAnswer = 10*time.Millisecond, 60*time.Millisecond
+	emu, p := rig(t, tclemu.Options{}, o)
+	emu.GarbleReplies(-1)
+	for range 30 {
+		if _, err := p.Status(); !errors.Is(err, tcl.ErrBadStatus) {
+			t.Fatalf("Status on a garbled line = %v, want ErrBadStatus", err)
+		}
+	}
+	emu.GarbleReplies(0)
+	for range 3 {
+		if _, err := p.Status(); err != nil {
+			t.Fatalf("Status on a clean line = %v", err)
+		}
+	}
+	rs := p.LineFaults()
+	if len(rs) < 2 || len(rs) > 5 {
+		t.Fatalf("%d line reports for 30 garbled status requests, want 2 to 5: %v", len(rs), rs)
+	}
+	first, last := rs[0], rs[len(rs)-1]
+	if first.Phase != serial.FaultBegan || !strings.Contains(first.First, "status reply: tcl: ") || !strings.Contains(first.First, "(") {
+		t.Errorf("first report %v, want the fault's beginning with the bytes seen", first)
+	}
+	if last.Phase != serial.FaultCleared || last.Count < 30 {
+		t.Errorf("last report %v, want the fault cleared after at least 30 errors", last)
+	}
+	if again := p.LineFaults(); again != nil {
+		t.Errorf("LineFaults again = %v, want nothing new", again)
 	}
 }

@@ -128,6 +128,8 @@ type Validator struct {
 	silent  int
 	mute    bool
 	garble  []Garbling
+	always  []Garbling // GarbleAll: every reply damaged, in turn
+	nAlways int
 	nCuts   int
 	nReq    int
 	nInv    int
@@ -358,11 +360,17 @@ func (v *Validator) invalid() []byte {
 
 // damage applies the next armed garbling to a reply.
 func (v *Validator) damage(b []byte) []byte {
-	if len(v.garble) == 0 {
+	var g Garbling
+	switch {
+	case len(v.garble) > 0:
+		g = v.garble[0]
+		v.garble = v.garble[1:]
+	case len(v.always) > 0:
+		g = v.always[v.nAlways%len(v.always)]
+		v.nAlways++
+	default:
 		return b
 	}
-	g := v.garble[0]
-	v.garble = v.garble[1:]
 	b = slices.Clone(b)
 	switch g {
 	case GarbleCRC:
@@ -617,6 +625,15 @@ func (v *Validator) Mute(on bool) {
 	defer v.mu.Unlock()
 	v.mute = on
 	v.notify()
+}
+
+// GarbleAll damages every reply from now on, with each of g in turn (a
+// bad cable, a hostile device), after the replies Garble damages; with
+// none it stops.
+func (v *Validator) GarbleAll(g ...Garbling) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.always, v.nAlways = slices.Clone(g), 0
 }
 
 // Garble damages the next replies, one per entry.
