@@ -61,20 +61,24 @@ func seenOf(c *Controller) seen {
 // money balances (every stacked bill is in the bills-in meter, the meter
 // invariant holds, credits shown = credits stored). Re-run a failure with
 // -model.seed.
-func TestModelRandomInputs(t *testing.T) {
+func TestModelRandomInputs(t *testing.T) { modelTest(t, 12, 3, false) }
+
+// modelTest runs the random walk runs times (short: shortRuns) of 400
+// inputs, with the devices wired or not.
+func modelTest(t *testing.T, runs, shortRuns int, wired bool) {
 	seed := *modelSeed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
 	t.Logf("seed %d (re-run with -model.seed=%d)", seed, seed)
-	runs, steps := 12, 400
+	steps := 400
 	if testing.Short() {
-		runs = 3
+		runs = shortRuns
 	}
 	var rounds uint64
 	var refused, accepted int
 	for run := range runs {
-		r, a, n := modelRun(t, seed+uint64(run), steps, false)
+		r, a, n := modelRun(t, seed+uint64(run), steps, wired)
 		if t.Failed() {
 			t.Fatalf("run %d failed: seed %d", run, seed+uint64(run))
 		}
@@ -96,30 +100,7 @@ func TestModelRandomInputs(t *testing.T) {
 // ⇔ accepted, every unlit press must name its reason: a cash-out waiting
 // for the casino system, a ticket printing or one for the attendant stop
 // DEAL and CASH OUT on the table itself, never a lit button refused.
-func TestModelWired(t *testing.T) {
-	seed := *modelSeed
-	if seed == 0 {
-		seed = uint64(time.Now().UnixNano())
-	}
-	t.Logf("seed %d (re-run with -model.seed=%d)", seed, seed)
-	runs, steps := 4, 400
-	if testing.Short() {
-		runs = 2
-	}
-	var rounds uint64
-	var refused, accepted int
-	for run := range runs {
-		r, a, n := modelRun(t, seed+uint64(run), steps, true)
-		if t.Failed() {
-			t.Fatalf("run %d failed: seed %d", run, seed+uint64(run))
-		}
-		rounds, accepted, refused = rounds+r, accepted+a, refused+n
-	}
-	t.Logf("%d runs of %d inputs: %d rounds played, %d presses accepted, %d refused", runs, steps, rounds, accepted, refused)
-	if rounds < uint64(runs) || accepted == 0 || refused == 0 {
-		t.Fatalf("the random walk did not exercise the cabinet: %d rounds, %d accepted, %d refused", rounds, accepted, refused)
-	}
-}
+func TestModelWired(t *testing.T) { modelTest(t, 4, 2, true) }
 
 // devices are the model's wired devices: the printer's and the validator's
 // emulators, the validator's seam and driver.

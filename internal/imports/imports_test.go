@@ -76,6 +76,19 @@ func short(p string) string {
 	return strings.TrimPrefix(p, "internal/")
 }
 
+// tableName is import path p as the tables name it: a package of the
+// module by its short name, an outside module's in full; std: the
+// standard library (always allowed).
+func tableName(p string) (name string, std bool) {
+	if strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
+		return p, false
+	}
+	if !strings.HasPrefix(p, module) {
+		return "", true
+	}
+	return short(p), false
+}
+
 // match reports whether pattern (a name, or a prefix with "/...") covers p.
 func match(pattern, p string) bool {
 	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
@@ -118,13 +131,9 @@ func TestImportRules(t *testing.T) {
 			continue
 		}
 		for _, imp := range strings.Fields(imps) {
-			outside := strings.Contains(strings.SplitN(imp, "/", 2)[0], ".")
-			if !outside && !strings.HasPrefix(imp, module) {
-				continue // the standard library
-			}
-			name := imp
-			if !outside {
-				name = short(imp)
+			name, std := tableName(imp)
+			if std {
+				continue
 			}
 			if !slices.ContainsFunc(allowed, func(a string) bool { return match(a, name) }) {
 				t.Errorf("%s imports %s, which its row %q does not allow %v", pkg, imp, row, allowed)
@@ -183,13 +192,9 @@ func TestReachRules(t *testing.T) {
 			}
 			n++
 			for _, d := range strings.Fields(deps) {
-				outside := strings.Contains(strings.SplitN(d, "/", 2)[0], ".")
-				if !outside && !strings.HasPrefix(d, module) {
-					continue // the standard library
-				}
-				name := d
-				if !outside {
-					name = short(d)
+				name, std := tableName(d)
+				if std {
+					continue
 				}
 				in := func(list []string) bool {
 					return slices.ContainsFunc(list, func(a string) bool { return match(a, name) })
