@@ -15,6 +15,7 @@ import (
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/view"
 )
 
@@ -180,7 +181,7 @@ func stMemoryError(t *testing.T) *rig {
 	if err := r.st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	damaged(t, r.path)
+	recoverytest.Damaged(t, r.path)
 	data, err := os.ReadFile(r.path)
 	if err != nil {
 		t.Fatal(err)

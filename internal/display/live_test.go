@@ -17,6 +17,7 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
@@ -59,10 +60,7 @@ func TestBurstOnLiveWindow(t *testing.T) {
 	if set.Games[0] != "royal" || set.DealPaceMS == 0 || set.ResultHoldMS == 0 {
 		t.Fatalf("shipped configuration: first game %s, pace %d ms, hold %d ms; the test wants Royal Poker first, both set", set.Games[0], set.DealPaceMS, set.ResultHoldMS)
 	}
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "live.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "live.db"), recovery.Options{})
 	t.Cleanup(func() { st.Close() })
 	be := sim.New()
 	pres := controller.NewPresentation()

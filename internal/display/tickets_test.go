@@ -13,6 +13,7 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	"cabinet/internal/view"
 )
@@ -31,10 +32,7 @@ func ticketShots(t *testing.T) []namedShot {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pr.Close() })
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "tickets.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "tickets.db"), recovery.Options{})
 	t.Cleanup(func() { st.Close() })
 	if err := st.Update(func(tx *recovery.Tx) error {
 		in, err := tx.TicketInserted("001234567890123456")

@@ -29,6 +29,7 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	"cabinet/internal/sashost"
 	"cabinet/internal/sasmachine"
@@ -44,10 +45,7 @@ type cabinet struct {
 // link on the casino's pty, in validation mode mode.
 func boot(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mode sas.ValidationMode) *cabinet {
 	t.Helper()
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, path, recovery.Options{})
 	p, err := tcl.Open(pr.Path, 9600, tcl.Options{Poll: time.Millisecond, Reply: 50 * time.Millisecond, NoAnswer: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	"cabinet/internal/sashost"
 )
@@ -60,10 +61,7 @@ func newTinRigHost(t *testing.T, serve bool) *tinRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	p, err := tcl.Open(pr.Path, 9600, printerOptions)
 	if err != nil {
 		t.Fatal(err)

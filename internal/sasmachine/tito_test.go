@@ -14,6 +14,7 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	"cabinet/internal/sashost"
 )
@@ -51,10 +52,7 @@ func titoBoot(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mo
 // between tickets (0: never).
 func titoBootEvery(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mode sas.ValidationMode, wait, every time.Duration) *titoRig {
 	t.Helper()
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, path, recovery.Options{})
 	p, err := tcl.Open(pr.Path, 9600, printerOptions)
 	if err != nil {
 		t.Fatal(err)
@@ -478,10 +476,7 @@ func TestTicketsAfterPlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	defer st.Close()
 	p, err := tcl.Open(pr.Path, 9600, printerOptions)
 	if err != nil {
@@ -631,10 +626,7 @@ func BenchmarkCashOutTicket(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer pr.Close()
-	st, err := recovery.Open(filepath.Join(b.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		b.Fatal(err)
-	}
+	st := recoverytest.Open(b, filepath.Join(b.TempDir(), "cabinet.db"), recovery.Options{})
 	defer st.Close()
 	p, err := tcl.Open(pr.Path, 9600, printerOptions)
 	if err != nil {

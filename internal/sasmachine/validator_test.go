@@ -13,6 +13,7 @@ import (
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 )
 
 // TestValidatorExceptions: the emulated note validator on a pty, its
@@ -25,10 +26,7 @@ func TestValidatorExceptions(t *testing.T) {
 		t.Skipf("no pty: %v", err)
 	}
 	defer emu.Close()
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	defer st.Close()
 	v := id003.NewSeam()
 	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions,
