@@ -79,3 +79,16 @@ private_runtime_dir() {
 	# shellcheck disable=SC2064
 	trap "rm -rf '$XDG_RUNTIME_DIR'" EXIT
 }
+
+# deb_version prints the Debian version of the checkout: 0.<commits>+g<hash>
+# (".dirty" added when tracked files differ from HEAD). The commit count grows
+# with every commit (a descendant has more ancestors), so a newer build is an
+# upgrade for dpkg and apt.
+deb_version() {
+	local n h v
+	n="$(git -C "$ROOT" rev-list --count HEAD)" || die "deb_version: not a git checkout"
+	h="$(git -C "$ROOT" rev-parse --short=7 HEAD)"
+	v="0.$n+g$h"
+	git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || v="$v.dirty"
+	printf '%s\n' "$v"
+}
