@@ -69,6 +69,9 @@ type Cabinet struct {
 	// MinRTP is the minimum return of every wager in hundredths of a
 	// percent (7500 = 75.00 %): see minrtp.go.
 	MinRTP int64
+	// DecisionPauseMS: milliseconds a step's picture stays complete on
+	// screen before a decision is taken on it (issue 35).
+	DecisionPauseMS int
 }
 
 // Jackpot is the [jackpot] section: the Royal Poker progressive.
@@ -439,6 +442,10 @@ func buildCabinet(c *Cabinet, f cabinetFile) error {
 		return bad("cabinet.result_hold_ms", f.ResultHoldMS, "%d to %d milliseconds (how long a round's result stays on screen before the next round)", MinResultHoldMS, MaxResultHoldMS)
 	}
 	c.ResultHoldMS = f.ResultHoldMS
+	if f.DecisionPauseMS < MinDecisionPauseMS || f.DecisionPauseMS > MaxDecisionPauseMS {
+		return bad("cabinet.decision_pause_ms", f.DecisionPauseMS, "%d to %d milliseconds (how long a step's picture stays complete on screen before a decision is taken on it)", MinDecisionPauseMS, MaxDecisionPauseMS)
+	}
+	c.DecisionPauseMS = f.DecisionPauseMS
 	if d := f.ExpectedDigest; d != "" && (len(d) != 64 || strings.ContainsFunc(d, func(r rune) bool {
 		return (r < '0' || r > '9') && (r < 'a' || r > 'f')
 	})) {

@@ -55,7 +55,7 @@ func TestShippedConfigIsTheDefaults(t *testing.T) {
 	}
 	want := Cabinet{Store: "var/cabinet.db", StoreMirror: "var/cabinet.db.mirror", Language: "fr", Currency: "EUR", Denomination: 1,
 		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
-		RecallDepth: 100, EventDepth: 1000, Sound: true, Volume: 80, DealPaceMS: 350, ResultHoldMS: 1000, Backend: "sim",
+		RecallDepth: 100, EventDepth: 1000, Sound: true, Volume: 80, DealPaceMS: 350, ResultHoldMS: 1000, DecisionPauseMS: 400, Backend: "sim",
 		Chips: []money.Cents{100, 500, 1000, 2500, 10000}, MinRTP: 7500}
 	if d := cmp.Diff(want, c.Cabinet); d != "" {
 		t.Errorf("Cabinet (-want +got):\n%s", d)
@@ -227,6 +227,8 @@ func TestBadValues(t *testing.T) {
 		{"event depth", "[cabinet]\nevent_depth = 0\n", "cabinet.event_depth", "0", "100 to"},
 		{"volume", "[cabinet]\nvolume = 101\n", "cabinet.volume", "101", "0 to 100"},
 		{"deal pace", "[cabinet]\ndeal_pace_ms = -1\n", "cabinet.deal_pace_ms", "-1", "0 (no animation) to 2000"},
+		{"decision pause too short", "[cabinet]\ndecision_pause_ms = 200\n", "cabinet.decision_pause_ms", "200", "250 to 1000"},
+		{"decision pause too long", "[cabinet]\ndecision_pause_ms = 1001\n", "cabinet.decision_pause_ms", "1001", "250 to 1000"},
 		{"bad backend", "[cabinet]\nbackend = \"gpio\"\n", "cabinet.backend", `"gpio"`, `"sim"`},
 		{"bad digest", "[cabinet]\nexpected_digest = \"abc\"\n", "cabinet.expected_digest", `"abc"`, "64 lower-case hex"},
 		{"bill twice", "[cabinet]\nbills = [\"5.00\", \"5\"]\n", "cabinet.bills", `"5"`, "once"},

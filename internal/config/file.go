@@ -46,6 +46,8 @@ type cabinetFile struct {
 	Backend        string   `toml:"backend"`
 	Chips          []string `toml:"chips"`
 	MinRTP         string   `toml:"min_rtp"`
+
+	DecisionPauseMS int `toml:"decision_pause_ms"`
 }
 
 type gamesFile struct {
@@ -149,6 +151,17 @@ const (
 	ZappitVoidAfter     = 30 * 24 * time.Hour
 )
 
+// A step's picture stays on screen, complete, cabinet.decision_pause_ms
+// before a decision is taken on it (issue 35: a press that finished a
+// reveal was followed 50 ms later by a decision on a picture barely seen).
+// Below a quarter second a mashed button still decides unseen; above a
+// second play drags.
+const (
+	DefaultDecisionPauseMS = 400
+	MinDecisionPauseMS     = 250
+	MaxDecisionPauseMS     = 1000
+)
+
 // defaults is the document with every default filled in, decoded over:
 // what fills the keys a file leaves out (required.go says what it may not).
 func defaults() file {
@@ -164,7 +177,7 @@ func defaults() file {
 			Store: DefaultStore, Language: "fr", Currency: "EUR", Denomination: "0.01",
 			CreditLimit: "1000.00", HandpayLimit: "1200.00",
 			Bills:       []string{"5.00", "10.00", "20.00", "50.00", "100.00"},
-			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true, Volume: 80, DealPaceMS: 350,
+			RecallDepth: DefaultRecallDepth, EventDepth: DefaultEventDepth, Sound: true, Volume: 80, DealPaceMS: 350, DecisionPauseMS: DefaultDecisionPauseMS,
 			ResultHoldMS: DefaultResultHoldMS,
 			Backend:      "sim",
 			Chips:        []string{"1.00", "5.00", "10.00", "25.00", "100.00"},

@@ -180,6 +180,8 @@ func (c *Config) operatorSettings() []opSetting {
 			func(f *file) *int { return &f.Cabinet.DealPaceMS }), "ms"),
 		withUnit(intKey("cabinet.result_hold_ms", fmt.Sprintf("%d to %d milliseconds", MinResultHoldMS, MaxResultHoldMS), []string{"500", "1000", "2000", "3000", "5000"},
 			func(f *file) *int { return &f.Cabinet.ResultHoldMS }), "ms"),
+		withUnit(intKey("cabinet.decision_pause_ms", fmt.Sprintf("%d to %d milliseconds", MinDecisionPauseMS, MaxDecisionPauseMS), []string{"250", "400", "600", "800", "1000"},
+			func(f *file) *int { return &f.Cabinet.DecisionPauseMS }), "ms"),
 		moneyKey("cabinet.credit_limit", "an amount above 0", false,
 			func(f *file) *string { return &f.Cabinet.CreditLimit }, func(c *Config) money.Cents { return c.Cabinet.CreditLimit }),
 		moneyKey("cabinet.handpay_limit", "an amount, 0.00 = no handpay lock on wins", true,

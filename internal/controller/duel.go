@@ -97,12 +97,32 @@ func (u *screen) duelPanel(cs state, p *panel) {
 	if cs.round != nil {
 		legal = cs.round.Legal(cs.m.Credits)
 		p.set(hw.BetPlus, func() error {
-			u.duelAmount += cfg.Ante
-			if u.duelAmount > cfg.MaxBet {
+			// One ante more than the amount shown (duelBet), not than the
+			// one remembered: issue 35 saw the first of two presses change
+			// nothing on screen (0 → 5, shown 5 already) and 10 opened
+			// where two presses were meant to make 15. Past the most the
+			// deal allows, that most, then back to the ante.
+			shown, hi := u.duelBet(cs, cfg.Ante), cfg.MaxBet
+			if r, ok := cs.round.(*duel.Round); ok {
+				if _, h := r.BetRange(); h > 0 {
+					hi = h
+				}
+			}
+			switch next := shown + cfg.Ante; {
+			case next <= hi:
+				u.duelAmount = next
+			case shown < hi:
+				u.duelAmount = hi
+			default:
 				u.duelAmount = cfg.Ante
 			}
 			return nil
 		})
+		if r, ok := cs.round.(*duel.Round); ok && r.Phase == duel.PhaseBet1 && len(legal) > 0 {
+			// The player's turn to bet before the draw: DRAW waits for
+			// the answer, and says so (issue 35).
+			p.refuse(hw.Double, NoticeDuelBetFirst)
+		}
 		if d := duel.PictureOf(cs.round.Table()); d != nil && len(d.Player) > 0 {
 			p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
 			p.setPlay(hw.Special, stop, func() error { return u.duelMark(u.duelCursor) })
@@ -164,6 +184,9 @@ func (u *screen) duelAction(cs state, k game.ActionKind) error {
 	}
 	if k == game.Draw || c.led.cur().open == nil {
 		c.scr.duelCursor = 0
+	}
+	if c.led.cur().open == nil {
+		c.scr.duelAmount = 0 // the bet size is the deal's: the next starts from the ante
 	}
 	return nil
 }

@@ -14,20 +14,25 @@ import (
 
 // TestDuelBetClamped: whatever amount BET+ has chosen, the lit YES (open)
 // button is accepted: the controller offers the amount clamped into what the
-// deal allows now (duel.Round.BetRange), and the snapshot shows that amount.
+// deal allows now (duel.Round.BetRange), and the snapshot shows that amount;
+// BET+ steps the amount shown by the ante up to the most allowed, then
+// back to the ante.
 func TestDuelBetClamped(t *testing.T) {
 	tests := []struct {
 		name    string
 		cfg     func(*duel.Config)
 		presses int   // BET+ presses before YES
-		chosen  int64 // the amount BET+ has chosen (ante steps, wrapping at max_bet)
+		chosen  int64 // the amount BET+ has chosen (an ante more than shown, up to the most allowed, then the ante)
 		want    int64 // the amount opened
 	}{
-		// 40 chips, ante 5: the player can put at most 35 in; BET+ chose 50.
-		{"above what the player can pay", func(c *duel.Config) { c.Stack = 40 }, 10, 50, 35},
+		// 40 chips, ante 5: the player can put at most 35 in; six presses
+		// step 10, 15 … 35, a seventh goes back to the ante.
+		{"up to what the player can pay", func(c *duel.Config) { c.Stack = 40 }, 6, 35, 35},
+		{"past it, back to the ante", func(c *duel.Config) { c.Stack = 40 }, 7, 5, 5},
 		// The smallest open is 10; BET+ never pressed offers the ante, 5.
 		{"below the minimum bet", func(c *duel.Config) { c.MinBet = 10 }, 0, 5, 10},
-		{"within the range", func(c *duel.Config) {}, 3, 15, 15},
+		// Issue 35: each press steps the amount shown, the first too.
+		{"within the range", func(c *duel.Config) {}, 2, 15, 15},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

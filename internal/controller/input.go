@@ -91,6 +91,10 @@ func (c *Controller) Handle(in Input) (err error) {
 func (c *Controller) hardware(in hw.Input) (err error) {
 	defer func() {
 		c.scr.message = refusal(c.led.cur(), &c.scr, &c.set, in, err)
+		if c.scr.message != "" {
+			c.scr.refusals++
+			c.scr.refusal = c.scr.message
+		}
 		if in.Kind == hw.ButtonPressed && err == nil {
 			c.scr.recoveredSeen = true // the "game recovered" notice has been read
 		}

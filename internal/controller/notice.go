@@ -61,6 +61,13 @@ const (
 	// bug the model tests look for, or a store failure): the event log or
 	// the program log says why.
 	NoticeStepFailed = "step_failed"
+
+	// A play button between rounds when DEAL would deal (panel.go's
+	// betweenRounds): the notice says what is true now, not "bet first".
+	NoticeDealAgain = "deal_again" // no bet placed: DEAL repeats the last round's bets
+	NoticeDealBets  = "deal_bets"  // bets placed: DEAL plays them
+	// Poker Duel: DRAW during the betting before the draw.
+	NoticeDuelBetFirst = "duel_bet_first"
 )
 
 // refusal is the message the next snapshot shows for input in, handled

@@ -165,7 +165,7 @@ func (u *screen) explainUnlit(cs state, p *panel) {
 		case u.game == game.Duel:
 			why = NoticeDuelNotMove
 		case cs.open == nil:
-			why = NoticeNoRound
+			why = u.betweenRounds(p)
 		default:
 			why = NoticeRoundInPlay
 		}
@@ -177,6 +177,23 @@ func (u *screen) explainUnlit(cs state, p *panel) {
 			e.why = why
 		}
 	}
+}
+
+// betweenRounds is why a play button is unlit at a blackjack table between
+// rounds, as true now (issue 35: "bet and DEAL" was said with the bet on
+// the table): the last result is still held on screen, DEAL would deal the
+// bets placed or the last round's again, or nothing is bet yet. p is the
+// table as built: DEAL's entry is final.
+func (u *screen) betweenRounds(p *panel) string {
+	switch {
+	case u.holding():
+		return NoticeResultShown
+	case p[hw.Deal].do != nil && len(u.bets) > 0:
+		return NoticeDealBets
+	case p[hw.Deal].do != nil:
+		return NoticeDealAgain
+	}
+	return NoticeNoRound
 }
 
 // press handles a debounced button press: the entry of the table last

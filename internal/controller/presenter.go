@@ -105,9 +105,18 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		Seq: seq, Mode: u.mode, Lang: set.Language, Sound: set.Sound && !cs.host.SoundOff, Volume: set.Volume, DealPaceMS: set.DealPaceMS,
 		Currency: set.Currency, Denom: set.Denom,
 		Credits: cs.m.Credits, Win: cs.win, Jackpot: money.Cents(cs.m.PoolUnits / PoolUnitsPerCent),
-		Game: u.game, Bets: append([]game.Bet(nil), u.bets...), Spot: u.pos,
+		Game: u.game, Bets: append([]game.Bet(nil), u.bets...),
 		Chip: set.Chips[u.chip%len(set.Chips)], Recovered: cs.recovered && !u.recoveredSeen, Message: u.message,
-		Present: u.present, Hurry: u.hurry,
+		Present: u.present, Hurry: u.hurry, PauseMS: set.DecisionPauseMS,
+	}
+	if r, ok := set.Rules[u.game]; ok {
+		// The position SPOT has chosen, as the table draws it: a spot's
+		// main bet or one of its side bets (issue 35: the Royal Poker
+		// circle, chosen, was not highlighted).
+		if ps := positions(r); len(ps) > 0 {
+			p := ps[u.pos%len(ps)]
+			s.Spot, s.SpotBet = p.Spot, p.Kind
+		}
 	}
 	if u.settled > 0 && u.settled == u.present && u.holding() {
 		s.HoldMS = set.ResultHoldMS
@@ -178,14 +187,23 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		s.Under = u.mode
 		s.Handpay, s.HandpayKind = cs.m.Handpay, cs.m.HandpayKind
 	}
-	if s.Message == "" && (s.Mode == view.Table && cs.open == nil || s.Mode == view.Menu) {
-		s.Message = hostNotice(cs, u.game) // why no round starts, while it is so
+	// The standing notice: what stops or holds play while it is so. A
+	// refusal shows over it, for a moment (Snapshot.Refusal).
+	var standing string
+	if s.Mode == view.Table && cs.open == nil || s.Mode == view.Menu {
+		standing = hostNotice(cs, u.game) // why no round starts, while it is so
 	}
-	if s.Message == "" {
-		s.Message = ticketNotice(cs) // tickets out (tito.go)
+	if standing == "" {
+		standing = ticketNotice(cs) // tickets out (tito.go)
 	}
-	if s.Message == "" {
-		s.Message = pr.printer // paper low, out, a fault, no answer, between tickets
+	if standing == "" {
+		standing = pr.printer // paper low, out, a fault, no answer, between tickets
+	}
+	switch {
+	case s.Message == "":
+		s.Message = standing
+	case s.Message == u.refusal:
+		s.Refusal, s.Standing = u.refusals, standing
 	}
 	s.Lamps = u.panel.lit()
 	return s

@@ -63,6 +63,11 @@ type screen struct {
 	// message is why the last input was refused (notice.go), "" if it was
 	// accepted.
 	message string
+	// refusals numbers the refusals of hardware inputs; refusal is the
+	// notice the last one set. While message is that notice, the snapshot
+	// numbers it (Snapshot.Refusal) and the display fades it.
+	refusals uint64
+	refusal  string
 
 	// panel is the button table of the screen as last published: the lamps
 	// lit and the press accepted come from it (panel.go).

@@ -15,15 +15,24 @@ import (
 // them (screen.present, published as Snapshot.Present; a boot that resumes
 // a round starts at 1, the recovered picture). The display reports, as an
 // input on Handle (Input.Shown), the highest number it has presented in
-// full (cards dealt and turned, chips landed) and the highest whose result
-// has then stayed on screen for the operator's cabinet.result_hold_ms
-// (Snapshot.HoldMS). The button table follows:
+// full (cards dealt and turned, chips landed) and kept complete on screen
+// since for the operator's cabinet.decision_pause_ms (Snapshot.PauseMS),
+// and the highest whose result has stayed on screen for the operator's
+// cabinet.result_hold_ms (Snapshot.HoldMS). The button table follows:
 //
 //   - while the table's latest step is not shown, every button of the table
 //     is unlit (lamps too: they are the same table); a press is consumed: it
 //     never acts, and it finishes the reveal at once (Snapshot.Hurry);
 //   - once a round's settling step is shown, DEAL and REBET stay unlit until
 //     its hold is over (the notice says the result is being shown).
+//
+// The decision pause (issue 35): a press that finishes a reveal makes the
+// picture complete at once, and the next press, 50 ms later, would decide
+// on a picture barely seen. The display reports a picture shown only once
+// it has been complete for the pause, so the buttons stay unlit that long
+// and a press meanwhile is consumed. The certification reading chosen: no
+// decision is ever taken on a step complete on screen for less than the
+// pause, whether its reveal ran its course or a press finished it.
 //
 // The reports and the presses reach Run on two channels: a press already
 // queued when a report arrives may be handled after it, and so act on the

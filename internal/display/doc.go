@@ -71,8 +71,10 @@
 //     snapshot's Sound (operator) is on, at Options.Volume.
 //   - Refusals: Snapshot.Message names why an input was refused
 //     (cabinet.Notice*); it is drawn at the table, the menu, attract and
-//     inside the tilt and handpay overlays. Table limits are drawn at the
-//     table; between rounds SPECIAL reads "Chip <value>".
+//     inside the tilt and handpay overlays; it fades after view.RefusalMS
+//     (notice.go) and never covers a settled round's result (it goes under
+//     it). Table limits are drawn at the table; between rounds SPECIAL
+//     reads "Chip <value>".
 //   - Text fit (ink.go): tests record every string drawn, measured with
 //     the real font, with the box it must stay in and the panels, cards
 //     and chips around it; TestTextFits walks every screen of every game in

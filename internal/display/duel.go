@@ -271,6 +271,8 @@ func (fr *frame) drawDuel() {
 	// Between the two hands, clear of both: the result of the deal, or
 	// what the Baron just did.
 	switch say := fr.baronSays(d); {
+	case d.Message != "" && playerPassed(d): // the player's own fold, named with its result (issue 35)
+		fr.centered(fr.tr("duel.say.you_pass")+" — "+fr.word("msg", strings.TrimPrefix(d.Message, "duel.")), pa.X+pa.W/2, pa.Y-30, 22, colActive, true, 620)
 	case d.Message != "" && say != "": // the Baron folded, or the session ended on his move
 		fr.centered(say+" — "+fr.word("msg", strings.TrimPrefix(d.Message, "duel.")), pa.X+pa.W/2, pa.Y-30, 22, colActive, true, 620)
 	case d.Message != "":
@@ -416,6 +418,9 @@ func (fr *frame) handLabel(who, hand string) string {
 // ("The Baron raises: 30 chips in", "The Baron draws 3 cards"). Nothing at
 // the showdown (both hands are named instead).
 func (fr *frame) baronSays(d *duel.Picture) string {
+	if playerPassed(d) {
+		return "" // the deal ended on the player's move
+	}
 	if len(d.Computer) > 0 {
 		return ""
 	}
@@ -445,4 +450,10 @@ func (fr *frame) baronSays(d *duel.Picture) string {
 		return fr.trf("duel.say."+k, i18n.Number(fr.lang, last.Amount))
 	}
 	return fr.tr("duel.say." + k)
+}
+
+// playerPassed reports that the deal's last move is the player's pass.
+func playerPassed(d *duel.Picture) bool {
+	n := len(d.Moves)
+	return n > 0 && !d.Moves[n-1].Baron && d.Moves[n-1].Kind == game.Pass
 }

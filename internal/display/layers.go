@@ -31,6 +31,7 @@ type layerCache struct {
 	seq    uint64
 	lang   string
 	legend bool
+	faded  bool
 	// dest is the framebuffer draw draws into: 0 the window, a render
 	// texture's id when the frame goes to one (set by the caller).
 	dest int64
@@ -64,7 +65,7 @@ func (c *layerCache) prepare(fr *frame) {
 		c.tex = rl.LoadRenderTexture(ScreenW, ScreenH)
 		c.loaded = true
 	}
-	if c.s == fr.s && c.seq == fr.s.Seq && c.lang == fr.lang && c.legend == fr.legend {
+	if c.s == fr.s && c.seq == fr.s.Seq && c.lang == fr.lang && c.legend == fr.legend && c.faded == fr.faded {
 		return
 	}
 	still := *fr
@@ -72,7 +73,7 @@ func (c *layerCache) prepare(fr *frame) {
 	rl.BeginTextureMode(c.tex)
 	still.draw()
 	rl.EndTextureMode()
-	c.s, c.seq, c.lang, c.legend = fr.s, fr.s.Seq, fr.lang, fr.legend
+	c.s, c.seq, c.lang, c.legend, c.faded = fr.s, fr.s.Seq, fr.lang, fr.legend, fr.faded
 }
 
 // draw draws fr's frame: the still layer and the moving parts on top, or
@@ -152,8 +153,8 @@ func (fr *frame) movingTable() {
 	p := fr.pulse(1)
 	switch {
 	case pending || t.Done && len(t.Hands) == 0:
-		if s.Spot >= 0 && s.Spot < spots {
-			rl.DrawRing(v2(spotCenterX(s.Spot, spots), betCircleY), betCircleR+2, betCircleR+5, 0, 360, 48, mix(colActive, colWhite, p*0.5))
+		if x, y, r, ok := fr.selectedCircle(info, spots); ok {
+			rl.DrawRing(v2(x, y), r, r+4, 0, 360, 48, mix(colActive, colWhite, p*0.5))
 		}
 	default:
 		if hl, ok := activeHighlight(t, spots); ok {

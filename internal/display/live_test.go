@@ -14,6 +14,7 @@ import (
 
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
+	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
@@ -35,6 +36,14 @@ import (
 // It also logs, for the record (no timed assertion), the times from the
 // key to the step committed and to the window's report that the picture is
 // shown in full, for a deal and for the decision that settles the round.
+//
+// Then issue 35's mash, at Royal Poker, Free Bet and Zappit: DEAL and ten
+// HITs 50 ms apart while the cards are on their way. A press finishes a
+// reveal, the buttons then wait the decision pause (400 ms shipped) unlit,
+// so no two decisions of a round are committed less than 250 ms apart (the
+// old window took the next press, 50 ms later, as a decision). The times
+// are the controller's own commits (Options.OnCommit), a lower bound that
+// a slow machine only widens.
 func TestBurstOnLiveWindow(t *testing.T) {
 	xdotool, err := exec.LookPath("xdotool")
 	if err != nil {
@@ -57,14 +66,30 @@ func TestBurstOnLiveWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if set.Games[0] != "royal" || set.DealPaceMS == 0 || set.ResultHoldMS == 0 {
-		t.Fatalf("shipped configuration: first game %s, pace %d ms, hold %d ms; the test wants Royal Poker first, both set", set.Games[0], set.DealPaceMS, set.ResultHoldMS)
+	if len(set.Games) < 3 || set.Games[0] != "royal" || set.Games[1] != "freebet" || set.Games[2] != "zappit" ||
+		set.DealPaceMS == 0 || set.ResultHoldMS == 0 || set.DecisionPauseMS < 250 {
+		t.Fatalf("shipped configuration: games %v, pace %d ms, hold %d ms, pause %d ms; the test wants Royal Poker, Free Bet, Zappit first, all set, the pause at least 250 ms",
+			set.Games, set.DealPaceMS, set.ResultHoldMS, set.DecisionPauseMS)
 	}
 	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "live.db"), recovery.Options{})
 	t.Cleanup(func() { st.Close() })
 	be := sim.New()
 	pres := controller.NewPresentation()
-	c, err := controller.New(controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: 3}, InForce: controller.InForce(set), Display: pres})
+	// Every committed step, timed on the controller's goroutine.
+	type commit struct {
+		game  game.ID
+		round uint64
+		at    time.Time
+	}
+	var commitMu sync.Mutex
+	var commits []commit
+	onCommit := func(id game.ID, round uint64, _ []game.Event) {
+		commitMu.Lock()
+		commits = append(commits, commit{id, round, time.Now()})
+		commitMu.Unlock()
+	}
+	c, err := controller.New(controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: 3}, InForce: controller.InForce(set), Display: pres,
+		OnCommit: onCommit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,11 +191,30 @@ func TestBurstOnLiveWindow(t *testing.T) {
 	}
 	waitFor("the betting table lit", func(s *view.Snapshot) bool { return s.Mode == view.Table && s.Lamps.Has(hw.Deal) })
 
+	// finish plays STAND until the round after rounds completed settles.
+	finish := func(rounds int64) {
+		t.Helper()
+		for c.Completed() == rounds {
+			waitFor("a decision lit or the round over", func(s *view.Snapshot) bool {
+				return c.Completed() > rounds || (s.Lamps.Has(hw.Stand) || s.Lamps.Has(hw.No)) && len(be.Inputs()) == 0
+			})
+			switch {
+			case c.Completed() > rounds:
+			case c.Snapshot().Lamps.Has(hw.Stand):
+				run("key", "s")
+			default:
+				run("key", "n") // no insurance
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 	run("key", "d")
 	run("key", "--delay", "50", "h", "s", "x", "p", "d", "y", "n", "z", "b", "h", "s")
-	// The burst is typed; wait until its round is settled and held (DEAL
-	// lit again: the bets the burst left, or none to deal is refused), and
-	// every key has been read.
+	// The burst is typed (the decision pause may leave its round open:
+	// STAND until it settles); wait until its round is settled and held
+	// (DEAL lit again: the bets the burst left, or none to deal is
+	// refused), and every key has been read.
+	finish(0)
 	waitFor("the burst's round settled and its result held", func(s *view.Snapshot) bool {
 		return len(be.Inputs()) == 0 && s.Round != nil && s.Round.Done && s.HoldMS == 0 && s.Present > 0
 	})
@@ -206,10 +250,61 @@ func TestBurstOnLiveWindow(t *testing.T) {
 		mu.Unlock()
 		standShown = shownAtOf(shown, p+1)
 	}
+
+	// Issue 35's mash at each game: DEAL, then ten HITs 50 ms apart.
+	mash := func(id game.ID) {
+		t.Helper()
+		waitFor("DEAL lit at "+string(id), func(s *view.Snapshot) bool { return s.Game == id && s.Lamps.Has(hw.Deal) })
+		rounds := c.Completed()
+		run("key", "d")
+		run("key", "--delay", "50", "h", "h", "h", "h", "h", "h", "h", "h", "h", "h")
+		// Played on with STAND until the round settles and its result is held.
+		finish(rounds)
+		waitFor("the result held", func(s *view.Snapshot) bool { return s.HoldMS == 0 && s.Lamps.Has(hw.Game) })
+	}
+	nextGame := func(id game.ID) {
+		t.Helper()
+		run("key", "g")
+		waitFor("the menu", func(s *view.Snapshot) bool { return s.Mode == view.Menu })
+		run("key", "o")
+		waitFor(string(id)+" on the menu", func(s *view.Snapshot) bool { return s.Game == id })
+		run("key", "d")
+		waitFor(string(id)+"'s table", func(s *view.Snapshot) bool { return s.Mode == view.Table && s.Lamps.Has(hw.BetPlus) })
+		run("key", "b")
+	}
+	mash(game.Royal)
+	nextGame(game.FreeBet)
+	mash(game.FreeBet)
+	nextGame(game.Zappit)
+	mash(game.Zappit)
 	stop()
 
-	if played := c.Completed(); played != 2 {
-		t.Errorf("rounds played = %d, want 2: one by the burst, one timed", played)
+	commitMu.Lock()
+	mashed := map[game.ID]int{}
+	closest := map[game.ID]time.Duration{}
+	for i := 1; i < len(commits); i++ {
+		a, b := commits[i-1], commits[i]
+		if a.round != b.round {
+			continue // b is a deal: the round before was held
+		}
+		mashed[b.game]++
+		if gap := b.at.Sub(a.at); closest[b.game] == 0 || gap < closest[b.game] {
+			closest[b.game] = gap.Round(time.Millisecond)
+		}
+		if gap := b.at.Sub(a.at); gap < 250*time.Millisecond {
+			t.Errorf("%s round %d: two steps committed %v apart, want at least 250 ms (the pause is %d ms)", b.game, b.round, gap.Round(time.Millisecond), set.DecisionPauseMS)
+		}
+	}
+	commitMu.Unlock()
+	for _, id := range []game.ID{game.Royal, game.FreeBet, game.Zappit} {
+		if mashed[id] == 0 {
+			t.Errorf("%s: no decision taken after the deal: the mash was not played", id)
+		}
+	}
+	t.Logf("decisions after a deal: %v; closest two steps of a round: %v", mashed, closest)
+
+	if played := c.Completed(); played != 5 {
+		t.Errorf("rounds played = %d, want 5: one by the burst, one timed, three mashed", played)
 	}
 	if burstRound != 1 {
 		t.Errorf("round on the table after the burst = %d, want 1 (the burst dealt another)", burstRound)

@@ -245,7 +245,7 @@ func (p *pacer) view(n int) *view.Snapshot {
 			h.Total = -1 // not shown until the hand is complete
 		}
 		h.Cards = h.Cards[:k]
-		h.Outcome, h.Win = "", 0
+		h.Outcome, h.Win, h.Insurance, h.InsuranceWin = "", 0, "", 0
 		return h
 	}
 	for i := range t.Hands {
@@ -266,6 +266,7 @@ func (p *pacer) view(n int) *view.Snapshot {
 		}
 	}
 	t.Dealer = keep(d, -1, len(p.base.Dealer.Cards))
+	t.Dealer.Note = "" // the dealer's 22 is named once it is shown
 	t.Dealer.Hidden = max(hidden, 0)
 	if len(t.Dealer.Cards) == len(d.Cards) && t.Dealer.Hidden == d.Hidden {
 		t.Dealer.Total = d.Total

@@ -66,6 +66,9 @@ type frame struct {
 	// roundBottom is the bottom of the round's notices right of the dealer.
 	messageDrawn bool
 	roundBottom  float32
+	// faded: the refusal's notice has had its time (notice.go); the
+	// standing notice shows instead.
+	faded bool
 	// ink, if set, records where every string goes (tests, ink.go).
 	ink *inkLog
 }

@@ -57,3 +57,30 @@ func TestHurryFinishesReveal(t *testing.T) {
 		t.Errorf("after a consumed press: flying %v, chips %d; want the deal shown in full at once", pf.flying, len(pf.chips))
 	}
 }
+
+// TestReporterPause is issue 35's pause: a picture is reported shown only
+// once it has been complete on screen the snapshot's PauseMS, counted from
+// the first complete frame, whether the reveal ran its course or a press
+// finished it (a new snapshot, Hurry changed, of the same picture); its
+// hold counts from the same frame.
+func TestReporterPause(t *testing.T) {
+	var got []view.Shown
+	r := reporter{report: func(s view.Shown) { got = append(got, s) }}
+	s := &view.Snapshot{Present: 7, PauseMS: 400, HoldMS: 1000}
+	r.frame(s, paced{s: s, flying: &reveal{}}, false, 0.0)
+	hurried := *s
+	hurried.Hurry++
+	r.frame(&hurried, paced{s: &hurried}, false, 1.0) // the press finished the reveal
+	r.frame(&hurried, paced{s: &hurried}, false, 1.2)
+	r.frame(&hurried, paced{s: &hurried}, false, 1.39)
+	if len(got) != 0 {
+		t.Fatalf("reported %+v before the picture had been complete 400 ms", got)
+	}
+	r.frame(&hurried, paced{s: &hurried}, false, 1.4)
+	r.frame(&hurried, paced{s: &hurried}, false, 1.9)
+	r.frame(&hurried, paced{s: &hurried}, false, 2.0)
+	want := []view.Shown{{Shown: 7}, {Shown: 7, Held: 7}}
+	if !slices.Equal(got, want) {
+		t.Errorf("reports %+v, want %+v", got, want)
+	}
+}

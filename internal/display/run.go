@@ -93,6 +93,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 	var demos demoReel
 	pace := newPacer(0)
 	rep := reporter{report: opt.Shown}
+	var refused refusalClock
 	sound := openAudio(0.8)
 	defer sound.close()
 	if in != nil {
@@ -127,6 +128,7 @@ func Run(ctx context.Context, opt Options, snap func() *view.Snapshot, in Input)
 			pf = paced{s: demo}
 		}
 		fr := newFrame(f, pf.s, now, opt.Legend)
+		fr.faded = refused.faded(s, now)
 		fr.fly, fr.flyF = pf.flying, pf.f
 		fr.chips, fr.chipF = pf.chips, pf.cf
 		sound.frame(pf.s)

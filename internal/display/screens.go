@@ -41,7 +41,7 @@ func (fr *frame) drawAttract() {
 		g := fr.s.Games[i]
 		fr.centered(fr.tr("game."+string(g.ID))+" — "+fr.tr("gametag."+string(g.ID)), ScreenW/2, 470, 24, colWhite, true, 1150)
 	}
-	if fr.s.Message != "" {
+	if fr.msg() != "" {
 		// A refusal (a bill returned) takes the place of the call to insert one.
 		fr.drawNotices(Rect{0, 502, ScreenW, 0})
 	} else {
@@ -103,7 +103,7 @@ func (fr *frame) drawMenu() {
 			fr.centered(fr.trf("menu.spots", g.Spots), r.X+r.W/2, r.Y+356, 16, colDim, false, r.W-16)
 		}
 	}
-	if fr.s.Message != "" {
+	if fr.msg() != "" {
 		// A refusal takes the hint's place, under the tiles.
 		fr.drawNotices(Rect{0, 516, ScreenW, 0})
 	} else {

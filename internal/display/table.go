@@ -114,27 +114,40 @@ func (fr *frame) drawBlackjack() {
 		fr.roundBottom = r.Y + r.H
 		return r
 	}
+	result := !pending && t != nil && t.Done && (callout(t) != "" || t.Paid > 0)
 	switch {
-	case s.Message != "" && !pending:
-		// A refusal during a round takes the prompt's place until the next input.
-		round(fr.word("msg", s.Message), colLose)
+	case result:
+		// A settled round's result is never covered (issue 35): a notice
+		// goes under it.
+		below := func(msg string, c color.RGBA) {
+			r := fr.drawNoticeAt(msg, Rect{roundNotice.X, fr.roundBottom + 8, roundNotice.W, 0}, c)
+			fr.roundBottom = r.Y + r.H
+		}
+		// One notice, the call-out and the pay ("BLACKJACK! · Paid
+		// 62.50"): a notice under it stays clear of the rules line.
+		text, c := fr.trf("table.paid", fr.money(t.Paid)), colWin
+		if co := callout(t); co != "" && t.Paid > 0 {
+			text = fr.tr("callout."+co) + " · " + text
+		} else if co != "" {
+			text, c = fr.tr("callout."+co), colPush
+		}
+		round(text, c)
+		if fr.msg() != "" {
+			below(fr.word("msg", fr.msg()), colLose)
+			fr.messageDrawn = true
+		}
+	case fr.msg() != "" && !pending:
+		// A refusal during a round takes the prompt's place for a moment.
+		round(fr.word("msg", fr.msg()), colLose)
 		fr.messageDrawn = true
+	case t != nil && t.Prompt == "insurance" && t.Offer > 0 && !pending:
+		round(fr.trf("prompt.insurance_cost", fr.money(t.Offer)), colActive) // what it costs, asked
 	case t != nil && t.Prompt != "" && !pending:
 		round(fr.word("prompt", t.Prompt), colActive)
+	case t != nil && !t.Done && !pending && insuranceLost(t):
+		round(fr.tr("callout.insurance_lost"), colLose) // the peek found no blackjack
 	case pending:
 		fr.drawNotice(fr.tr("prompt.bet"), 320, colGold)
-	case t != nil && t.Done && callout(t) != "":
-		c := colPush
-		if t.Paid > 0 {
-			c = colWin
-		}
-		r := round(fr.tr("callout."+callout(t)), c)
-		if t.Paid > 0 {
-			p := fr.drawNoticeAt(fr.trf("table.paid", fr.money(t.Paid)), Rect{roundNotice.X, r.Y + r.H + 8, roundNotice.W, 0}, colWin)
-			fr.roundBottom = p.Y + p.H
-		}
-	case t != nil && t.Done && t.Paid > 0:
-		round(fr.trf("table.paid", fr.money(t.Paid)), colWin)
 	}
 	fr.drawNotices(feltNotice)
 	if !fr.still {
@@ -157,8 +170,8 @@ func (fr *frame) drawNotices(msg Rect) {
 		}
 		fr.drawNoticeAt(fr.tr("msg.recovered"), r, colZap)
 	}
-	if fr.s.Message != "" && !fr.messageDrawn {
-		fr.drawNoticeAt(fr.word("msg", fr.s.Message), msg, colLose)
+	if fr.msg() != "" && !fr.messageDrawn {
+		fr.drawNoticeAt(fr.word("msg", fr.msg()), msg, colLose)
 	}
 }
 
@@ -177,17 +190,49 @@ func recoveredNotice(id game.ID) Rect {
 // placed: under the top of the felt, right of the table limits.
 var feltNotice = Rect{260, 180, 760, 0}
 
-// drawBetting draws the empty spots with the pending bets.
+// selectedCircle is the circle BET+ adds to (the snapshot's Spot and
+// SpotBet): a spot's main bet or a side bet's circle; its centre and the
+// radius of its ring.
+func (fr *frame) selectedCircle(info view.GameInfo, spots int) (x, y, r float32, ok bool) {
+	s := fr.s
+	if s.SpotBet == "" || s.SpotBet == game.Main {
+		if s.Spot < 0 || s.Spot >= spots {
+			return 0, 0, 0, false
+		}
+		return spotCenterX(s.Spot, spots), betCircleY, betCircleR + 2, true
+	}
+	j := 0
+	for _, si := range info.Side {
+		if si.Kind == s.SpotBet {
+			x, y, r := sideBetCenter(si.Kind, j, s.Spot, spots)
+			return x, y, r + 3, true // outside the circle's own ring
+		}
+		if si.Kind != game.RoyalSide {
+			j++
+		}
+	}
+	return 0, 0, 0, false
+}
+
+// drawBetting draws the empty spots with the pending bets, the circle BET+
+// adds to highlighted (a spot's or a side bet's), and at Royal Poker how
+// its bet is staked.
 func (fr *frame) drawBetting(info view.GameInfo, spots int) {
+	x, y, r, sel := fr.selectedCircle(info, spots)
+	if sel {
+		rl.DrawCircleV(v2(x, y), r+10, fade(colActive, 0.3)) // under the circle; its ring goes over it, last
+		defer rl.DrawRing(v2(x, y), r, r+4, 0, 360, 48, mix(colActive, colWhite, fr.pulse(1)*0.5))
+	}
+	for _, si := range info.Side {
+		if si.Kind == game.RoyalSide && fr.pendingSide(0, game.RoyalSide) == 0 {
+			// The Royal Poker bet has one circle, between the spots: the
+			// table says how to reach it (issue 35).
+			fr.centered(fr.tr("table.royal_howto"), ScreenW/2, 410, 17, colGold, true, 760)
+		}
+	}
 	for sp := range spots {
 		cx := spotCenterX(sp, spots)
-		sel := sp == fr.s.Spot
-		c := fade(colFeltLine, 0.9)
-		if sel {
-			c = mix(colActive, colWhite, fr.pulse(1)*0.5)
-			rl.DrawCircleV(v2(cx, betCircleY), betCircleR+10, fade(colActive, 0.18))
-		}
-		rl.DrawRing(v2(cx, betCircleY), betCircleR+2, betCircleR+5, 0, 360, 48, c)
+		rl.DrawRing(v2(cx, betCircleY), betCircleR+2, betCircleR+5, 0, 360, 48, fade(colFeltLine, 0.9))
 		fr.centered(fr.trf("table.spot", sp+1), cx, betCircleY-betCircleR-28, 16, colFeltLine, true, 0)
 		var amt money.Cents
 		for _, b := range fr.s.Bets {
@@ -293,11 +338,22 @@ func (fr *frame) drawDealer(d game.HandView) {
 	}
 	label := fr.tr("table.dealer")
 	fr.right(label, left-16, area.Y+8, 20, colFeltLine, true)
-	if tt := fr.totalText(d); tt != "" {
+	total := d
+	total.Outcome = "" // the dealer's total stays a number: its outcome has its own badge, under it
+	if tt := fr.totalText(total); tt != "" {
 		fr.badge(tt, left-16-fr.measure(label, 20, true)/2, area.Y+40, 20, colInk, colWhite)
 	}
-	if d.Outcome != "" {
-		fr.badge(fr.word("outcome", string(d.Outcome)), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, outcomeColor(d.Outcome))
+	switch {
+	case d.Outcome != "":
+		// The dealer's outcome in the player's colours: his blackjack
+		// loses, his bust wins.
+		c := colWin
+		if d.Outcome == game.Blackjack {
+			c = colLose
+		}
+		fr.badge(fr.word("outcome", string(d.Outcome)), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, c)
+	case d.Note != "":
+		fr.badge(fr.word("note", d.Note), left-16-fr.measure(label, 20, true)/2, area.Y+78, 15, colInk, colPush)
 	}
 }
 
@@ -375,8 +431,11 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if w := h.Win - h.InsuranceWin; w > 0 {
 			pills = append(pills, pill{"+" + fr.money(w), colWin})
 		}
-		if h.InsuranceWin > 0 {
+		switch {
+		case h.InsuranceWin > 0:
 			pills = append(pills, pill{fr.tr("note.insured_paid") + " +" + fr.money(h.InsuranceWin), colWin})
+		case h.Insurance == game.Lose:
+			pills = append(pills, pill{fr.tr("note.insurance_lost"), colLose})
 		}
 		fr.pillRow(pills, cx, y, 15)
 		// Money on the hand: chips, and a Free Bet token beside them.
@@ -392,7 +451,7 @@ func (fr *frame) drawHands(t *game.Table, spots int) {
 		if h.Doubled { // left of the chips, clear of them
 			fr.badge("×2", bx-(betCircleR-4)-26, betCircleY-30, 13, colInk, colGold)
 		}
-		if h.Insured > 0 && h.Outcome == "" { // once settled, the pills say what it did
+		if h.Insured > 0 && h.Outcome == "" && h.Insurance == "" { // once the dealer has peeked, the pills say what it did
 			fr.badge(fr.tr("note.insured")+" "+fr.money(h.Insured), cx, betCircleY-52, 11, colInk, colPush)
 		}
 	}
@@ -570,7 +629,8 @@ func (fr *frame) drawFlying() {
 }
 
 // callout is the settled round's call-out, as the engine settled it: an
-// insurance paid (the dealer's blackjack), a blackjack on any hand, or
+// insurance paid (the dealer's blackjack), a blackjack on any hand, the
+// dealer's blackjack, the dealer's 22 that pushes (Free Bet, Zappit), or
 // every hand pushed ("" for none).
 func callout(t *game.Table) string {
 	for _, h := range t.Hands {
@@ -585,10 +645,25 @@ func callout(t *game.Table) string {
 		}
 		push = push && h.Outcome == game.Push
 	}
-	if push {
+	switch {
+	case t.Dealer.Outcome == game.Blackjack:
+		return "dealer_blackjack"
+	case t.Dealer.Note == "dealer22":
+		return "dealer22"
+	case push:
 		return "push"
 	}
 	return ""
+}
+
+// insuranceLost reports that the dealer peeked and an insurance was lost.
+func insuranceLost(t *game.Table) bool {
+	for _, h := range t.Hands {
+		if h.Insurance == game.Lose {
+			return true
+		}
+	}
+	return false
 }
 
 // trayPoint is where the dealer's chips come from and go to: under the

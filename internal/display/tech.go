@@ -31,13 +31,13 @@ func (fr *frame) drawAudit() {
 	}
 	fr.techBackground()
 	title := fr.tr("audit.title") + " — " + fr.tr("audit."+a.Page)
-	if fr.s.Message != "" {
+	if fr.msg() != "" {
 		// A key turn refused here says why (the reset key on a handpay), in
 		// the title bar in place of the key hint: the pages below stay
 		// readable.
 		fr.drawTopBar(title, "")
 		x := 18 + fr.measure(title, 28, true) + 16
-		fr.drawNoticeAt(fr.word("msg", fr.s.Message), Rect{x, 4, ScreenW - x - 8, 0}, colLose)
+		fr.drawNoticeAt(fr.word("msg", fr.msg()), Rect{x, 4, ScreenW - x - 8, 0}, colLose)
 	} else {
 		fr.drawTopBar(title, fr.tr("audit.key_hint"))
 	}
@@ -317,14 +317,14 @@ func (fr *frame) drawOperator() {
 		}
 	}
 	fr.techBackground()
-	if fr.s.Message != "" {
+	if fr.msg() != "" {
 		// A press refused here says why (YES while the return computes, a
 		// key that does nothing on this screen), in the title bar in place
 		// of the group, as the audit screens do.
 		title := fr.tr("operator.title")
 		fr.drawTopBar(title, "")
 		x := 18 + fr.measure(title, 28, true) + 16
-		fr.drawNoticeAt(fr.word("msg", fr.s.Message), Rect{x, 4, ScreenW - x - 8, 0}, colLose)
+		fr.drawNoticeAt(fr.word("msg", fr.msg()), Rect{x, 4, ScreenW - x - 8, 0}, colLose)
 	} else {
 		fr.drawTopBar(fr.tr("operator.title"), right)
 	}
@@ -564,8 +564,8 @@ func (fr *frame) drawTilt() {
 // inside an overlay at y: the screen below is dimmed, so its own notice is
 // not readable there.
 func (fr *frame) overlayMessage(box Rect, y float32) {
-	if fr.s.Message != "" {
-		fr.drawNoticeAt(fr.word("msg", fr.s.Message), Rect{box.X + 10, y, box.W - 20, 0}, colLose)
+	if fr.msg() != "" {
+		fr.drawNoticeAt(fr.word("msg", fr.msg()), Rect{box.X + 10, y, box.W - 20, 0}, colLose)
 	}
 }
 

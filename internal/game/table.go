@@ -19,6 +19,9 @@ type Table struct {
 	// Prompt is a message key for the decision asked now ("insurance",
 	// "evenmoney", "" when plain play), translated by the display.
 	Prompt string `json:"prompt,omitempty"`
+	// Offer is what the prompt's decision costs: the insurance of the
+	// hand asked (0 for none, even money).
+	Offer money.Cents `json:"offer,omitempty"`
 	// Side bets placed this round and their results.
 	Side []SideView `json:"side,omitempty"`
 	// Staked and Paid this round so far (money).
@@ -49,6 +52,13 @@ type HandView struct {
 	Outcome      Outcome     `json:"outcome,omitempty"`
 	Win          money.Cents `json:"win,omitempty"`
 	Note         string      `json:"note,omitempty"` // message key: "zapped", "split", ...
+	// The dealer's hand, once the round is over, names its own outcome:
+	// Outcome Blackjack (a natural) or Bust, or Note "dealer22" (a 22 that
+	// pushes, Free Bet).
+
+	// Insurance is the insurance's result once the dealer has peeked (or
+	// played): Win (paid 2:1) or Lose; "" while undecided or not insured.
+	Insurance Outcome `json:"insurance,omitempty"`
 }
 
 // SideView is one side bet as shown.

@@ -37,6 +37,11 @@ type InForce struct {
 	// once shown, before DEAL and REBET light (operator:
 	// cabinet.result_hold_ms). The display measures it (Shown.Held).
 	ResultHoldMS int
+	// DecisionPauseMS is how long a step's picture stays complete on
+	// screen before a decision is taken on it (operator:
+	// cabinet.decision_pause_ms; issue 35). The display measures it: it
+	// reports a picture shown once it has been drawn in full that long.
+	DecisionPauseMS int
 
 	JackpotReset  money.Cents
 	JackpotRateE7 int64 // contribution per 10^7 of the Royal Poker stake

@@ -35,6 +35,7 @@ var Library = []Scenario{
 		press spot
 		press bet       # spot 2
 		press spot
+		shot royal-side     # the Royal Poker circle chosen: highlighted, the table says how to stake it
 		press bet       # the Royal Poker side bet (both spots bet)
 		shot royal-bet
 		press deal
@@ -81,6 +82,16 @@ var Library = []Scenario{
 		press split         # a free split: the token plays the second hand
 		shot freebet
 	`},
+	{Name: "result-notice", Seed: 1, Script: `
+		bill 20.00
+		menu freebet
+		press deal
+		press bet
+		press deal
+		press stand         # the dealer plays: paid 2.00
+		! press hit         # the round is over: the notice goes under its result
+		shot result-notice
+	`},
 	{Name: "zappit", Seed: 13, Script: `
 		bill 50.00
 		menu zappit
@@ -113,6 +124,23 @@ var Library = []Scenario{
 		autoplay 1 duel     # to the showdown
 		shot duel-showdown  # both hands named
 	`},
+	{Name: "duel-fold", Seed: 10, Script: `
+		bill 20.00
+		menu duel
+		press deal
+		press deal          # buy a session
+		press deal          # the first deal: the player speaks first
+		press bet
+		press bet           # two presses, two steps: 15 chips
+		shot duel-bet
+		press yes           # opens 15: the Baron raises
+		! press double      # the draw waits for the answer, and says so
+		shot duel-draw-early
+		press no            # the player folds: named
+		shot duel-fold
+		press deal          # the next deal starts from the ante
+		shot duel-next
+	`},
 	{Name: "duel-victory", Seed: 4, Script: `
 		bill 20.00
 		menu duel
@@ -139,6 +167,36 @@ var Library = []Scenario{
 		press deal          # the dealer shows an ace
 		press yes           # insurance: the dealer has blackjack
 		shot insurance-pays
+	`},
+	{Name: "insurance-lost", Seed: 115, Script: `
+		bill 50.00
+		menu classic
+		press deal
+		press special       # chip 5.00
+		press special       # chip 10.00
+		press bet
+		press deal          # the dealer shows an ace: insurance costs 5.00
+		shot insurance-offer
+		press yes           # the dealer peeks: no blackjack
+		shot insurance-lost
+	`},
+	{Name: "dealer22", Seed: 9, Script: `
+		bill 20.00
+		menu freebet
+		press deal
+		press bet
+		press deal
+		press stand         # the dealer makes 22: the hand pushes
+		shot dealer22
+	`},
+	{Name: "dealer-blackjack", Seed: 29, Script: `
+		bill 20.00
+		menu freebet
+		press deal
+		press bet
+		press deal
+		press stand         # the dealer turns a blackjack
+		shot dealer-blackjack
 	`},
 	{Name: "demo", Seed: 5, Script: `
 		bill 20.00

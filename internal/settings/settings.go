@@ -43,6 +43,7 @@ func FromConfig(cfg *config.Config) (inforce.InForce, error) {
 		JackpotRateE7: cfg.Jackpot.RateE7,
 		Duel:          inforce.DuelInForce{Enabled: cfg.Duel.Enabled, Config: cfg.Duel},
 	}
+	s.DecisionPauseMS = cfg.Cabinet.DecisionPauseMS
 	for _, id := range game.IDs {
 		s.VoidAfter[id] = cfg.VoidAfter(id)
 		if id == game.Duel {

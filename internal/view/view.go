@@ -56,6 +56,10 @@ type Snapshot struct {
 	// start (cabinet.result_hold_ms); the display reports the hold as over
 	// through Shown.Held.
 	HoldMS int `json:"hold_ms,omitempty"`
+	// PauseMS is how long picture Present must have been drawn in full
+	// before the display reports it shown (cabinet.decision_pause_ms): a
+	// decision is never taken on a picture complete for less (issue 35).
+	PauseMS int `json:"pause_ms,omitempty"`
 	// Hurry counts the presses consumed to finish a reveal: when it
 	// changes, the display shows the whole picture at once.
 	Hurry uint64 `json:"hurry,omitempty"`
@@ -73,6 +77,9 @@ type Snapshot struct {
 	Bets []game.Bet  `json:"bets,omitempty"`
 	Chip money.Cents `json:"chip"`
 	Spot int         `json:"spot"` // spot BET+ adds to
+	// SpotBet is the bet on Spot BET+ adds to: its main bet ("" or
+	// game.Main) or a side bet (the Royal Poker bet: its one circle).
+	SpotBet game.BetKind `json:"spot_bet,omitempty"`
 
 	// DuelInput is Poker Duel's pending choices (UI state, not durable).
 	DuelInput *DuelInput `json:"duel_input,omitempty"`
@@ -90,12 +97,23 @@ type Snapshot struct {
 	HandpayKind string `json:"handpay_kind,omitempty"`
 
 	Message string `json:"message,omitempty"` // message key of a transient notice
+	// Refusal, when set, numbers the refusal whose notice Message is (a
+	// button, a bill or a key refused): the display shows it for at most
+	// RefusalMS from the moment the number changes, then Standing (the
+	// notice under it, "" none). 0: Message is a standing notice (a host's
+	// lock-out, a ticket, the printer), shown while it is so.
+	Refusal  uint64 `json:"refusal,omitempty"`
+	Standing string `json:"standing,omitempty"`
 
 	Help     *HelpView     `json:"help,omitempty"`
 	Audit    *AuditView    `json:"audit,omitempty"`
 	Operator *OperatorView `json:"operator,omitempty"`
 	HwTest   *HwTestView   `json:"hwtest,omitempty"`
 }
+
+// RefusalMS is the longest a refusal's notice stays on screen (issue 35:
+// a notice says what is true now, and a stale one fades).
+const RefusalMS = 3000
 
 // DuelInput is what the player has chosen but not yet played in Poker Duel:
 // the card cursor and the cards marked for the draw during a deal, the chips
@@ -375,8 +393,10 @@ type TestLine struct {
 
 // Shown is the display's report of how far its presentation has got: the
 // highest picture number (Snapshot.Present) shown in full, cards, turns and
-// chips done; and the highest whose result has stayed on screen for the
-// snapshot's HoldMS. Both only grow; a report repeats what it already said.
+// chips done, and complete on screen since for the snapshot's PauseMS; and
+// the highest whose result has stayed on screen for the snapshot's HoldMS
+// (counted from the same moment). Both only grow; a report repeats what it
+// already said.
 type Shown struct {
 	Shown uint64 `json:"shown"`
 	Held  uint64 `json:"held"`

@@ -15,9 +15,9 @@ func (r *Round) Table() game.Table {
 		Staked: r.Staked, Paid: r.Paid, Done: r.Phase == PhaseDone,
 	}
 	if r.Phase == PhaseInsurance {
-		t.Prompt = "insurance"
+		t.Prompt, t.Offer = "insurance", r.Hands[r.Active].Stake.Mul(1, 2)
 		if r.evenMoneyOffered(&r.Hands[r.Active]) {
-			t.Prompt = "evenmoney"
+			t.Prompt, t.Offer = "evenmoney", 0
 		}
 	}
 	dealer := r.Dealer
@@ -26,6 +26,16 @@ func (r *Round) Table() game.Table {
 		t.Dealer.Hidden = 1
 	}
 	t.Dealer = view(game.Dealer, dealer, t.Dealer.Hidden)
+	if t.Done && !r.HoleDown {
+		switch {
+		case r.dealerNatural():
+			t.Dealer.Outcome = game.Blackjack
+		case t.Dealer.Total == 22 && r.Rules.Dealer22Push:
+			t.Dealer.Note = "dealer22"
+		case t.Dealer.Total > 21:
+			t.Dealer.Outcome = game.Bust
+		}
+	}
 	for i := range r.Hands {
 		h := &r.Hands[i]
 		cards, hidden := h.Cards, 0
@@ -40,6 +50,12 @@ func (r *Round) Table() game.Table {
 		v.Outcome = h.Outcome
 		v.Win = h.Win + h.InsWin
 		v.InsuranceWin = h.InsWin
+		if h.Insured > 0 && h.InsSettled {
+			v.Insurance = game.Lose
+			if h.InsWin > 0 {
+				v.Insurance = game.Win
+			}
+		}
 		v.Note = h.Note
 		if v.Note == "" && h.FromSplit {
 			v.Note = "split"

@@ -57,6 +57,8 @@ type Backend struct {
 	pulseSince time.Time
 	jammed     bool
 	queue      []hw.Input
+	// latest is the latest time the loop has handled (a sample or a tick).
+	latest time.Time
 
 	mu      sync.Mutex // guards the outputs
 	closed  bool
@@ -239,9 +241,17 @@ func inputKeys() [numInputs]string {
 
 // watch samples one input: after each edge (and at each poll timeout, so a
 // missed edge is caught) it reads the level and sends it, stamped, to the
-// loop when it differs from the last level sent.
+// loop when it differs from the last level sent. An edge that reads the
+// last level sent means the line changed and changed back unseen; it is
+// sent too, and the pulse decoder refuses the train (a missed edge) —
+// except the late event of a change a poll found: on a real kernel the
+// level changes before gpiolib's edge thread delivers the event, so a poll
+// timing out in between reads the change first, and its event follows
+// within moments of the last change sent.
 func (b *Backend) watch(i int, p gpio.PinIO, activeLow, last bool) {
 	defer b.wg.Done()
+	owed := false      // a change found by a poll whose edge event has not come yet
+	var sent time.Time // when the last change was sent
 	for {
 		select {
 		case <-b.done:
@@ -251,9 +261,18 @@ func (b *Backend) watch(i int, p gpio.PinIO, activeLow, last bool) {
 		edge := p.WaitForEdge(pollInterval)
 		at := b.clock.Now()
 		active := (p.Read() == gpio.Low) == activeLow
-		if !edge && active == last {
+		switch {
+		case !edge && active == last:
 			continue
+		case !edge:
+			owed = true
+		case active == last && owed && at.Sub(sent) <= pollInterval:
+			owed = false // the polled change's own event
+			continue
+		case active == last:
+			owed = false
 		}
+		sent = at
 		last = active
 		select {
 		case b.raw <- sample{input: i, active: active, at: at}:
@@ -314,7 +333,17 @@ func (b *Backend) signal() {
 	}
 }
 
+// handleSample handles one sample. A watcher stamps a sample when it reads
+// the level and hands it over afterwards, so a tick stamped later may have
+// been handled in between (a busy machine): the sample then counts as seen
+// at that tick, never before it — the decoder and the debouncers only see
+// time move forward (an edge shifts by that delay, well under a
+// millisecond on a Pi; the pulse windows are tens of ms).
 func (b *Backend) handleSample(s sample) {
+	if s.at.Before(b.latest) {
+		s.at = b.latest
+	}
+	b.latest = s.at
 	if s.input == pulseInput {
 		if s.active != b.pulseOn {
 			b.pulseOn, b.pulseSince = s.active, s.at
@@ -332,6 +361,9 @@ func (b *Backend) handleSample(s sample) {
 }
 
 func (b *Backend) handleTick(now time.Time) {
+	if now.After(b.latest) {
+		b.latest = now
+	}
 	for i := range pulseInput {
 		if changed, level := b.deb[i].tick(now, b.cfg.Debounce.Std()); changed {
 			b.emit(i, level, now)
