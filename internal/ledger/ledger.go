@@ -25,10 +25,6 @@ type Store interface {
 	Clear(confirm string) error
 }
 
-// ErrNothing is returned by a change function that finds nothing to
-// write: the commit writes nothing and returns ErrNothing as a refusal.
-var ErrNothing = errors.New("ledger: nothing to commit")
-
 // Rules is what the state type S brings to its ledger.
 type Rules[S any] struct {
 	// Load reads into s what every transaction starts from (the machine
