@@ -12,10 +12,12 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
 	"cabinet/internal/game/duel"
+	"cabinet/internal/i18n"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -25,9 +27,10 @@ import (
 // configuration's [cabinet] store).
 const DefaultStore = "var/cabinet.db"
 
-const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] meters|recall [N]|events [N]|tickets [N]|check [--json|--csv]
+const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] [--lang en|fr] meters|recall [N]|events [N]|tickets [N]|check [--json|--csv]
 
-  meters     lifetime meters, credits, progressive pool
+  meters     lifetime meters, credits, progressive pool, named as the audit screen names them
+             (--lang: in English, the default, or French; --json and --csv keep the meters' keys)
   recall N   the N newest recalled rounds (default: all kept), every step, card and payout
   events N   the N newest events of the log (default: all kept)
   tickets N  the N newest tickets out and tickets in (default: all kept), the ticket meters
@@ -39,6 +42,7 @@ type options struct {
 	store     string
 	mirror    string // newest-store proof ("": recovery.ProofFor)
 	json, csv bool
+	lang      string // the meters' labels (i18n.EN or i18n.FR)
 	cmd       string
 	n         int
 	stdout    io.Writer
@@ -54,6 +58,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.mirror, "mirror", "", "newest-store proof to compare with the store (default: <store>.mirror when it exists, else the proof file the store names; docs/recovery.md)")
 	fs.BoolVar(&o.json, "json", false, "print JSON")
 	fs.BoolVar(&o.csv, "csv", false, "print CSV")
+	fs.StringVar(&o.lang, "lang", i18n.EN, "language of the meters' labels in the text output: en or fr")
 	rest := args
 	var pos []string
 	for {
@@ -90,6 +95,9 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	default:
 		fs.Usage()
 		return nil, fmt.Errorf("%w: unknown command %q (want meters, recall, events, tickets or check)", ErrUsage, o.cmd)
+	}
+	if o.lang != i18n.EN && o.lang != i18n.FR {
+		return nil, fmt.Errorf("%w: --lang %q: want en or fr", ErrUsage, o.lang)
 	}
 	if o.json && o.csv {
 		return nil, fmt.Errorf("%w: --json and --csv are exclusive", ErrUsage)
@@ -186,15 +194,29 @@ func (o *options) meters(st *recovery.Store) error {
 		}
 		return writeCSV(o.stdout, rows)
 	}
-	tw := tabwriter.NewWriter(o.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(o.stdout, "store %s\n", o.store)
+	// The text names each meter as the audit screen does (issue 35: it
+	// printed the JSON keys); amounts stay plain decimals, in the
+	// cabinet's currency.
+	// Labels left, values right-aligned after them.
+	var rows [][2]string
 	for _, l := range lines {
-		fmt.Fprintf(tw, "%s\t%s\t\n", l.Name, formatValue(l))
+		label, _ := i18n.MeterLabel(o.lang, l.Name, money.Cents.String)
+		rows = append(rows, [2]string{label, formatValue(l)})
 	}
 	if m.HandpayKind != "" {
-		fmt.Fprintf(tw, "handpay_kind\t%s\t\n", m.HandpayKind)
+		rows = append(rows, [2]string{i18n.T(o.lang, "meter.handpay_kind"), i18n.T(o.lang, "handpay_kind."+m.HandpayKind)})
 	}
-	return tw.Flush()
+	lw, vw := 0, 0
+	for _, r := range rows {
+		lw, vw = max(lw, utf8.RuneCountInString(r[0])), max(vw, utf8.RuneCountInString(r[1]))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "store %s\n", o.store)
+	for _, r := range rows {
+		b.WriteString(r[0] + strings.Repeat(" ", lw-utf8.RuneCountInString(r[0])+2+vw-utf8.RuneCountInString(r[1])) + r[1] + "\n")
+	}
+	_, err := io.WriteString(o.stdout, b.String())
+	return err
 }
 
 func formatValue(l meters.Line) string {

@@ -79,10 +79,28 @@ func TestMeters(t *testing.T) {
 	if err != nil {
 		t.Fatalf("meters = %v", err)
 	}
-	for _, want := range []string{"credits", "27.50", "total_won", "12.50", "bills.2000", "games.classic.wagered", "1.23 (123"} {
+	for _, want := range []string{"Credit", "27.50", "Total won (coin out)", "12.50", "Bills of 20.00", "Classic · wagered", "Progressive pool", "1.23 (123"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("meters text lacks %q:\n%s", want, out)
 		}
+	}
+	// The screen's labels, not the JSON keys (issue 35).
+	for _, key := range []string{"total_won", "bills.2000", "games.classic.wagered", "progressive_pool"} {
+		if strings.Contains(out, key) {
+			t.Errorf("meters text shows the key %q where the audit screen shows its label:\n%s", key, out)
+		}
+	}
+	out, err = run(t, "--store", path, "--lang", "fr", "meters")
+	if err != nil {
+		t.Fatalf("meters --lang fr = %v", err)
+	}
+	for _, want := range []string{"Crédit", "Total gagné (sorties)", "Billets de 20.00", "Classique · misé"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("meters --lang fr text lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := run(t, "--store", path, "--lang", "de", "meters"); !errors.Is(err, ErrUsage) {
+		t.Errorf("meters --lang de = %v, want ErrUsage", err)
 	}
 	out, err = run(t, "meters", "--store", path, "--json")
 	if err != nil {

@@ -234,7 +234,7 @@ func build(f file) (*Config, error) {
 		return nil, err
 	}
 	var err error
-	if c.Jackpot.Reset, err = amount("jackpot.reset", f.Jackpot.Reset, 0); err != nil {
+	if c.Jackpot.Reset, err = amount("jackpot.reset", f.Jackpot.Reset, zeroOK); err != nil {
 		return nil, err
 	}
 	if c.Jackpot.RateE7, err = rateE7("jackpot.rate", f.Jackpot.Rate); err != nil {
@@ -288,7 +288,7 @@ func build(f file) (*Config, error) {
 }
 
 func buildDuel(c *Config, f duelFile) error {
-	price, err := amount("duel.price", f.Price, 1)
+	price, err := amount("duel.price", f.Price, aboveZero)
 	if err != nil {
 		return err
 	}
@@ -401,13 +401,13 @@ func buildCabinet(c *Cabinet, f cabinetFile) error {
 		return bad("cabinet.currency", f.Currency, `a three-letter ISO 4217 code in capitals, e.g. "EUR"`)
 	}
 	c.Currency = f.Currency
-	if c.Denomination, err = amount("cabinet.denomination", f.Denomination, 1); err != nil {
+	if c.Denomination, err = amount("cabinet.denomination", f.Denomination, aboveZero); err != nil {
 		return err
 	}
-	if c.CreditLimit, err = amount("cabinet.credit_limit", f.CreditLimit, 1); err != nil {
+	if c.CreditLimit, err = amount("cabinet.credit_limit", f.CreditLimit, aboveZero); err != nil {
 		return err
 	}
-	if c.HandpayLimit, err = amount("cabinet.handpay_limit", f.HandpayLimit, 0); err != nil {
+	if c.HandpayLimit, err = amount("cabinet.handpay_limit", f.HandpayLimit, zeroOK); err != nil {
 		return err
 	}
 	if c.Bills, err = amounts("cabinet.bills", f.Bills, false); err != nil {
@@ -421,29 +421,29 @@ func buildCabinet(c *Cabinet, f cabinetFile) error {
 	if c.Chips, err = amounts("cabinet.chips", f.Chips, true); err != nil {
 		return err
 	}
-	if f.RecallDepth < MinRecallDepth || f.RecallDepth > MaxRecallDepth {
-		return bad("cabinet.recall_depth", f.RecallDepth, "%d to %d rounds", MinRecallDepth, MaxRecallDepth)
+	if err := recallDepthRange.check("cabinet.recall_depth", f.RecallDepth, "rounds"); err != nil {
+		return err
 	}
 	c.RecallDepth = f.RecallDepth
-	if f.EventDepth < MinEventDepth || f.EventDepth > MaxEventDepth {
-		return bad("cabinet.event_depth", f.EventDepth, "%d to %d events", MinEventDepth, MaxEventDepth)
+	if err := eventDepthRange.check("cabinet.event_depth", f.EventDepth, "events"); err != nil {
+		return err
 	}
 	c.EventDepth = f.EventDepth
 	c.Sound = f.Sound
-	if f.Volume < 0 || f.Volume > 100 {
-		return bad("cabinet.volume", f.Volume, "a percentage from 0 to 100")
+	if err := volumeRange.check("cabinet.volume", f.Volume, "(percent)"); err != nil {
+		return err
 	}
 	c.Volume = f.Volume
-	if f.DealPaceMS < 0 || f.DealPaceMS > MaxDealPaceMS {
-		return bad("cabinet.deal_pace_ms", f.DealPaceMS, "0 (no animation) to %d milliseconds per card", MaxDealPaceMS)
+	if err := dealPaceRange.check("cabinet.deal_pace_ms", f.DealPaceMS, "milliseconds per card (0: no animation)"); err != nil {
+		return err
 	}
 	c.DealPaceMS = f.DealPaceMS
-	if f.ResultHoldMS < MinResultHoldMS || f.ResultHoldMS > MaxResultHoldMS {
-		return bad("cabinet.result_hold_ms", f.ResultHoldMS, "%d to %d milliseconds (how long a round's result stays on screen before the next round)", MinResultHoldMS, MaxResultHoldMS)
+	if err := resultHoldRange.check("cabinet.result_hold_ms", f.ResultHoldMS, "milliseconds (how long a round's result stays on screen before the next round)"); err != nil {
+		return err
 	}
 	c.ResultHoldMS = f.ResultHoldMS
-	if f.DecisionPauseMS < MinDecisionPauseMS || f.DecisionPauseMS > MaxDecisionPauseMS {
-		return bad("cabinet.decision_pause_ms", f.DecisionPauseMS, "%d to %d milliseconds (how long a step's picture stays complete on screen before a decision is taken on it)", MinDecisionPauseMS, MaxDecisionPauseMS)
+	if err := decisionPauseRange.check("cabinet.decision_pause_ms", f.DecisionPauseMS, "milliseconds (how long a step's picture stays complete on screen before a decision is taken on it)"); err != nil {
+		return err
 	}
 	c.DecisionPauseMS = f.DecisionPauseMS
 	if d := f.ExpectedDigest; d != "" && (len(d) != 64 || strings.ContainsFunc(d, func(r rune) bool {
@@ -512,7 +512,7 @@ func rateE7(key, s string) (int64, error) {
 	for _, r := range whole + frac + strings.Repeat("0", 5-len(frac)) {
 		v = v*10 + int64(r-'0')
 	}
-	if v > 10_000_000 {
+	if v > maxRateE7 {
 		return 0, bad(key, s, allowed)
 	}
 	return v, nil

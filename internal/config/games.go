@@ -10,11 +10,11 @@ import (
 // limits reads a table's main-bet limits (min_bet, max_bet) of games.<id>.
 func limits(r *blackjack.Rules, id game.ID, minS, maxS string) error {
 	p := "games." + string(id) + "."
-	lo, err := amount(p+"min_bet", minS, 1)
+	lo, err := amount(p+"min_bet", minS, aboveZero)
 	if err != nil {
 		return err
 	}
-	hi, err := amount(p+"max_bet", maxS, 1)
+	hi, err := amount(p+"max_bet", maxS, aboveZero)
 	if err != nil {
 		return err
 	}
@@ -26,8 +26,8 @@ func limits(r *blackjack.Rules, id game.ID, minS, maxS string) error {
 }
 
 func spots(id game.ID, n int) (int, error) {
-	if n < 1 || n > 3 {
-		return 0, bad("games."+string(id)+".spots", n, "1 to 3 betting spots")
+	if err := spotsRange.check("games."+string(id)+".spots", n, "betting spots"); err != nil {
+		return 0, err
 	}
 	return n, nil
 }
@@ -63,8 +63,8 @@ func buildClassic(c *Config, g gamesFile) error {
 	default:
 		return bad("games.classic.dealing", f.Dealing, `"american" (hole card, peek) or "european" (no hole card)`)
 	}
-	if f.MaxHands != 2 && f.MaxHands != 3 {
-		return bad("games.classic.max_hands", f.MaxHands, "2 (split once) or 3 (resplit to three hands)")
+	if err := maxHandsRange.check("games.classic.max_hands", f.MaxHands, "hands (2: split once, 3: resplit to three hands)"); err != nil {
+		return err
 	}
 	r.MaxHands = f.MaxHands
 	c.rules[game.Classic] = r
@@ -81,7 +81,7 @@ func buildRoyal(c *Config, g gamesFile) error {
 	if err := limits(&r, game.Royal, f.MinBet, f.MaxBet); err != nil {
 		return err
 	}
-	stake, err := amount("games.royal.royal_stake", f.RoyalStake, 1)
+	stake, err := amount("games.royal.royal_stake", f.RoyalStake, aboveZero)
 	if err != nil {
 		return err
 	}
@@ -109,8 +109,8 @@ func buildFreeBet(c *Config, g gamesFile) error {
 	if r.MaxSpots, err = spots(game.FreeBet, f.Spots); err != nil {
 		return err
 	}
-	if f.Penetration < 50 || f.Penetration > 90 {
-		return bad("games.freebet.penetration", f.Penetration, "50 to 90 (percent of the shoe dealt before the cut card)")
+	if err := penetrationRange.check("games.freebet.penetration", f.Penetration, "(percent of the shoe dealt before the cut card)"); err != nil {
+		return err
 	}
 	r.Penetration = f.Penetration
 	r.Side = nil
@@ -122,11 +122,11 @@ func buildFreeBet(c *Config, g gamesFile) error {
 			continue
 		}
 		p := "games.freebet." + string(s.kind) + "."
-		lo, err := amount(p+"min", s.f.Min, 1)
+		lo, err := amount(p+"min", s.f.Min, aboveZero)
 		if err != nil {
 			return err
 		}
-		hi, err := amount(p+"max", s.f.Max, 1)
+		hi, err := amount(p+"max", s.f.Max, aboveZero)
 		if err != nil {
 			return err
 		}
@@ -154,7 +154,7 @@ func buildZappit(c *Config, g gamesFile) error {
 	if r.MaxSpots, err = spots(game.Zappit, f.Spots); err != nil {
 		return err
 	}
-	if r.WinCap, err = amount("games.zappit.win_cap", f.WinCap, 0); err != nil {
+	if r.WinCap, err = amount("games.zappit.win_cap", f.WinCap, zeroOK); err != nil {
 		return err
 	}
 	c.rules[game.Zappit] = r

@@ -23,13 +23,17 @@ type Setting struct {
 type opSetting struct {
 	key     string
 	allowed string
-	get     func(c *Config) string
-	set     func(f *file, v string) error // writes the document; build validates
-	choices []string                      // values Next cycles through
-	num     func(string) (int64, bool)    // numeric order of values (nil: list order)
-	kind    string                        // view.Setting.Kind
-	unit    string                        // view.Setting.Unit
-	note    string                        // view.Setting.Note
+	// min and max are the least and greatest values the configuration
+	// accepts, in the value's form ("": no bound): intRange's bounds, a
+	// money setting's least amount (view.Setting.Min, Max).
+	min, max string
+	get      func(c *Config) string
+	set      func(f *file, v string) error // writes the document; build validates
+	choices  []string                      // values Next cycles through
+	num      func(string) (int64, bool)    // numeric order of values (nil: list order)
+	kind     string                        // view.Setting.Kind
+	unit     string                        // view.Setting.Unit
+	note     string                        // view.Setting.Note
 	// noteOf, if set, is the note in the effective configuration when it
 	// says more than note ("": note).
 	noteOf func(c *Config) string
@@ -73,6 +77,7 @@ func describe(key string) (label []string, labelMoney money.Cents, group string,
 // (message keys, view.Setting.Note).
 var notes = map[string]string{
 	"cabinet.handpay_limit": "note.zero_no_handpay",
+	"cabinet.credit_limit":  "note.at_least_bills",
 	"jackpot.rate":          "note.rate_decimals",
 }
 
@@ -84,7 +89,7 @@ func (o opSetting) viewSetting(value string) view.Setting {
 		note = notes[o.key]
 	}
 	return view.Setting{Key: o.key, Value: value, Allowed: o.allowed, Label: label, LabelMoney: lm, Group: group,
-		Game: id, Kind: o.kind, Unit: o.unit, Note: note, Choices: append([]string(nil), o.choices...)}
+		Game: id, Kind: o.kind, Unit: o.unit, Note: note, Choices: append([]string(nil), o.choices...), Min: o.min, Max: o.max}
 }
 
 // moneyLadder is the sequence of amounts the operator menu steps through.
@@ -129,19 +134,29 @@ func parseInt(key, v string) (int, error) {
 	return n, nil
 }
 
-// moneyKey is a setting held as a decimal string in the document.
-func moneyKey(key, allowed string, zero bool, field func(f *file) *string, get func(c *Config) money.Cents) opSetting {
+// moneyKey is a setting held as a decimal string in the document, of at
+// least lo (the least amount its validation accepts: zeroOK or aboveZero).
+func moneyKey(key, allowed string, lo money.Cents, field func(f *file) *string, get func(c *Config) money.Cents) opSetting {
 	ch := moneyLadder
-	if zero {
+	if lo == zeroOK {
 		ch = append([]string{"0.00"}, moneyLadder...)
 	}
-	return opSetting{key: key, allowed: allowed, choices: ch, num: moneyNum, kind: KindMoney,
+	return opSetting{key: key, allowed: allowed, choices: ch, num: moneyNum, kind: KindMoney, min: lo.String(),
 		get: func(c *Config) string { return get(c).String() },
 		set: func(f *file, v string) error { *field(f) = v; return nil }}
 }
 
-func intKey(key, allowed string, choices []string, field func(f *file) *int) opSetting {
-	return opSetting{key: key, allowed: allowed, choices: choices, num: moneyNum, kind: KindCount,
+// intKey is a whole-number setting accepting r (what: its unit in words),
+// BET+ stepping through choices, from r's least to its greatest value.
+func intKey(key string, r intRange, what string, choices []string, field func(f *file) *int) opSetting {
+	if choices[0] != r.min() || choices[len(choices)-1] != r.max() {
+		panic("BUG: config: the choices of " + key + " do not span its range")
+	}
+	allowed := fmt.Sprintf("%d to %d", r.lo, r.hi)
+	if what != "" {
+		allowed += " " + what
+	}
+	return opSetting{key: key, allowed: allowed, choices: choices, num: moneyNum, kind: KindCount, min: r.min(), max: r.max(),
 		get: func(c *Config) string { return strconv.Itoa(*field(&c.raw)) },
 		set: func(f *file, v string) error {
 			n, err := parseInt(key, v)
@@ -174,20 +189,20 @@ func (c *Config) operatorSettings() []opSetting {
 			get: func(c *Config) string { return c.Cabinet.Language },
 			set: func(f *file, v string) error { f.Cabinet.Language = v; return nil }},
 		boolKey("cabinet.sound", func(f *file) *bool { return &f.Cabinet.Sound }),
-		withKind(intKey("cabinet.volume", "0 to 100 (percent)", []string{"20", "40", "60", "80", "100"},
+		withKind(intKey("cabinet.volume", volumeRange, "(percent)", []string{"0", "20", "40", "60", "80", "100"},
 			func(f *file) *int { return &f.Cabinet.Volume }), KindPercent),
-		withUnit(intKey("cabinet.deal_pace_ms", fmt.Sprintf("0 to %d milliseconds per card", MaxDealPaceMS), []string{"0", "200", "350", "500", "800"},
+		withUnit(intKey("cabinet.deal_pace_ms", dealPaceRange, "milliseconds per card", []string{"0", "200", "350", "500", "800", "1200", "2000"},
 			func(f *file) *int { return &f.Cabinet.DealPaceMS }), "ms"),
-		withUnit(intKey("cabinet.result_hold_ms", fmt.Sprintf("%d to %d milliseconds", MinResultHoldMS, MaxResultHoldMS), []string{"500", "1000", "2000", "3000", "5000"},
+		withUnit(intKey("cabinet.result_hold_ms", resultHoldRange, "milliseconds", []string{"500", "1000", "2000", "3000", "5000", "10000"},
 			func(f *file) *int { return &f.Cabinet.ResultHoldMS }), "ms"),
-		withUnit(intKey("cabinet.decision_pause_ms", fmt.Sprintf("%d to %d milliseconds", MinDecisionPauseMS, MaxDecisionPauseMS), []string{"250", "400", "600", "800", "1000"},
+		withUnit(intKey("cabinet.decision_pause_ms", decisionPauseRange, "milliseconds", []string{"250", "400", "600", "800", "1000"},
 			func(f *file) *int { return &f.Cabinet.DecisionPauseMS }), "ms"),
-		moneyKey("cabinet.credit_limit", "an amount above 0", false,
+		moneyKey("cabinet.credit_limit", "an amount above 0", aboveZero,
 			func(f *file) *string { return &f.Cabinet.CreditLimit }, func(c *Config) money.Cents { return c.Cabinet.CreditLimit }),
-		moneyKey("cabinet.handpay_limit", "an amount, 0.00 = no handpay lock on wins", true,
+		moneyKey("cabinet.handpay_limit", "an amount, 0.00 = no handpay lock on wins", zeroOK,
 			func(f *file) *string { return &f.Cabinet.HandpayLimit }, func(c *Config) money.Cents { return c.Cabinet.HandpayLimit }),
-		withUnit(intKey("cabinet.recall_depth", fmt.Sprintf("%d to %d rounds", MinRecallDepth, MaxRecallDepth),
-			[]string{"10", "20", "50", "100", "200", "500", "1000"}, func(f *file) *int { return &f.Cabinet.RecallDepth }), "rounds"),
+		withUnit(intKey("cabinet.recall_depth", recallDepthRange, "rounds",
+			[]string{"10", "20", "50", "100", "200", "500", "1000", "2000", "5000", "10000"}, func(f *file) *int { return &f.Cabinet.RecallDepth }), "rounds"),
 	}
 	for _, b := range c.billChoices() {
 		s = append(s, billKey(b))
@@ -198,14 +213,15 @@ func (c *Config) operatorSettings() []opSetting {
 		}
 	}
 	s = append(s,
-		moneyKey("jackpot.reset", "an amount of 0 or more", true,
+		moneyKey("jackpot.reset", "an amount of 0 or more", zeroOK,
 			func(f *file) *string { return &f.Jackpot.Reset }, func(c *Config) money.Cents { return c.Jackpot.Reset }),
 		opSetting{key: "jackpot.rate", allowed: "a percent from 0 to 100, at most five decimals", kind: KindPercent,
+			min: shortRate(0), max: shortRate(maxRateE7),
 			choices: []string{"0.00000", "5.00000", "10.00000", "15.00000", DefaultJackpotRate, "25.00000", "30.00000"}, num: rateNum,
 			get: func(c *Config) string { return FormatRateE7(c.Jackpot.RateE7) },
 			set: func(f *file, v string) error { f.Jackpot.Rate = v; return nil }},
 	)
-	s = append(s, moneyKey("duel.price", "an amount above 0 (price of a Poker Duel session)", false,
+	s = append(s, moneyKey("duel.price", "an amount above 0 (price of a Poker Duel session)", aboveZero,
 		func(f *file) *string { return &f.Duel.Price }, func(c *Config) money.Cents { return c.Duel.Price }))
 	type mm struct {
 		id       game.ID
@@ -220,16 +236,16 @@ func (c *Config) operatorSettings() []opSetting {
 		id := g.id
 		p := "games." + string(id) + "."
 		s = append(s,
-			withNote(moneyKey(p+"min_bet", "an amount above 0, at most max_bet", false, g.min, func(c *Config) money.Cents { return c.rules[id].MinBet }), "note.at_most_max_bet"),
-			withNote(moneyKey(p+"max_bet", "an amount at least min_bet", false, g.max, func(c *Config) money.Cents { return c.rules[id].MaxBet }), "note.at_least_min_bet"))
+			withNote(moneyKey(p+"min_bet", "an amount above 0, at most max_bet", aboveZero, g.min, func(c *Config) money.Cents { return c.rules[id].MinBet }), "note.at_most_max_bet"),
+			withNote(moneyKey(p+"max_bet", "an amount at least min_bet", aboveZero, g.max, func(c *Config) money.Cents { return c.rules[id].MaxBet }), "note.at_least_min_bet"))
 		switch id {
 		case game.Royal:
-			s = append(s, moneyKey(p+"royal_stake", "an amount above 0", false,
+			s = append(s, moneyKey(p+"royal_stake", "an amount above 0", aboveZero,
 				func(f *file) *string { return &f.Games.Royal.RoyalStake }, func(c *Config) money.Cents { return c.rules[game.Royal].RoyalStake }))
 		case game.FreeBet:
 			s = append(s,
-				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.FreeBet.Spots }),
-				withKind(intKey(p+"penetration", "50 to 90 (percent)", []string{"50", "55", "60", "65", "70", "75", "80", "85", "90"},
+				intKey(p+"spots", spotsRange, "", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.FreeBet.Spots }),
+				withKind(intKey(p+"penetration", penetrationRange, "(percent)", []string{"50", "55", "60", "65", "70", "75", "80", "85", "90"},
 					func(f *file) *int { return &f.Games.FreeBet.Penetration }), KindPercent))
 			for _, sb := range []struct {
 				kind game.BetKind
@@ -265,27 +281,27 @@ func (c *Config) operatorSettings() []opSetting {
 				}
 				on := boolKey(q+"offered", func(f *file) *bool { return &sb.f(f).Offered })
 				on.noteOf = off("note.side_on_restores")
-				lo := withNote(moneyKey(q+"min", "an amount above 0, at most max", false,
+				lo := withNote(moneyKey(q+"min", "an amount above 0, at most max", aboveZero,
 					func(f *file) *string { return &sb.f(f).Min }, func(c *Config) money.Cents { lo, _ := side(c); return lo }), "note.at_most_max")
 				lo.noteOf = off("note.side_off_limit")
-				hi := withNote(moneyKey(q+"max", "an amount at least min", false,
+				hi := withNote(moneyKey(q+"max", "an amount at least min", aboveZero,
 					func(f *file) *string { return &sb.f(f).Max }, func(c *Config) money.Cents { _, hi := side(c); return hi }), "note.at_least_min")
 				hi.noteOf = off("note.side_off_limit")
 				s = append(s, on, lo, hi)
 			}
 		case game.Zappit:
 			s = append(s,
-				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.Zappit.Spots }),
-				withNote(moneyKey(p+"win_cap", "an amount, 0.00 = no cap", true,
+				intKey(p+"spots", spotsRange, "", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.Zappit.Spots }),
+				withNote(moneyKey(p+"win_cap", "an amount, 0.00 = no cap", zeroOK,
 					func(f *file) *string { return &f.Games.Zappit.WinCap }, func(c *Config) money.Cents { return c.rules[game.Zappit].WinCap }), "note.zero_no_cap"))
 		case game.Classic:
 			s = append(s,
-				intKey(p+"spots", "1 to 3", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.Classic.Spots }),
+				intKey(p+"spots", spotsRange, "", []string{"1", "2", "3"}, func(f *file) *int { return &f.Games.Classic.Spots }),
 				opSetting{key: p + "dealing", allowed: `"american" or "european"`, choices: []string{"american", "european"}, kind: KindWord,
 					get: func(c *Config) string { return c.raw.Games.Classic.Dealing },
 					set: func(f *file, v string) error { f.Games.Classic.Dealing = v; return nil }},
 				boolKey(p+"surrender", func(f *file) *bool { return &f.Games.Classic.Surrender }),
-				intKey(p+"max_hands", "2 or 3", []string{"2", "3"}, func(f *file) *int { return &f.Games.Classic.MaxHands }))
+				intKey(p+"max_hands", maxHandsRange, "", []string{"2", "3"}, func(f *file) *int { return &f.Games.Classic.MaxHands }))
 		}
 	}
 	return s
@@ -457,6 +473,12 @@ func (c *Config) Describe(key string) (view.Setting, bool) {
 		return view.Setting{}, false
 	}
 	return o.viewSetting(""), true
+}
+
+// shortRate is a rate as FormatRateE7 writes it without its trailing
+// zeros ("100", "20.5"): a bound of the allowed range.
+func shortRate(r int64) string {
+	return strings.TrimSuffix(strings.TrimRight(FormatRateE7(r), "0"), ".")
 }
 
 func withNote(o opSetting, note string) opSetting { o.note = note; return o }

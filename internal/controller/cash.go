@@ -134,11 +134,14 @@ func (c *Controller) cashOut() error {
 // clearHandpay is the attendant's reset key: a cash-out handpay takes the
 // amount locked off the credits, to zero unless a bill was stacked since
 // (handpay cancelled credits meter); a jackpot handpay goes to the jackpot
-// handpay meter (it was never credited).
+// handpay meter (it was never credited). The screen confirms it, with the
+// amount (issue 35: the lock vanished with no word of what was paid).
 func (c *Controller) clearHandpay() error {
+	var paid view.Paid
 	err := c.led.commit("clear handpay", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		amount, kind := m.Handpay, m.HandpayKind
+		paid = view.Paid{Kind: kind, Amount: amount}
 		switch kind {
 		case HandpayCashout:
 			if amount > m.Credits {
@@ -157,6 +160,7 @@ func (c *Controller) clearHandpay() error {
 	if err != nil {
 		return fmt.Errorf("cabinet: clear handpay: %w", err)
 	}
+	c.scr.paid = &paid
 	if c.led.cur().m.Credits == 0 && c.led.cur().open == nil {
 		c.scr.mode = view.Attract
 	}

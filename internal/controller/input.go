@@ -89,6 +89,9 @@ func (c *Controller) Handle(in Input) (err error) {
 // hardware handles one hardware or touch input; a refusal says why
 // (notice.go).
 func (c *Controller) hardware(in hw.Input) (err error) {
+	if !(in.Kind == hw.SwitchChanged && in.Switch == hw.ResetKey && !in.On) {
+		c.scr.paid = nil // the handpay paid has been confirmed: the next input ends it
+	}
 	defer func() {
 		c.scr.message = refusal(c.led.cur(), &c.scr, &c.set, in, err)
 		if c.scr.message != "" {

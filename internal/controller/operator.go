@@ -50,8 +50,11 @@ func (c *Controller) withOverride(key, value string) (InForce, error) {
 	return InForce(s), err
 }
 
-// operatorPageSize is how many settings an operator page shows.
-const operatorPageSize = 8
+// operatorPageSize is how many settings an operator page shows: as many
+// as the screen's list holds in one line each, with room for a draft's
+// return and a few wrapped notes (the display draws them as large as the
+// page allows; issue 35: pages of eight left half the screen empty).
+const operatorPageSize = 11
 
 // operatorPage places the cursor: its group's bounds [lo, hi) in all, the
 // page shown [plo, phi), the page number and count.
@@ -77,7 +80,7 @@ func operatorPage(all []view.Setting, cursor int) (lo, hi, plo, phi, page, pages
 // changes shown live and a return of 100 % or more, or below MinRTP,
 // refused on screen), YES asks to confirm, YES again saves (validated,
 // stored as an override, logged old → new, effective from the next round)
-// and says so, NO drops the draft.
+// and says so with the return the change gives, NO drops the draft.
 func (c *Controller) operatorButton(b hw.Button) error {
 	if c.opt.Operator == nil {
 		return fmt.Errorf("%w: no operator menu configured", ErrNotNow)
@@ -140,7 +143,10 @@ func (c *Controller) operatorButton(b hw.Button) error {
 		}
 		saved := it
 		saved.Value, saved.Draft = u.opDraft, false
-		u.opDraft, u.opConfirm, u.opSaved, u.opRTP = "", false, &saved, nil
+		// The return stays with the saved change: the "Saved" line states
+		// what it gives and the minimum (issue 35: the figure was shown
+		// only while drafting, or with a refusal).
+		u.opDraft, u.opConfirm, u.opSaved = "", false, &saved
 	case hw.No:
 		u.opDraft, u.opError, u.opConfirm, u.opRTP = "", nil, false, nil
 	default:

@@ -8,6 +8,7 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
+	"cabinet/internal/meters"
 	"cabinet/internal/view"
 )
 
@@ -216,9 +217,13 @@ func (u *screen) openHelp() error {
 	return nil
 }
 
-// auditPanel: SPOT cycles the pages, HIT/STAND older/newer round, DOUBLE/SPLIT
-// step forward/back; YES is the memory clear with a memory error and the
-// reset key on.
+// auditPanel: SPOT cycles the pages; on the recall page HIT/STAND go to
+// the older/newer round and DOUBLE/SPLIT a step forward/back, on the
+// events page HIT/STAND to the older/newer page; YES is the memory clear
+// with a memory error and the reset key on. A button is lit only where it
+// acts (issue 35: HIT, STAND, DOUBLE and SPLIT were lit on every page and
+// did nothing on most), each only when there is somewhere to go: no older
+// round, no step back, no newer page leave it unlit.
 func (u *screen) auditPanel(cs state, pg pages, p *panel) {
 	c := u.c
 	p.set(hw.Spot, func() error {
@@ -229,33 +234,48 @@ func (u *screen) auditPanel(cs state, pg pages, p *panel) {
 		}
 		return c.recallShown()
 	})
-	if auditPages[u.auditPage%len(auditPages)] == "events" {
-		// HIT older page, STAND newer: each lit only if there is one.
+	switch auditPages[u.auditPage%len(auditPages)] {
+	case "events":
 		if u.eventPage+1 < eventPages(len(pg.events)) {
 			p.set(hw.Hit, func() error { u.eventPage++; return nil })
 		}
 		if u.eventPage > 0 {
 			p.set(hw.Stand, func() error { u.eventPage--; return nil })
 		}
-	} else {
-		p.set(hw.Hit, func() error { u.recallIdx++; u.recallStep = -1; return c.recallShown() })
-		p.set(hw.Stand, func() error {
-			if u.recallIdx > 0 {
-				u.recallIdx--
-			}
-			u.recallStep = -1
-			return c.recallShown()
-		})
+	case "recall":
+		u.recallPanel(pg.recall, p)
 	}
-	p.set(hw.Double, func() error { u.recallStep++; return nil })
-	p.set(hw.Split, func() error {
-		if u.recallStep > 0 {
-			u.recallStep--
-		}
-		return nil
-	})
 	if cs.memErr != nil && cs.switches[hw.ResetKey] {
 		p.set(hw.Yes, c.memoryClear)
+	}
+}
+
+// recallPanel lights the recall page's buttons over the rounds recs
+// (newest first): HIT the older round, STAND the newer, DOUBLE the next
+// step of the round shown (from its last step, which the page opens on,
+// its first), SPLIT the one before.
+func (u *screen) recallPanel(recs []meters.Recall, p *panel) {
+	c := u.c
+	if len(recs) == 0 {
+		return
+	}
+	idx := min(u.recallIdx, len(recs)-1)
+	if idx+1 < len(recs) {
+		p.set(hw.Hit, func() error { u.recallIdx = idx + 1; u.recallStep = -1; return c.recallShown() })
+	}
+	if idx > 0 {
+		p.set(hw.Stand, func() error { u.recallIdx = idx - 1; u.recallStep = -1; return c.recallShown() })
+	}
+	n := len(recs[idx].Steps)
+	step := u.recallStep // the step shown: RecallPicture's, the last by default
+	if step < 0 || step >= n {
+		step = n - 1
+	}
+	if n > 1 {
+		p.set(hw.Double, func() error { u.recallStep = (step + 1) % n; return nil })
+	}
+	if step > 0 {
+		p.set(hw.Split, func() error { u.recallStep = step - 1; return nil })
 	}
 }
 

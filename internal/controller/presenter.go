@@ -108,6 +108,7 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		Game: u.game, Bets: append([]game.Bet(nil), u.bets...),
 		Chip: set.Chips[u.chip%len(set.Chips)], Recovered: cs.recovered && !u.recoveredSeen, Message: u.message,
 		Present: u.present, Hurry: u.hurry, PauseMS: set.DecisionPauseMS,
+		Paid: u.paid,
 	}
 	if r, ok := set.Rules[u.game]; ok {
 		// The position SPOT has chosen, as the table draws it: a spot's

@@ -69,6 +69,10 @@ type screen struct {
 	refusals uint64
 	refusal  string
 
+	// paid is the handpay the reset key has just paid, confirmed on
+	// screen until the next input after the key's release (cash.go).
+	paid *view.Paid
+
 	// panel is the button table of the screen as last published: the lamps
 	// lit and the press accepted come from it (panel.go).
 	panel panel

@@ -12,11 +12,20 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 )
 
-// buttonLabel is button b's caption for the snapshot: a game may rename a
-// button ("btn.classic.special" = Surrender), otherwise the generic name.
+// buttonLabel is button b's caption for the snapshot: help names its own
+// buttons ("btn.helppage.spot" = Next page), a game may rename a button
+// ("btn.classic.special" = Surrender), otherwise the generic name.
 func (fr *frame) buttonLabel(b hw.Button) string {
+	if fr.s.Mode == view.Help {
+		// What the button does on the help pages (issue 35: they read
+		// Deal, Bet +, Spot, Games, the table's words).
+		if i18n.Has(fr.lang, "btn.helppage."+b.String()) {
+			return fr.tr("btn.helppage." + b.String())
+		}
+		return fr.tr("btn." + b.String())
+	}
 	overlay := fr.s.Mode == view.Tilt || fr.s.Mode == view.Handpay
-	if fr.s.Mode == view.Table || fr.s.Mode == view.Help || overlay && fr.s.Under == view.Table {
+	if fr.s.Mode == view.Table || overlay && fr.s.Under == view.Table {
 		if fr.s.Game == game.Duel && duelBuying(fr.s) {
 			// Between sessions SPOT picks the deck and SPECIAL the level.
 			if s, ok := i18n.Lookup(fr.lang, "btn.duel.buy", b.String()); ok {

@@ -23,9 +23,12 @@ type demoReel struct {
 }
 
 // pick returns the demo picture to show at now instead of the attract
-// snapshot s, or nil for the attract screen itself.
+// snapshot s, or nil for the attract screen itself. A notice of this
+// cabinet on the attract screen (a bill returned, a handpay just paid)
+// holds the demo off while it is shown: the demo would cover it (issue 35:
+// the handpay's confirmation vanished under the demonstration).
 func (d *demoReel) pick(s *view.Snapshot, demo []*view.Snapshot, now float64) *view.Snapshot {
-	if s == nil || s.Mode != view.Attract || len(demo) == 0 {
+	if s == nil || s.Mode != view.Attract || len(demo) == 0 || s.Message != "" || s.Paid != nil {
 		return nil
 	}
 	cycle := attractSpell + demoStep*float64(len(demo))

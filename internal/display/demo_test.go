@@ -47,6 +47,16 @@ func TestAttractDemo(t *testing.T) {
 	if got := d.pick(screen(t, "menu"), demo, attractSpell+0.1); got != nil {
 		t.Error("demo shown with credits in")
 	}
+	// A notice of the cabinet on the attract screen is not covered by the
+	// demo while it is shown (issue 35): a handpay paid, a bill returned.
+	if paid := screen(t, "handpay-paid"); paid.Mode != view.Attract || d.pick(paid, demo, attractSpell+0.1) != nil {
+		t.Errorf("handpay-paid (mode %s): the demo covers the handpay's confirmation", paid.Mode)
+	}
+	refused := *attract
+	refused.Message = "bill_refused"
+	if d.pick(&refused, demo, attractSpell+0.1) != nil {
+		t.Error("the demo covers a bill's refusal on the attract screen")
+	}
 	for _, lang := range []string{"fr", "en"} {
 		first.Lang = lang
 		got := drawn(t, o, "demo-1", lang) // sanity: the demo table itself draws

@@ -41,12 +41,9 @@
 //
 // # Keyboard (simulator)
 //
-//	D deal      H hit      S stand     X double    P split
-//	Y yes       N no       Z special   B bet+      R rebet
-//	C clear     O spot     F1 help     G game      Q cash out
-//	1 2 3 4 5   insert a bill of 5, 10, 20, 50, 100 (currency units)
-//	M main door   K cash door   A audit key   T reset key   E operator key
-//	J jam / free the bill acceptor (a bill-jam tilt)
+// keymap (keys.go) maps keys to buttons, switches, bills and the jam; the
+// README's table of it is generated from it and checked by
+// TestReadmeKeyMap, so it cannot go stale.
 //
 // Keys are named by their place on a US keyboard (GLFW). With
 // Options.Legend the key of each button is printed on it, a strip lists the
@@ -74,7 +71,10 @@
 //     inside the tilt and handpay overlays; it fades after view.RefusalMS
 //     (notice.go) and never covers a settled round's result (it goes under
 //     it). Table limits are drawn at the table; between rounds SPECIAL
-//     reads "Chip <value>".
+//     reads "Chip <value>". A handpay the attendant has just paid
+//     (Snapshot.Paid) is confirmed, with its amount, where a refusal would
+//     go; the attract loop's demo waits while the attract screen carries
+//     either.
 //   - Text fit (ink.go): tests record every string drawn, measured with
 //     the real font, with the box it must stay in and the panels, cards
 //     and chips around it; TestTextFits walks every screen of every game in

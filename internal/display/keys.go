@@ -22,7 +22,8 @@ type binding struct {
 	jam    bool
 }
 
-// Keymap is the keyboard map (documented in doc.go). GLFW names keys by
+// keymap is the keyboard map (the README's table is generated from it and
+// checked by TestReadmeKeyMap). GLFW names keys by
 // their position on a US keyboard.
 func keymap() []binding {
 	btn := func(k int32, name string, b hw.Button) binding {

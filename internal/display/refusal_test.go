@@ -13,11 +13,17 @@ import (
 	"cabinet/internal/view"
 )
 
-// drawn renders s and returns every string drawn.
+// drawn renders the named screen in lang and returns every string drawn.
 func drawn(t *testing.T, o *Offscreen, name, lang string) []string {
 	t.Helper()
 	s := screen(t, name)
 	s.Lang = lang
+	return drawnSnap(t, o, s)
+}
+
+// drawnSnap renders s and returns every string drawn.
+func drawnSnap(t *testing.T, o *Offscreen, s *view.Snapshot) []string {
+	t.Helper()
 	var out []string
 	o.seen = func(str string) { out = append(out, str) }
 	defer func() { o.seen = nil }()

@@ -41,8 +41,9 @@ func (fr *frame) drawAttract() {
 		g := fr.s.Games[i]
 		fr.centered(fr.tr("game."+string(g.ID))+" — "+fr.tr("gametag."+string(g.ID)), ScreenW/2, 470, 24, colWhite, true, 1150)
 	}
-	if fr.msg() != "" {
-		// A refusal (a bill returned) takes the place of the call to insert one.
+	if fr.msg() != "" || fr.s.Paid != nil {
+		// A refusal (a bill returned) or a handpay paid takes the place of
+		// the call to insert one.
 		fr.drawNotices(Rect{0, 502, ScreenW, 0})
 	} else {
 		blink := uint8(155 + 100*fr.pulse(1.4))
@@ -103,8 +104,8 @@ func (fr *frame) drawMenu() {
 			fr.centered(fr.trf("menu.spots", g.Spots), r.X+r.W/2, r.Y+356, 16, colDim, false, r.W-16)
 		}
 	}
-	if fr.msg() != "" {
-		// A refusal takes the hint's place, under the tiles.
+	if fr.msg() != "" || fr.s.Paid != nil {
+		// A refusal or a handpay paid takes the hint's place, under the tiles.
 		fr.drawNotices(Rect{0, 516, ScreenW, 0})
 	} else {
 		fr.centered(fr.tr("menu.hint"), ScreenW/2, 526, 18, colFeltLine, true, 1200)

@@ -30,9 +30,21 @@ func (fr *frame) drawFelt() {
 	rl.DrawRectangleGradientV(int32(f.X), int32(f.Y), int32(f.W), int32(f.H), colFeltTop, colFeltBottom)
 }
 
-// drawArc is the printed arc of a blackjack table, the rules under it.
+// The printed arc: a ring centred above the screen.
+const (
+	arcCenterY = -586
+	arcInner   = 820
+	arcOuter   = 824
+)
+
+// drawArc is the printed arc of a blackjack table, the rules under it. It
+// spans only the angles where the whole ring is on the felt, below the
+// title bar (issue 35: its ends were drawn over the title and the round
+// number).
 func (fr *frame) drawArc() {
-	rl.DrawRing(v2(ScreenW/2, -586), 820, 824, 20, 160, 96, colFeltLine)
+	top := float64(feltArea().Y)
+	from := float32(math.Asin((top-arcCenterY)/arcInner) * 180 / math.Pi)
+	rl.DrawRing(v2(ScreenW/2, arcCenterY), arcInner, arcOuter, from, 180-from, 96, colFeltLine)
 	fr.centered(fr.tr("table.rules."+string(fr.s.Game)), ScreenW/2, 246, 17, fade(colFeltLine, 0.95), true, 900)
 }
 
@@ -170,8 +182,13 @@ func (fr *frame) drawNotices(msg Rect) {
 		}
 		fr.drawNoticeAt(fr.tr("msg.recovered"), r, colZap)
 	}
-	if fr.msg() != "" && !fr.messageDrawn {
+	switch {
+	case fr.msg() != "" && !fr.messageDrawn:
 		fr.drawNoticeAt(fr.word("msg", fr.msg()), msg, colLose)
+	case fr.s.Paid != nil:
+		// The attendant's reset key paid a handpay: confirmed, with the
+		// amount, where a refusal would go.
+		fr.drawNoticeAt(fr.trf("paid."+fr.s.Paid.Kind, fr.money(fr.s.Paid.Amount)), msg, colWin)
 	}
 }
 

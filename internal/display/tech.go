@@ -4,6 +4,8 @@ import (
 	"image/color"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
@@ -75,7 +77,15 @@ func (fr *frame) drawAudit() {
 	default:
 		fr.drawKVGrid(a.Meters, body, "meter", false)
 	}
-	fr.centered(fr.tr("audit.nav"), ScreenW/2, 580, 18, colDim, true, 1200)
+	// What this page's buttons do: those lit (the controller's table).
+	nav := fr.tr("audit.nav_page")
+	switch a.Page {
+	case "recall":
+		nav = fr.tr("audit.nav")
+	case "events":
+		nav = fr.tr("audit.nav_events")
+	}
+	fr.centered(nav, ScreenW/2, 580, 18, colDim, true, 1200)
 	if a.Digest != "" && a.Page != "program" {
 		// under the navigation line, clear of the simulator's legend strip
 		fr.centered(versionLine(a)+"SHA-256 "+a.Digest, ScreenW/2, 603, 12, colDim, false, 1240)
@@ -130,29 +140,14 @@ func (fr *frame) drawKVGrid(kvs []view.KV, r Rect, namespace string, checks bool
 	}
 }
 
-// meterLabel names a meter as `cabinet audit meters` names it: a plain
-// meter ("total_in"), a bill count ("bills.2000"), a game's meter
-// ("games.royal.won") or a side bet's ("games.freebet.side.anypair.won").
+// meterLabel names a meter as `cabinet audit meters` prints it
+// (i18n.MeterLabel).
 func (fr *frame) meterLabel(name string) string {
-	if d, ok := strings.CutPrefix(name, "bills."); ok {
-		if c, err := strconv.ParseInt(d, 10, 64); err == nil {
-			return fr.trf("meter.bills_of", fr.money(money.Cents(c)))
-		}
+	l, ok := i18n.MeterLabel(fr.lang, name, fr.money)
+	if !ok && fr.miss != nil {
+		fr.miss("meter." + name)
 	}
-	if rest, ok := strings.CutPrefix(name, "games."); ok {
-		parts := strings.Split(rest, ".")
-		switch {
-		case len(parts) == 2:
-			return fr.tr("gameshort."+parts[0]) + " · " + fr.word("meter", "game_"+parts[1])
-		case len(parts) == 4 && parts[1] == "side":
-			g, bet := fr.tr("gameshort."+parts[0]), fr.tr("bet."+parts[2])
-			if bet == g { // Royal Poker's side bet bears the game's name: say what it is
-				bet = fr.tr("meter.side_bet")
-			}
-			return g + " · " + bet + " · " + fr.word("meter", "game_"+parts[3])
-		}
-	}
-	return fr.word("meter", name)
+	return l
 }
 
 // drawEvents draws the event log, newest first as given.
@@ -331,55 +326,134 @@ func (fr *frame) drawOperator() {
 	if o == nil {
 		return
 	}
-	// A row is one line high, or as many as its longest cell needs: no
-	// label, value or allowed range is cut.
-	const row, more = 27, 18
-	r := Rect{20, 64, ScreenW - 40, 430}
-	cols := []float32{r.X + 16, r.X + 560, r.X + 820}
-	widths := []float32{cols[1] - cols[0] - 12, cols[2] - cols[1] - 12, r.X + r.W - cols[2] - 8}
-	for i, h := range []string{fr.tr("operator.setting"), fr.tr("operator.value"), fr.tr("operator.allowed")} {
-		fr.text(h, cols[i], r.Y, 17, colGold, true)
+	fr.drawSettings(o, operatorList)
+	// The reason of a refusal, the prompt and the confirmation go below
+	// the list (msg.draft_refused says so), each with the return of the
+	// change and the minimum when the change has one.
+	switch rtp := o.RTP; {
+	case o.Error != nil:
+		e := o.Error
+		fr.drawNotice(fr.trf("operator.refused", fr.settingLabel(e.Setting), fr.settingValue(e.Setting, e.Value), fr.allowedOf(e.Setting)), 494, colLose)
+	case rtp != nil && rtp.Refused:
+		fr.drawNotice(fr.trf("operator.rtp_refused", i18n.Percent(fr.lang, rtp.RTP), i18n.Percent(fr.lang, rtp.MinRTP), i18n.Percent(fr.lang, 10000)), 494, colLose)
+	case rtp != nil && rtp.Computing:
+		// The figure is being computed off the input path: YES is unlit
+		// until it is shown.
+		fr.drawNotice(fr.trf("operator.rtp_computing", fr.tr("game."+string(rtp.Game))), 494, colDim)
+	case o.Confirm && rtp != nil:
+		fr.drawNotice(fr.trf("operator.confirm_rtp", i18n.Percent(fr.lang, rtp.RTP), fr.returnBound(rtp)), 494, colGold)
+	case o.Confirm:
+		fr.drawNotice(fr.tr("operator.confirm"), 494, colGold)
+	case o.Saved != nil && rtp != nil:
+		fr.drawNotice(fr.trf("operator.saved_rtp", fr.settingLabel(*o.Saved), fr.settingValue(*o.Saved, o.Saved.Value),
+			i18n.Percent(fr.lang, rtp.RTP), fr.returnBound(rtp)), 494, colWin)
+	case o.Saved != nil:
+		fr.drawNotice(fr.trf("operator.saved", fr.settingLabel(*o.Saved), fr.settingValue(*o.Saved, o.Saved.Value)), 494, colWin)
+	case rtp != nil:
+		fr.drawNotice(fr.trf("operator.rtp", fr.tr("game."+string(rtp.Game)), i18n.Percent(fr.lang, rtp.RTP), fr.returnBound(rtp)), 494, colGold)
 	}
+	fr.centered(fr.tr("operator.hint")+"  ·  "+fr.tr("operator.next_group"), ScreenW/2, 584, 17, colDim, true, 1240)
+}
+
+// capitalized is s with its first letter in upper case.
+func capitalized(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// operatorList is where the operator menu's settings go: between the title
+// bar and the notice line under them.
+var operatorList = Rect{20, 62, ScreenW - 40, 424}
+
+// drawSettings draws the page of settings o shows in r: a header, then
+// one row per setting, one line high or as many as its longest cell needs
+// (no label, value or allowed range is cut). The rows use the page's
+// height: the largest text at which every row fits (issue 35: eight small
+// rows left half the screen empty). On a game's page the label leaves out
+// the game, which the title bar names.
+func (fr *frame) drawSettings(o *view.OperatorView, r Rect) {
+	cols := []float32{r.X + 16, r.X + 400, r.X + 760}
+	widths := []float32{cols[1] - cols[0] - 12, cols[2] - cols[1] - 12, r.X + r.W - cols[2] - 8}
 	type cell struct {
 		lines []string
 		size  float32
 		bold  bool
 	}
-	cells := func(i int) ([3]cell, float32) {
-		it := o.Items[i]
-		v := fr.settingValue(it, it.Value)
-		if it.Draft { // a draft is marked as one until it is saved
-			v += "  (" + fr.tr("operator.draft") + ")"
-		}
-		cs := [3]cell{{nil, 17, i == o.Cursor}, {nil, 17, true}, {nil, 15, false}}
-		n := 1
-		for k, s := range []string{fr.settingLabel(it), v, fr.allowedOf(it)} {
-			cs[k].lines = fr.wrap(s, cs[k].size, widths[k], cs[k].bold)
-			n = max(n, len(cs[k].lines))
-		}
-		return cs, row + float32(n-1)*more
+	type line struct {
+		cells [3]cell
+		draft []string // a draft's return, under its value
+		h     float32
 	}
-	avail := r.H - 30
-	first, used := o.Cursor, float32(0)
-	for first >= 0 && first < len(o.Items) {
-		_, h := cells(first)
-		if used+h > avail {
+	// A draft's row says, under its value, the return the change gives
+	// and the minimum (issue 35: the figure was shown only with a refusal).
+	draftW := r.X + r.W - cols[1] - 8
+	layout := func(size float32) ([]line, float32, float32) {
+		row, more := size+12, size+2
+		var ls []line
+		total := float32(0)
+		for i, it := range o.Items {
+			v := fr.settingValue(it, it.Value)
+			if it.Draft { // a draft is marked as one until it is saved
+				v += "  (" + fr.tr("operator.draft") + ")"
+			}
+			name := fr.settingLabel(it)
+			if it.Game != "" && o.Group == "games."+string(it.Game) && len(it.Label) > 1 && it.Label[0] == "game."+string(it.Game) {
+				short := it
+				short.Label = it.Label[1:]
+				name = capitalized(fr.settingLabel(short)) // "offered" → "Offered"
+			}
+			l := line{cells: [3]cell{{nil, size, i == o.Cursor}, {nil, size, true}, {nil, size - 2, false}}}
+			n := 1
+			for k, s := range []string{name, v, fr.allowedOf(it)} {
+				l.cells[k].lines = fr.wrap(s, l.cells[k].size, widths[k], l.cells[k].bold)
+				n = max(n, len(l.cells[k].lines))
+			}
+			if it.Draft && o.RTP != nil {
+				l.draft = fr.wrap(fr.returnRow(o.RTP), size-2, draftW, true)
+			}
+			l.h = row + float32(n-1+len(l.draft))*more
+			total += l.h
+			ls = append(ls, l)
+		}
+		return ls, total, more
+	}
+	const head = 30
+	avail := r.H - head
+	var lines []line
+	var more float32
+	size := float32(24)
+	for ; ; size-- {
+		var total float32
+		lines, total, more = layout(size)
+		if total <= avail || size <= 16 {
 			break
 		}
-		used += h
+	}
+	for i, h := range []string{fr.tr("operator.setting"), fr.tr("operator.value"), fr.tr("operator.allowed")} {
+		fr.text(h, cols[i], r.Y, size, colGold, true)
+	}
+	// Should the rows still not fit, those the cursor needs show, and the
+	// others are reported cut (TestTextFits walks every page).
+	first, used := o.Cursor, float32(0)
+	for first >= 0 && first < len(lines) && used+lines[first].h <= avail {
+		used += lines[first].h
 		first--
 	}
 	first = max(first+1, 0)
-	y := r.Y + 30
-	for i := first; i < len(o.Items); i++ {
-		cs, h := cells(i)
-		if y+h > r.Y+30+avail {
-			break
+	for i := 0; i < first; i++ {
+		fr.cutOff(o.Items[i].Key)
+	}
+	y := r.Y + head
+	for i := first; i < len(lines); i++ {
+		l := lines[i]
+		if y+l.h > r.Y+head+avail {
+			fr.cutOff(o.Items[i].Key)
+			continue
 		}
 		if i == o.Cursor {
-			box(Rect{r.X, y - 3, r.W, h}, 6, fade(colActive, 0.85))
+			box(Rect{r.X, y - 4, r.W, l.h}, 6, fade(colActive, 0.85))
 		} else if i%2 == 0 {
-			rl.DrawRectangleRec(rec(Rect{r.X, y - 3, r.W, h}), fade(colWhite, 0.04))
+			rl.DrawRectangleRec(rec(Rect{r.X, y - 4, r.W, l.h}), fade(colWhite, 0.04))
 		}
 		ink, val := colWhite, colGold
 		if i == o.Cursor {
@@ -388,36 +462,41 @@ func (fr *frame) drawOperator() {
 			val = colLose
 		}
 		inks := [3]color.RGBA{ink, val, mix(ink, colDim, 0.4)}
-		for k, c := range cs {
+		n := 1
+		for k, c := range l.cells {
 			ly := y
 			if k == 2 {
-				ly++
+				ly += 2
 			}
-			for _, l := range c.lines {
-				fr.text(l, cols[k], ly, c.size, inks[k], c.bold)
+			for _, t := range c.lines {
+				fr.text(t, cols[k], ly, c.size, inks[k], c.bold)
 				ly += more
 			}
+			n = max(n, len(c.lines))
 		}
-		y += h
+		for j, t := range l.draft {
+			fr.text(t, cols[1], y+float32(n+j)*more+2, size-2, inks[1], true)
+		}
+		y += l.h
 	}
-	switch {
-	case o.Error != nil:
-		e := o.Error
-		fr.drawNotice(fr.trf("operator.refused", fr.settingLabel(e.Setting), fr.settingValue(e.Setting, e.Value), fr.allowedOf(e.Setting)), 494, colLose)
-	case o.RTP != nil && o.RTP.Refused:
-		fr.drawNotice(fr.trf("operator.rtp_refused", i18n.Percent(fr.lang, o.RTP.RTP), i18n.Percent(fr.lang, o.RTP.MinRTP)), 494, colLose)
-	case o.RTP != nil && o.RTP.Computing:
-		// The figure is being computed off the input path: YES is unlit
-		// until it is shown.
-		fr.drawNotice(fr.trf("operator.rtp_computing", fr.tr("game."+string(o.RTP.Game))), 494, colDim)
-	case o.Confirm:
-		fr.drawNotice(fr.tr("operator.confirm"), 494, colGold)
-	case o.Saved != nil:
-		fr.drawNotice(fr.trf("operator.saved", fr.settingLabel(*o.Saved)), 494, colWin)
-	case o.RTP != nil:
-		fr.drawNotice(fr.trf("operator.rtp", fr.tr("game."+string(o.RTP.Game)), i18n.Percent(fr.lang, o.RTP.RTP)), 494, colGold)
+}
+
+// returnRow is a draft row's line: the return the change gives and the
+// minimum, or that it is being computed.
+func (fr *frame) returnRow(r *view.OperatorRTP) string {
+	if r.Computing {
+		return fr.tr("operator.rtp_row_computing")
 	}
-	fr.centered(fr.tr("operator.hint")+"  ·  "+fr.tr("operator.next_group"), ScreenW/2, 584, 17, colDim, true, 1240)
+	return fr.trf("operator.rtp_row", i18n.Percent(fr.lang, r.RTP), fr.returnBound(r))
+}
+
+// returnBound is the bound a return is checked against: the minimum
+// (min_rtp), or below 100 % without one.
+func (fr *frame) returnBound(r *view.OperatorRTP) string {
+	if r.MinRTP > 0 {
+		return fr.trf("operator.rtp_min", i18n.Percent(fr.lang, r.MinRTP))
+	}
+	return fr.trf("operator.rtp_below", i18n.Percent(fr.lang, 10000))
 }
 
 // operatorGroup names a group of the operator menu ("cabinet", "bills",
@@ -432,9 +511,18 @@ func (fr *frame) operatorGroup(g string) string {
 // allowedOf says which values a setting takes, from its typed choices (in
 // the cabinet's language: yes/no, amounts, words; first … last when there
 // are many), its unit and its note.
+//
+// The range is the one the configuration accepts (it.Min, it.Max: the
+// bounds its validation checks), never the first and last steps of BET+,
+// which may stop short of it (issue 35); a few whole numbers that are the
+// whole range are listed.
 func (fr *frame) allowedOf(it view.Setting) string {
 	var out string
 	switch n := len(it.Choices); {
+	case it.Min != "" && it.Max != "" && !listsRange(it):
+		out = fr.settingValue(it, it.Min) + " … " + fr.settingValue(it, it.Max)
+	case it.Min != "" && it.Max == "":
+		out = fr.trf("operator.at_least", fr.settingValue(it, it.Min))
 	case n == 0:
 	case n > 4:
 		out = fr.settingValue(it, it.Choices[0]) + " … " + fr.settingValue(it, it.Choices[n-1])
@@ -452,6 +540,15 @@ func (fr *frame) allowedOf(it view.Setting) string {
 		out += fr.tr(it.Note)
 	}
 	return out
+}
+
+// listsRange reports whether it's choices are every whole number of its
+// range, few enough to list (1 · 2 · 3).
+func listsRange(it view.Setting) bool {
+	lo, err1 := strconv.Atoi(it.Min)
+	hi, err2 := strconv.Atoi(it.Max)
+	n := len(it.Choices)
+	return err1 == nil && err2 == nil && n <= 4 && hi-lo+1 == n && it.Choices[0] == it.Min && it.Choices[n-1] == it.Max
 }
 
 // settingLabel names an operator setting from its label keys.
@@ -484,6 +581,9 @@ func (fr *frame) settingValue(it view.Setting, v string) string {
 		if c, err := money.Parse(v); err == nil {
 			return fr.money(c)
 		}
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && it.Kind == view.KindCount {
+		v = i18n.Number(fr.lang, n) // 10 000 ms, 10,000 rounds
 	}
 	if it.Unit != "" {
 		return v + " " + fr.tr("unit."+it.Unit)

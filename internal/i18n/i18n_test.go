@@ -174,3 +174,29 @@ func TestEventKindsTranslated(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentSpacing: one spacing of the percent sign per language, as
+// Percent writes it: French "70,54 %", English "70.54%" (issue 35: "below
+// 100 %" beside "70.54%" on the same English screen).
+func TestPercentSpacing(t *testing.T) {
+	if got := Percent(EN, 7054); got != "70.54%" {
+		t.Errorf("Percent(en, 7054) = %q, want 70.54%%", got)
+	}
+	if got := Percent(FR, 7054); got != "70,54 %" {
+		t.Errorf("Percent(fr, 7054) = %q, want 70,54 %%", got)
+	}
+	// A figure written in a message: a digit, then the sign (as %%, or a
+	// bare % not starting a verb).
+	enSpaced := regexp.MustCompile(`\d[  ]%(%|[^sdvqx]|$)`)
+	frTight := regexp.MustCompile(`\d%(%|[^sdvqx]|$)`)
+	for _, k := range Keys(EN) {
+		if m := T(EN, k); enSpaced.MatchString(m) {
+			t.Errorf("en %s = %q: a space before %%, want %q as Percent writes it", k, m, Percent(EN, 10000))
+		}
+	}
+	for _, k := range Keys(FR) {
+		if m := T(FR, k); frTight.MatchString(m) {
+			t.Errorf("fr %s = %q: no space before %%, want %q as Percent writes it", k, m, Percent(FR, 10000))
+		}
+	}
+}

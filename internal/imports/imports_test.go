@@ -60,7 +60,7 @@ var rules = map[string][]string{
 	"settings":              {"analysis/par", "analysis/rtp", "config", "game", "game/blackjack", "inforce", "view"},
 	"controller":            {"game", "game/...", "hw", "inforce", "ledger", "meters", "money", "player", "recovery", "serial", "view"},
 	"display":               {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/..."},
-	"auditcmd":              {"game", "game/...", "meters", "money", "recovery"},
+	"auditcmd":              {"game", "game/...", "i18n", "meters", "money", "recovery"},
 	"crashtest":             {"config", "game", "hw/id003", "hw/id003/id003emu", "hw/tcl/tclemu", "meters", "money", "recovery", "sashost"},
 	"cabinet":               {"analysis/rtp", "config", "controller", "game", "hw", "settings"},
 	"scenario":              {"cabinet", "config", "controller", "game", "hw", "hw/sim", "money", "recovery", "selftest", "settings", "view"},

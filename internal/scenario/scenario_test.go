@@ -196,3 +196,55 @@ func TestBurstBeforeShown(t *testing.T) {
 		t.Errorf("after the hold DEAL dealt round %+v, want round 2", n.Round)
 	}
 }
+
+// TestOperatorReturnStated: the return of an operator change, with the
+// minimum, is on the draft, the confirmation and the saved change (issue
+// 35: it was dropped once the change was saved).
+func TestOperatorReturnStated(t *testing.T) {
+	all, err := PlayAll(opts(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"operator-draft", "operator-confirm", "operator-saved"} {
+		s := all[n]
+		if s == nil || s.Operator == nil {
+			t.Fatalf("%s: no operator screen", n)
+		}
+		r := s.Operator.RTP
+		if r == nil || r.Computing || r.Refused || r.RTP <= 0 || r.MinRTP <= 0 || r.Game == "" {
+			t.Errorf("%s: return %+v, want the change's figure and the minimum", n, r)
+		}
+	}
+	if s := all["operator-saved"]; s != nil && s.Operator != nil && (s.Operator.Saved == nil || s.Operator.Confirm) {
+		t.Errorf("operator-saved: saved %+v, confirm %v; want the saved change", s.Operator.Saved, s.Operator.Confirm)
+	}
+}
+
+// TestHandpayPaidConfirmed: the reset key that pays a handpay has the
+// screen confirm it with the amount, through the key's release, until the
+// next input (issue 35: the lock vanished without a word).
+func TestHandpayPaidConfirmed(t *testing.T) {
+	shots, err := Play(Scenario{Name: "paid", Seed: 1, Script: `
+		bill 100.00
+		bill 50.00
+		press cashout
+		switch reset_key on
+		shot paid
+		switch reset_key off
+		shot released
+		bill 20.00
+		shot next
+	`}, opts(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := view.Paid{Kind: "cashout", Amount: 15000}
+	for _, s := range shots[:2] {
+		if p := s.Snap.Paid; p == nil || *p != want || s.Snap.Handpay != 0 {
+			t.Errorf("%s: paid %+v, handpay %v; want %+v confirmed", s.Name, p, s.Snap.Handpay, want)
+		}
+	}
+	if p := shots[2].Snap.Paid; p != nil {
+		t.Errorf("after the next input: paid %+v, want the confirmation gone", p)
+	}
+}

@@ -264,7 +264,8 @@ var Library = []Scenario{
 		shot operator-draft
 		press yes       # asks for confirmation
 		shot operator-confirm
-		press no
+		press yes       # saved: the return it gives, with the minimum
+		shot operator-saved
 	`},
 	{Name: "refusals", Seed: 19, Script: `
 		bill 20.00
@@ -340,6 +341,10 @@ var Library = []Scenario{
 		switch audit_key on
 		switch reset_key on  # not paid from the audit screens: says why
 		shot refuse-reset-audit
+		switch reset_key off
+		switch audit_key off
+		switch reset_key on  # paid: the screen confirms it, with the amount
+		shot handpay-paid
 	`},
 }
 

@@ -105,6 +105,11 @@ type Snapshot struct {
 	Refusal  uint64 `json:"refusal,omitempty"`
 	Standing string `json:"standing,omitempty"`
 
+	// Paid is the handpay the attendant has just paid with the reset key:
+	// the screen confirms it (kind and amount) until the next input after
+	// the key is released (nil: none).
+	Paid *Paid `json:"paid,omitempty"`
+
 	Help     *HelpView     `json:"help,omitempty"`
 	Audit    *AuditView    `json:"audit,omitempty"`
 	Operator *OperatorView `json:"operator,omitempty"`
@@ -114,6 +119,12 @@ type Snapshot struct {
 // RefusalMS is the longest a refusal's notice stays on screen (issue 35:
 // a notice says what is true now, and a stale one fades).
 const RefusalMS = 3000
+
+// Paid is a handpay paid by the attendant.
+type Paid struct {
+	Kind   string      `json:"kind"` // "cashout" or "jackpot"
+	Amount money.Cents `json:"amount"`
+}
 
 // DuelInput is what the player has chosen but not yet played in Poker Duel:
 // the card cursor and the cards marked for the draw during a deal, the chips
@@ -310,7 +321,9 @@ type OperatorView struct {
 	Saved *Setting `json:"saved,omitempty"`
 	// RTP is the return of the game being edited with the draft in force,
 	// when it can be computed; Refused says the draft cannot be saved
-	// because that return is 100 % or more or below MinRTP.
+	// because that return is 100 % or more or below MinRTP. Once the draft
+	// is saved (Saved), it is the return the saved change gives. The draft
+	// row, the confirmation and the Saved line state it with the minimum.
 	RTP *OperatorRTP `json:"rtp,omitempty"`
 }
 
@@ -367,6 +380,12 @@ type Setting struct {
 	Unit    string   `json:"unit,omitempty"`
 	Choices []string `json:"choices,omitempty"`
 	Note    string   `json:"note,omitempty"`
+	// Min and Max are the least and greatest values the configuration
+	// accepts, in Value's form (the bounds its validation checks; "" when
+	// there is none): the allowed range shown. Choices are only the steps
+	// BET+ takes through it.
+	Min string `json:"min,omitempty"`
+	Max string `json:"max,omitempty"`
 	// Draft: Value is a draft (changed, not saved, not in force).
 	Draft bool `json:"draft,omitempty"`
 }
