@@ -4,6 +4,7 @@
 //	cabinet run        the cabinet in a window (sim or periph hardware)
 //	cabinet sim        headless autoplay on a store, every step committed
 //	cabinet audit      meters, recall, events, check — from the store file
+//	cabinet verify     check recalled rounds against their committed shoes
 //	cabinet crashtest  SIGKILL the simulator at random moments and compare
 //	cabinet par        PAR sheets: computed return to player
 //	cabinet rng        raw RNG bytes and shuffle tests
@@ -88,6 +89,7 @@ func commands() []command {
 		{"run", "run the cabinet in a window", cmdRun},
 		{"sim", "headless autoplay on a store", cmdSim},
 		{"audit", "meters | recall [N] | events | tickets [N] | check  (--json, --csv)", cmdAudit},
+		{"verify", "check recalled rounds against their committed shoes  (--store FILE [ROUND])", cmdVerify},
 		{"crashtest", "kill the simulator at random moments and compare", cmdCrashtest},
 		{"par", "PAR sheets of the rules in force (--game royal|freebet|zappit|classic|all, --config FILE (default configs/cabinet.toml) [--store FILE], --presets, --cap-grid)", cmdPar},
 		{"rng", "RNG bytes (--bytes N) and shuffle-test", cmdRNG},

@@ -17,6 +17,10 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return auditcmd.Run(ctx, args, stdout, stderr)
 }
 
+func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return auditcmd.RunVerify(ctx, args, stdout, stderr)
+}
+
 func cmdCrashtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return crashtest.Run(ctx, args, stdout, stderr)
 }

@@ -28,6 +28,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"rng", "--nope"},
 		{"duel-eval", "--nope"},
 		{"audit", "--nope"},
+		{"verify", "--nope"},
+		{"verify", "--store", store, "x"},
 		{"crashtest", "--kills", "-1"},
 		{"nosuchcommand"},
 	}

@@ -31,7 +31,8 @@ const usage = `usage: cabinet audit [--store FILE] [--mirror FILE] [--lang en|fr
 
   meters     lifetime meters, credits, progressive pool, named as the audit screen names them
              (--lang: in English, the default, or French; --json and --csv keep the meters' keys)
-  recall N   the N newest recalled rounds (default: all kept), every step, card and payout
+  recall N   the N newest recalled rounds (default: all kept), every step, card and payout,
+             the shoe's commitment and, once the shoe is finished, its reveal and verdict
   events N   the N newest events of the log (default: all kept)
   tickets N  the N newest tickets out and tickets in (default: all kept), the ticket meters
   check      integrity check (records, checksums, invariant, bbolt); non-zero exit on failure
@@ -240,6 +241,14 @@ func (o *options) recall(st *recovery.Store) error {
 	}); err != nil {
 		return fmt.Errorf("audit: recall of %s: %w", o.store, err)
 	}
+	vs, err := VerifyStore(st, 0)
+	if err != nil {
+		return fmt.Errorf("audit: recall of %s: %w", o.store, err)
+	}
+	verdicts := make(map[uint64]Verdict, len(vs))
+	for _, v := range vs {
+		verdicts[v.Rec.Round] = v
+	}
 	switch {
 	case o.json:
 		if recs == nil {
@@ -289,6 +298,17 @@ func (o *options) recall(st *recovery.Store) error {
 			r.Start.Format(time.DateTime), r.End.Format(time.DateTime), r.CreditsBefore, r.CreditsAfter, staked, paid, void)
 		for _, s := range r.Steps {
 			fmt.Fprintf(o.stdout, "  %2d %-28s %s\n", s.N, actionText(s.Action), eventsText(s.Events))
+		}
+		// The commitment, and once the shoe is finished its reveal and
+		// the verdict (docs/verify.md).
+		if v, ok := verdicts[r.Round]; ok && r.Shoe != nil {
+			fmt.Fprintf(o.stdout, "  %s\n", verdictLine(v))
+			if v.Status() == "MISMATCH" {
+				fmt.Fprintf(o.stdout, "  %v\n", v.Err)
+			}
+			if v.Shoe != nil {
+				fmt.Fprint(o.stdout, indent(indent(recovery.RevealText(v.Shoe, r.Shoe))))
+			}
 		}
 	}
 	return nil

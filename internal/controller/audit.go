@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"errors"
 	"cabinet/internal/hw"
 	"fmt"
 	"strconv"
@@ -89,11 +90,42 @@ func (pr presenter) auditView(cs state, u *screen, pg pages) *view.AuditView {
 				a.Checks = append(a.Checks, view.KV{Key: "recall", Value: err.Error()})
 			} else {
 				rv.Index, rv.Count = i, len(recs)
+				rv.Shoe = shoeView(&recs[i], pg.shoes)
 				a.Recall = rv
 			}
 		}
 	}
 	return a
+}
+
+// shoeView is a recalled round's committed shoe with its reveal and
+// verdict (recovery.VerifyRound) among the revealed shoes.
+func shoeView(rec *meters.Recall, shoes []recovery.Shoe) *view.ShoeView {
+	ref := rec.Shoe
+	if ref == nil {
+		return nil
+	}
+	v := &view.ShoeView{No: ref.No, Commitment: ref.Commitment, From: ref.From, To: ref.To}
+	var s *recovery.Shoe
+	for i := range shoes {
+		if shoes[i].No == ref.No {
+			s = &shoes[i]
+			break
+		}
+	}
+	err := recovery.VerifyRound(rec, s)
+	switch {
+	case err == nil:
+		v.Status = "verified"
+	case errors.Is(err, recovery.ErrNotRevealed):
+		v.Status = "not_revealed"
+	default:
+		v.Status, v.Detail = "mismatch", err.Error()
+	}
+	if s != nil {
+		v.Secret, v.Cut, v.Order = s.Secret, s.Cut, card.Format(s.Cards)
+	}
+	return v
 }
 
 // ticketsView is the tickets page: the ticket meters of the committed

@@ -88,6 +88,9 @@ func (c *Controller) autoStep(s AutoStep) error {
 		}
 		before := c.led.commits()
 		err = c.hardware(in)
+		if err == nil {
+			err = c.commitShown() // as Handle does before it publishes
+		}
 		// The next input sees this one's button table. The snapshot is
 		// published once, when the step is done (Handle): autoplay never
 		// runs on the audit screens, whose pages alone read the store.

@@ -131,6 +131,7 @@ func New(opt Options) (*Controller, error) {
 	if err := c.boot(); err != nil {
 		c.led.fail(err)
 	}
+	_ = c.commitShown() // a failure is the memory-error tilt (ledger.commit)
 	c.publish(c.led.cur())
 	return c, nil
 }
@@ -171,6 +172,9 @@ func (c *Controller) boot() error {
 				s.carry[id] = b
 			}
 		}
+		if s.shoes, err = tx.Shoes(); err != nil {
+			return fmt.Errorf("read committed shoes: %w", err)
+		}
 		m.Meters.PowerUps++
 		if err := c.led.logDetail(tx, meters.KindPowerUp, "power up", "power_up"); err != nil {
 			return err
@@ -186,7 +190,7 @@ func (c *Controller) boot() error {
 				return err
 			}
 			if c.now().Sub(open.Start) > voidAfter(&c.set, open.Game) {
-				if err := c.led.void(tx, m, open, c.now()); err != nil {
+				if err := c.led.void(tx, s, open, c.now()); err != nil {
 					return err
 				}
 				open = nil
@@ -252,7 +256,8 @@ func (c *Controller) boot() error {
 // player gets back what the round took and did not pay (stakes − payouts
 // so far), the round goes to the recall marked voided. Decided: "every
 // stake refunded" read as "credits restored to before the round".
-func (l *books) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenRound, now time.Time) error {
+func (l *books) void(tx *recovery.Tx, s *state, open *recovery.OpenRound, now time.Time) error {
+	m := &s.m
 	var staked, paid money.Cents
 	for _, s := range open.Steps {
 		st, pd := game.Money(s.Events)
@@ -269,8 +274,14 @@ func (l *books) void(tx *recovery.Tx, m *recovery.Machine, open *recovery.OpenRo
 	}
 	m.Meters.Voided++
 	open.Steps = append(open.Steps, step)
+	// The cards the voided round dealt were seen: its shoe moves past
+	// them (a continuous shoe) or is finished and revealed.
+	ref, err := l.finishShoe(tx, s, open, now)
+	if err != nil {
+		return err
+	}
 	rec := meters.Recall{Round: open.Round, Game: open.Game, Start: open.Start, End: now, Rules: open.Rules,
-		Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Voided: true, Recovered: true}
+		Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Voided: true, Recovered: true, Shoe: ref}
 	if err := tx.CloseRound(rec); err != nil {
 		return err
 	}

@@ -73,7 +73,10 @@
 // way, and the round is closed into the game recall in the transaction of its
 // last step.
 //
-// Randomness comes from an RNG: crypto/rand in production, a seeded stream
-// per (round, step) for the simulator, so a killed and restarted simulation
-// replays an uncommitted step with the same bytes (crash harness).
+// Randomness comes from an RNG: crypto/rand in production, seeded streams
+// for the simulator, so a killed and restarted simulation replays with the
+// same bytes (crash harness). Every shoe is shuffled whole from the RNG and
+// committed with a fresh secret before the player can bet on it; the round
+// deals it in order and the shoe is revealed once finished (rng.go,
+// docs/verify.md).
 package controller

@@ -14,7 +14,7 @@ import (
 // ended (counted from the committed events); every resumed deal must be the one that was cut (same table, same
 // legal actions) and the recalled rounds must equal those of an uncut run.
 func TestDuelResumeAcrossPawn(t *testing.T) {
-	const seed, deals = 3, 120
+	const seed, deals = 4, 120
 	play := func(cut bool) (pawns, sessions int, recall []string) {
 		r := newRig(t, seed)
 		r.onCommit = func(_ game.ID, _ uint64, evs []game.Event) {

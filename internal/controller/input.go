@@ -68,7 +68,13 @@ type AutoResult struct {
 // change of committed state goes from here through the ledger; the
 // snapshot is published after each input.
 func (c *Controller) Handle(in Input) (err error) {
-	defer func() { c.publish(c.led.cur()) }()
+	defer func() {
+		// The table is never published without its shoe's commitment.
+		if cerr := c.commitShown(); cerr != nil && err == nil {
+			err = cerr
+		}
+		c.publish(c.led.cur())
+	}()
 	switch {
 	case in.Host != nil:
 		return c.hostRequest(*in.Host)

@@ -51,6 +51,10 @@ type state struct {
 	// never edited in place (withCarry).
 	carry map[game.ID][]byte
 
+	// shoes are the games' committed shoes not yet revealed (rng.go), as
+	// committed: replaced, never edited in place (withShoe).
+	shoes map[game.ID]*recovery.Shoe
+
 	// overrides are the operator's stored setting overrides, as committed
 	// (read at boot, replaced by the commit of a change).
 	overrides map[string]string
@@ -81,6 +85,18 @@ func (s *state) withCarry(id game.ID, b []byte) {
 	maps.Copy(m, s.carry)
 	m[id] = b
 	s.carry = m
+}
+
+// withShoe replaces game id's committed shoe by p (nil: none) in a new map.
+func (s *state) withShoe(id game.ID, p *recovery.Shoe) {
+	m := make(map[game.ID]*recovery.Shoe, len(s.shoes)+1)
+	maps.Copy(m, s.shoes)
+	if p == nil {
+		delete(m, id)
+	} else {
+		m[id] = p
+	}
+	s.shoes = m
 }
 
 // errNothing is returned by a change function that finds nothing to

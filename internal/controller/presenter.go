@@ -23,6 +23,8 @@ type pages struct {
 	recall     []meters.Recall
 	ticketsOut []recovery.TicketOut
 	ticketsIn  []recovery.TicketIn
+	// shoes are the revealed shoes (recall page).
+	shoes []recovery.Shoe
 }
 
 // readPages reads the store for the audit page shown ("" when the audit
@@ -40,7 +42,10 @@ func (l *books) readPages(page string) pages {
 	case "recall":
 		_ = l.store().View(func(tx *recovery.Tx) error {
 			var err error
-			pg.recall, err = tx.Recall(0)
+			if pg.recall, err = tx.Recall(0); err != nil {
+				return err
+			}
+			pg.shoes, err = tx.RevealedShoes(0)
 			return err
 		})
 	case "tickets":
@@ -169,6 +174,11 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 			di.Level = cfg.Levels[u.duelLevel%len(cfg.Levels)]
 		}
 		s.DuelInput = di
+	}
+	if cs.open != nil && cs.open.Game == u.game && cs.open.Commit != nil {
+		s.Commitment = cs.open.Commit.Commitment
+	} else if p := cs.shoes[u.game]; p != nil && cs.open == nil {
+		s.Commitment = p.Commitment
 	}
 	if u.mode == view.Help {
 		s.Help = pr.helpView(u)

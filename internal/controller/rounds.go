@@ -94,13 +94,3 @@ func replay(id game.ID, rules json.RawMessage, no uint64, steps []meters.Step) (
 	}
 	return r, nil
 }
-
-// shoeFor prepares the card source of a new round (blackjack.NextShoe: a
-// lazily drawn fresh shoe, or Free Bet's persisted cut-card shoe, reshuffled
-// when the cut card has come out).
-func (s *InForce) shoeFor(id game.ID, r game.Round, carry *card.Shoe, step *stepRand) (*card.Shoe, bool, error) {
-	if id == game.Duel {
-		return duelShoe(r), false, nil
-	}
-	return blackjack.NextShoe(s.Rules[id], carry, step.reader)
-}

@@ -62,7 +62,7 @@ func (d *fakeDisplay) after() {
 // to its end and never a second one (the result is held before DEAL
 // lights), and every committed step was shown before the next was taken.
 func TestBurstBeforeShownPlaysOneRound(t *testing.T) {
-	r := newRig(t, 3)
+	r := newRig(t, 4)
 	r.display = NewPresentation()
 	r.boot()
 	d := &fakeDisplay{r: r, seen: map[uint64]bool{}}

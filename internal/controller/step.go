@@ -2,8 +2,8 @@ package controller
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
@@ -14,21 +14,6 @@ import (
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
 )
-
-// stepRand hands out the random source of one step, created on first use.
-type stepRand struct {
-	rng   RNG
-	round uint64
-	step  int
-	r     io.Reader
-}
-
-func (s *stepRand) reader() io.Reader {
-	if s.r == nil {
-		s.r = s.rng.Step(s.round, s.step)
-	}
-	return s.r
-}
 
 // stopped is why no game action, draw mark or cash-out is taken now, as
 // a notice the player can read ("" when play may go on): a tilt (the
@@ -89,6 +74,8 @@ func (c *Controller) play(a game.Action) error {
 		shoe  *card.Shoe
 		notes []game.Event
 		err   error
+		// noShoe: the game has no committed shoe ready (dealFrom).
+		noShoe error
 	)
 	if starting {
 		if a.Kind != game.Deal && a.Kind != game.Buy {
@@ -98,31 +85,19 @@ func (c *Controller) play(a game.Action) error {
 		if err := startRefused(c.led.cur(), id); err != nil {
 			return fmt.Errorf("%w: %w", ErrNotNow, err)
 		}
-		carry := c.led.cur().carry[id]
 		var rules json.RawMessage
-		r, rules, err = c.set.newRound(id, no, carry)
+		r, rules, err = c.set.newRound(id, no, c.led.cur().carry[id])
 		if err != nil {
 			return err
 		}
 		open = recovery.OpenRound{Game: id, Round: no, Start: c.now(), Rules: rules, CreditsBefore: c.led.cur().m.Credits}
-		sr := &stepRand{rng: c.rng, round: no, step: 0}
-		var prev *card.Shoe
-		if id == game.FreeBet && carry != nil {
-			prev = new(card.Shoe)
-			if err := json.Unmarshal(carry, prev); err != nil {
-				return fmt.Errorf("%w: decode %s shoe: %w", ErrMemory, id, err)
-			}
+		if shoe, open.Commit, noShoe = c.dealFrom(id); noShoe != nil {
+			shoe = nil
 		}
-		var reshuffled bool
-		shoe, reshuffled, err = c.set.shoeFor(id, r, prev, sr)
-		if err != nil {
-			return err
-		}
-		if reshuffled {
+		if shoe != nil && shoe.Cut > 0 && shoe.Pos == 0 {
+			// The first round of a continuous shoe (shuffled and
+			// committed when the last one was finished).
 			notes = append(notes, game.Event{Kind: game.Note, Hand: game.Dealer, Text: "shuffle"})
-		}
-		if c.set.lazy(id) {
-			shoe.Rand = sr.reader()
 		}
 	} else {
 		id, no = c.led.cur().open.Game, c.led.cur().open.Round
@@ -132,15 +107,20 @@ func (c *Controller) play(a game.Action) error {
 		open = *c.led.cur().open
 		open.Steps = append([]meters.Step(nil), c.led.cur().open.Steps...)
 		shoe = c.led.cur().open.Shoe.Clone()
-		if c.set.lazy(id) {
-			shoe.Rand = (&stepRand{rng: c.rng, round: no, step: len(open.Steps)}).reader()
-		}
 	}
-	evs, err := r.Apply(a, shoe)
+	var src card.Source = card.NewStack() // a round that deals no card
+	if shoe != nil {
+		src = shoe
+	}
+	evs, err := r.Apply(a, src)
+	if noShoe != nil && (err == nil || errors.Is(err, card.ErrEmpty)) {
+		// The bets' own refusals (funds, limits) come first; a deal
+		// never takes a card that was not committed.
+		return noShoe
+	}
 	if err != nil {
 		return err
 	}
-	shoe.Rand = nil
 	evs = append(notes, evs...)
 	step := meters.Step{N: len(open.Steps), At: c.now(), Action: a, Events: evs}
 
@@ -171,16 +151,22 @@ func (c *Controller) play(a game.Action) error {
 			if err := c.led.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
 				return err
 			}
+			ref, err := c.led.finishShoe(tx, s, &open, step.At)
+			if err != nil {
+				return err
+			}
 			rec := meters.Recall{Round: no, Game: id, Start: open.Start, End: step.At, Rules: open.Rules,
-				Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Recovered: open.Recovered}
+				Steps: open.Steps, CreditsBefore: open.CreditsBefore, CreditsAfter: m.Credits, Recovered: open.Recovered, Shoe: ref}
 			if err := tx.CloseRound(rec); err != nil {
 				return err
 			}
-			if carry := c.set.carryOut(id, r, shoe); carry != nil {
-				if err := tx.PutCarry(id, carry); err != nil {
-					return err
-				}
-				s.withCarry(id, carry)
+			if err := c.carryOut(tx, s, id, r); err != nil {
+				return err
+			}
+			// The next round's shoe, committed before the player can
+			// bet on it.
+			if err := c.commitShoe(tx, s, id); err != nil {
+				return err
 			}
 			s.open, s.round, s.last, s.recovered = nil, nil, &t, false
 		} else {
@@ -210,21 +196,25 @@ func (c *Controller) play(a game.Action) error {
 	return nil
 }
 
-// lazy reports whether the game's shoe is drawn lazily (fresh shuffle every round).
-func (s *InForce) lazy(id game.ID) bool {
-	if id == game.Duel {
-		return true
-	}
-	return s.Rules[id].FreshShuffle
-}
-
-func (s *InForce) carryOut(id game.ID, r game.Round, shoe *card.Shoe) []byte {
+// carryOut writes what game id carries to its next round (Poker Duel's
+// session; Free Bet's shoe is its committed shoe now, and a carry left by
+// a store of before is dropped).
+func (c *Controller) carryOut(tx *recovery.Tx, s *state, id game.ID, r game.Round) error {
+	var carry []byte
 	switch id {
-	case game.FreeBet:
-		return mustJSON(shoe)
 	case game.Duel:
-		return duelCarry(r)
+		carry = duelCarry(r)
+	case game.FreeBet:
+		if s.carry[id] == nil {
+			return nil
+		}
+	default:
+		return nil
 	}
+	if err := tx.PutCarry(id, carry); err != nil {
+		return err
+	}
+	s.withCarry(id, carry)
 	return nil
 }
 

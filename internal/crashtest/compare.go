@@ -3,6 +3,7 @@ package crashtest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -20,6 +21,10 @@ type State struct {
 	Overrides map[string]string
 	Recall    []meters.Recall // newest first
 	Events    []meters.Event  // newest first
+	// Shoes are the games' committed shoes not yet revealed, Revealed the
+	// ring of revealed ones, newest first (docs/verify.md).
+	Shoes    map[game.ID]*recovery.Shoe
+	Revealed []recovery.Shoe
 }
 
 // Progress grows with every committed round step: the next round number,
@@ -74,6 +79,12 @@ func read(st *recovery.Store) (*State, error) {
 			return err
 		}
 		if s.Recall, err = tx.Recall(0); err != nil {
+			return err
+		}
+		if s.Shoes, err = tx.Shoes(); err != nil {
+			return err
+		}
+		if s.Revealed, err = tx.RevealedShoes(0); err != nil {
 			return err
 		}
 		s.Events, err = tx.Events(0)
@@ -141,6 +152,25 @@ func Compare(got, want *State) []string {
 			add("carried state of %s differs", id)
 		}
 	}
+	// The committed shoes (issue 38): the same shoes, secrets and
+	// commitments as the reference, and every recalled round dealt from
+	// its committed shoe.
+	for _, id := range game.IDs {
+		if !sameJSON(normShoe(got.Shoes[id]), normShoe(want.Shoes[id])) {
+			add("committed shoe of %s: %s, reference %s", id, shoeName(got.Shoes[id]), shoeName(want.Shoes[id]))
+		}
+	}
+	if len(got.Revealed) != len(want.Revealed) {
+		add("%d revealed shoes, reference %d", len(got.Revealed), len(want.Revealed))
+	}
+	for i := range min(len(got.Revealed), len(want.Revealed)) {
+		if !sameJSON(normShoe(&got.Revealed[i]), normShoe(&want.Revealed[i])) {
+			add("revealed shoe %s differs from the reference's %s", shoeName(&got.Revealed[i]), shoeName(&want.Revealed[i]))
+		}
+	}
+	for _, p := range Unverified(got) {
+		add("%s", p)
+	}
 	if !sameJSON(got.Overrides, want.Overrides) {
 		add("overrides %v, reference %v", got.Overrides, want.Overrides)
 	}
@@ -161,6 +191,45 @@ func Compare(got, want *State) []string {
 		}
 	}
 	return d
+}
+
+// Unverified lists the recalled rounds of s that do not agree with their
+// committed shoe (recovery.VerifyRound: a mismatch; a shoe still in play,
+// or a round written without a shoe by a test, is none).
+func Unverified(s *State) []string {
+	byNo := make(map[uint64]*recovery.Shoe, len(s.Revealed))
+	for i := range s.Revealed {
+		byNo[s.Revealed[i].No] = &s.Revealed[i]
+	}
+	var out []string
+	for i := range s.Recall {
+		r := &s.Recall[i]
+		var sh *recovery.Shoe
+		if r.Shoe != nil {
+			sh = byNo[r.Shoe.No]
+		}
+		if err := recovery.VerifyRound(r, sh); errors.Is(err, recovery.ErrMismatch) {
+			out = append(out, err.Error())
+		}
+	}
+	return out
+}
+
+// normShoe is a shoe without its wall-clock times.
+func normShoe(s *recovery.Shoe) *recovery.Shoe {
+	if s == nil {
+		return nil
+	}
+	n := *s
+	n.Committed, n.Revealed = time.Time{}, time.Time{}
+	return &n
+}
+
+func shoeName(s *recovery.Shoe) string {
+	if s == nil {
+		return "none"
+	}
+	return fmt.Sprintf("shoe %d (commitment %.16s…, at card %d)", s.No, s.Commitment, s.Pos)
 }
 
 func lineMap(ls []meters.Line) map[string]int64 {
@@ -242,6 +311,26 @@ func Prefix(got, ref *State) []string {
 			d = append(d, fmt.Sprintf("recalled round %d differs from the reference (%s)", r.Round, firstStepDiff(g, w)))
 		}
 	}
+	// A shoe committed before the kill is the shoe the reference dealt
+	// from (a power cut between commitment and deal changes nothing).
+	refShoes := map[uint64]*recovery.Shoe{}
+	for i := range ref.Revealed {
+		refShoes[ref.Revealed[i].No] = &ref.Revealed[i]
+	}
+	for _, sh := range ref.Shoes {
+		refShoes[sh.No] = sh
+	}
+	for _, id := range game.IDs {
+		sh := got.Shoes[id]
+		if sh == nil {
+			continue
+		}
+		w, ok := refShoes[sh.No]
+		if ok && (w.Commitment != sh.Commitment || w.Secret != sh.Secret || w.Cut != sh.Cut || !sameJSON(w.Cards, sh.Cards)) {
+			d = append(d, fmt.Sprintf("committed %s differs from the reference's %s", shoeName(sh), shoeName(w)))
+		}
+	}
+	d = append(d, Unverified(got)...)
 	if got.Open != nil {
 		if w, ok := byRound[got.Open.Round]; ok {
 			steps := normSteps(got.Open.Steps)

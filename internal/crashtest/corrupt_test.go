@@ -129,4 +129,31 @@ func TestCompareFindsDifferences(t *testing.T) {
 	if d := Compare(&sc, sa); len(d) == 0 {
 		t.Errorf("Compare with per-game meters dropped found no difference")
 	}
+	// The committed shoes (issue 38): another secret for the same shoe, a
+	// shoe missing, a round whose cards are not its shoe's.
+	order := card.NewShoe(1).Cards
+	sec := card.Secret{1}
+	c, err := card.Commitment(sec, 0, order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoe := &recovery.Shoe{No: 4, Game: game.Classic, Commitment: c, Secret: sec.String(), Cards: order}
+	sd, se := *sa, *sa
+	sd.Shoes = map[game.ID]*recovery.Shoe{game.Classic: shoe}
+	other := *shoe
+	other.Secret = card.Secret{2}.String()
+	se.Shoes = map[game.ID]*recovery.Shoe{game.Classic: &other}
+	if d := Compare(&sd, &se); len(d) == 0 {
+		t.Errorf("Compare with another secret for shoe 4 found no difference")
+	}
+	if d := Compare(&sd, sa); len(d) == 0 {
+		t.Errorf("Compare with a committed shoe missing found no difference")
+	}
+	revealed := *shoe
+	sd.Revealed = []recovery.Shoe{revealed}
+	sd.Recall = append([]meters.Recall(nil), sa.Recall...)
+	sd.Recall[0].Shoe = &meters.ShoeRef{No: 4, Commitment: c, From: 0, To: len(game.Drawn(sd.Recall[0].Steps[0].Events))}
+	if d := Unverified(&sd); len(d) == 0 {
+		t.Errorf("Unverified: a round whose cards are not its shoe's passed (%v, shoe begins %v)", game.Drawn(sd.Recall[0].Steps[0].Events), order[:3])
+	}
 }

@@ -9,8 +9,11 @@
 // run with the same seed on another file must agree: final credits, every
 // meter (power-ups and recoveries excepted: they count the restarts), the
 // progressive pool, the round counter, the state games carry between rounds,
+// the games' committed shoes and the revealed ones (same shoes, secrets and
+// commitments: a kill between commitment and deal deals the committed shoe),
 // and the whole recall ring (same cards, actions, stakes and payouts, same
-// credits before and after; wall times excepted).
+// credits before and after; wall times excepted), every recalled round
+// verified against its shoe (docs/verify.md).
 //
 // Corruption: copies of a finished store are damaged (random byte flips
 // anywhere, flips inside one page, zeroed pages, zeroed meta pages,

@@ -209,6 +209,7 @@ func (fr *frame) drawDuel() {
 		d, right = nil, "" // the buy screen: no session, the Baron dressed
 	}
 	fr.drawTopBar(fr.tr("game.duel"), right)
+	fr.drawShoeTag(right)
 	ca := duelCharacterArea()
 	endCA := fr.inPanel("the Baron", ca)
 	box(ca, 20, fade(colInk, 0.35))

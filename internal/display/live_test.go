@@ -191,15 +191,28 @@ func TestBurstOnLiveWindow(t *testing.T) {
 	}
 	waitFor("the betting table lit", func(s *view.Snapshot) bool { return s.Mode == view.Table && s.Lamps.Has(hw.Deal) })
 
-	// finish plays STAND until the round after rounds completed settles.
-	finish := func(rounds int64) {
+	// lastRound is the number of the newest round the snapshot shows (0:
+	// none). The test reads only snapshots: the controller's counters
+	// belong to the Run loop's goroutine.
+	lastRound := func() uint64 {
+		if s := c.Snapshot(); s.Round != nil {
+			return s.Round.Round
+		}
+		return 0
+	}
+	// settledAfter is whether a round numbered above prev has settled.
+	settledAfter := func(s *view.Snapshot, prev uint64) bool {
+		return s.Round != nil && s.Round.Round > prev && s.Round.Done
+	}
+	// finish plays STAND until the first round numbered above prev settles.
+	finish := func(prev uint64) {
 		t.Helper()
-		for c.Completed() == rounds {
+		for !settledAfter(c.Snapshot(), prev) {
 			waitFor("a decision lit or the round over", func(s *view.Snapshot) bool {
-				return c.Completed() > rounds || (s.Lamps.Has(hw.Stand) || s.Lamps.Has(hw.No)) && len(be.Inputs()) == 0
+				return settledAfter(s, prev) || (s.Lamps.Has(hw.Stand) || s.Lamps.Has(hw.No)) && len(be.Inputs()) == 0
 			})
 			switch {
-			case c.Completed() > rounds:
+			case settledAfter(c.Snapshot(), prev):
 			case c.Snapshot().Lamps.Has(hw.Stand):
 				run("key", "s")
 			default:
@@ -255,7 +268,7 @@ func TestBurstOnLiveWindow(t *testing.T) {
 	mash := func(id game.ID) {
 		t.Helper()
 		waitFor("DEAL lit at "+string(id), func(s *view.Snapshot) bool { return s.Game == id && s.Lamps.Has(hw.Deal) })
-		rounds := c.Completed()
+		rounds := lastRound()
 		run("key", "d")
 		run("key", "--delay", "50", "h", "h", "h", "h", "h", "h", "h", "h", "h", "h")
 		// Played on with STAND until the round settles and its result is held.

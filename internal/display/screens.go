@@ -327,6 +327,7 @@ func (fr *frame) helpLayoutOf(h *view.HelpView, id game.ID) helpLayout {
 		}
 		lines = append(lines, fr.paragraph(para, right.X+16, right.W-32, 15, 19, colWhite)...)
 	}
+	lines = append(lines, fr.commitmentLines(right.X+16, right.W-32)...)
 	l.right = pageLines(lines, right.H-24)
 	return l
 }

@@ -101,6 +101,7 @@ func (fr *frame) drawBlackjack() {
 		right = fr.trf("meter.round", t.Round)
 	}
 	fr.drawTopBar(fr.tr("game."+string(s.Game)), right)
+	fr.drawShoeTag(right)
 	if s.Game == game.Royal {
 		fr.drawJackpot(jackpotBar, false)
 	}

@@ -283,8 +283,14 @@ func (fr *frame) drawRecall(rv *view.RecallView, r Rect) {
 	line(fr.tr("meter.staked"), fr.money(rv.Table.Staked), colWhite)
 	line(fr.tr("meter.paid"), fr.money(rv.Table.Paid), colWin)
 
-	// The table picture, scaled into the right-hand panel.
+	// The table picture, scaled into the right-hand panel, above the
+	// round's shoe.
 	pic := Rect{r.X + 344, r.Y, r.W - 344, r.H}
+	if rv.Shoe != nil {
+		const shoeH = 190
+		pic.H -= shoeH + 8
+		fr.drawRecallShoe(rv.Shoe, Rect{pic.X, pic.Y + pic.H + 8, pic.W, shoeH})
+	}
 	zoom := min(pic.W/ScreenW, pic.H/float32(meterBar().Y+meterBar().H))
 	s2 := *fr.s
 	t := rv.Table

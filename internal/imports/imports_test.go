@@ -59,7 +59,7 @@ var rules = map[string][]string{
 	"inforce":               {"game", "game/blackjack", "money", "view"},
 	"settings":              {"analysis/par", "analysis/rtp", "config", "game", "game/blackjack", "inforce", "view"},
 	"controller":            {"game", "game/...", "hw", "inforce", "ledger", "meters", "money", "player", "recovery", "serial", "view"},
-	"display":               {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/..."},
+	"display":               {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/...", "rsc.io/qr"},
 	"auditcmd":              {"game", "game/...", "i18n", "meters", "money", "recovery"},
 	"crashtest":             {"config", "game", "hw/id003", "hw/id003/id003emu", "hw/tcl/tclemu", "meters", "money", "recovery", "sashost"},
 	"cabinet":               {"analysis/rtp", "config", "controller", "game", "hw", "settings"},

@@ -33,6 +33,20 @@ type Recall struct {
 	Voided        bool            `json:"voided,omitempty"`
 	// Recovered: the round was resumed after a power cut (platform.md §4).
 	Recovered bool `json:"recovered,omitempty"`
+	// Shoe is the committed shoe the round was dealt from (nil: a round
+	// that dealt no card, or one played before shoes were committed).
+	Shoe *ShoeRef `json:"shoe,omitempty"`
+}
+
+// ShoeRef ties a round to its committed shoe (docs/verify.md): the shoe's
+// number and commitment, and the positions of the cards the round dealt,
+// order[From:To]. The shoe's secret and order are in its own record, once
+// revealed (recovery.Shoe).
+type ShoeRef struct {
+	No         uint64 `json:"no"`
+	Commitment string `json:"commitment"`
+	From       int    `json:"from"`
+	To         int    `json:"to"`
 }
 
 // Money sums the round's stakes and payouts (handpaid wins included).

@@ -81,8 +81,9 @@ func checkRecords(tx *Tx) []error {
 	if empty {
 		return []error{fmt.Errorf("recovery: no bucket: %w", ErrNotInitialised)}
 	}
-	// optional: sas.go, tito.go, logdetail.go
-	known := map[string]bool{string(bSAS): true, string(bNoise): true, string(bTITO): true, string(bTicketsOut): true, string(bTicketsIn): true}
+	// optional: sas.go, tito.go, logdetail.go, shoe records
+	known := map[string]bool{string(bSAS): true, string(bNoise): true, string(bTITO): true, string(bTicketsOut): true, string(bTicketsIn): true,
+		string(bShoe): true, string(bShoes): true}
 	for _, b := range allBuckets {
 		known[string(b)] = true
 		if tx.tx.Bucket(b) == nil {
@@ -137,6 +138,7 @@ func checkRecords(tx *Tx) []error {
 		}
 	}
 	each(bSAS, checkSAS)
+	checkShoes(tx, add)
 	each(bCarry, func(k, raw []byte) error {
 		if !game.ID(k).Valid() {
 			return corrupt(bCarry, k, "carry of an unknown game")

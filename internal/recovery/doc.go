@@ -34,6 +34,10 @@
 //	round/shoe          the open round's shoe cards (written when they change)
 //	round/step<#n>      the open round's step n (written once)
 //	carry/<game>        per-game state kept between rounds (opaque bytes)
+//	shoe/<game>         the game's committed shoe (secret, order, commitment;
+//	                    docs/verify.md), shoe/seq the last shoe's number
+//	shoes/#<seq>        revealed shoes (2×RecallDepth newest kept; shoe.go)
+//	                    (these two buckets exist once a shoe was committed)
 //	overrides/<key>     operator setting overrides
 //	recall/#<seq>       meters.Recall ring (RecallDepth newest kept)
 //	events/#<seq>       meters.Event ring of the significant events

@@ -133,3 +133,17 @@ func (e *TransitionError) Error() string {
 
 // Unwrap returns ErrTicketState and Kind.
 func (e *TransitionError) Unwrap() []error { return []error{ErrTicketState, e.Kind} }
+
+// ErrNotRevealed is returned by VerifyRound for a round whose shoe is
+// still committed and not revealed (a continuous shoe in play): nothing to
+// check yet, nothing wrong.
+var ErrNotRevealed = errors.New("recovery: the round's shoe is not revealed yet")
+
+// ErrNotCommitted is returned by VerifyRound for a round that dealt cards
+// and names no committed shoe: a round played before shoes were committed
+// (an upgraded cabinet's older rounds) has nothing to be checked against.
+var ErrNotCommitted = errors.New("recovery: the round names no committed shoe")
+
+// ErrMismatch is wrapped by VerifyRound's report of a round that does not
+// agree with its commitment.
+var ErrMismatch = errors.New("mismatch")

@@ -96,6 +96,9 @@ type OpenRound struct {
 	CreditsBefore money.Cents   `json:"credits_before"`
 	// Recovered is set at boot when the round was found open.
 	Recovered bool `json:"recovered,omitempty"`
+	// Commit is the committed shoe the round deals from (To not yet
+	// set), nil for a round that deals no card.
+	Commit *meters.ShoeRef `json:"commit,omitempty"`
 	// Marks are the positions (0-4, ascending) of the player's cards marked
 	// for Poker Duel's draw, committed with each mark so that a round cut
 	// by a power loss resumes with them (platform.md §4); the step that

@@ -19,7 +19,7 @@ import (
 func TestNoticeTellsWhatIsTrue(t *testing.T) {
 	o := opts(t)
 	o.Display = true
-	shots, err := Play(Scenario{Name: "mash", Seed: 1, Script: `
+	shots, err := Play(Scenario{Name: "mash", Seed: 11, Script: `
 		bill 20.00
 		shown
 		menu freebet

@@ -62,7 +62,7 @@ var Library = []Scenario{
 		shot tilt
 		switch main_door off
 	`},
-	{Name: "blackjack", Seed: 29, Script: `
+	{Name: "blackjack", Seed: 33, Script: `
 		bill 20.00
 		menu classic
 		press deal
@@ -70,7 +70,7 @@ var Library = []Scenario{
 		press deal          # a blackjack: the round settles at once
 		shot classic-blackjack
 	`},
-	{Name: "freebet", Seed: 91, Script: `
+	{Name: "freebet", Seed: 12, Script: `
 		bill 50.00
 		menu freebet
 		press deal
@@ -78,11 +78,11 @@ var Library = []Scenario{
 		press bet       # main bet
 		press spot
 		press bet       # Any Pair
-		press deal          # 9 9 against a 5: the pair pays
+		press deal          # a pair: the Any Pair bet pays
 		press split         # a free split: the token plays the second hand
 		shot freebet
 	`},
-	{Name: "result-notice", Seed: 1, Script: `
+	{Name: "result-notice", Seed: 11, Script: `
 		bill 20.00
 		menu freebet
 		press deal
@@ -114,7 +114,7 @@ var Library = []Scenario{
 		press deal          # the first deal
 		shot duel
 	`},
-	{Name: "duel-play", Seed: 16, Script: `
+	{Name: "duel-play", Seed: 118, Script: `
 		bill 20.00
 		menu duel
 		press deal
@@ -124,7 +124,7 @@ var Library = []Scenario{
 		autoplay 1 duel     # to the showdown
 		shot duel-showdown  # both hands named
 	`},
-	{Name: "duel-fold", Seed: 10, Script: `
+	{Name: "duel-fold", Seed: 1, Script: `
 		bill 20.00
 		menu duel
 		press deal
@@ -141,7 +141,7 @@ var Library = []Scenario{
 		press deal          # the next deal starts from the ante
 		shot duel-next
 	`},
-	{Name: "duel-victory", Seed: 4, Script: `
+	{Name: "duel-victory", Seed: 37, Script: `
 		bill 20.00
 		menu duel
 		press deal
@@ -159,7 +159,7 @@ var Library = []Scenario{
 		! press no          # nothing left to clear: refused, and says why
 		shot clear-all
 	`},
-	{Name: "insurance", Seed: 122, Script: `
+	{Name: "insurance", Seed: 41, Script: `
 		bill 20.00
 		menu classic
 		press deal
@@ -168,7 +168,7 @@ var Library = []Scenario{
 		press yes           # insurance: the dealer has blackjack
 		shot insurance-pays
 	`},
-	{Name: "insurance-lost", Seed: 115, Script: `
+	{Name: "insurance-lost", Seed: 21, Script: `
 		bill 50.00
 		menu classic
 		press deal
@@ -180,7 +180,7 @@ var Library = []Scenario{
 		press yes           # the dealer peeks: no blackjack
 		shot insurance-lost
 	`},
-	{Name: "dealer22", Seed: 9, Script: `
+	{Name: "dealer22", Seed: 4, Script: `
 		bill 20.00
 		menu freebet
 		press deal
@@ -189,7 +189,7 @@ var Library = []Scenario{
 		press stand         # the dealer makes 22: the hand pushes
 		shot dealer22
 	`},
-	{Name: "dealer-blackjack", Seed: 29, Script: `
+	{Name: "dealer-blackjack", Seed: 22, Script: `
 		bill 20.00
 		menu freebet
 		press deal
@@ -218,6 +218,8 @@ var Library = []Scenario{
 		bill 20.00
 		press help
 		shot help-royal
+		press spot      # the next page: the shoe's commitment and its QR code
+		shot help-commitment
 		press game
 		menu freebet
 		press help

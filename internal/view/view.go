@@ -110,6 +110,13 @@ type Snapshot struct {
 	// the key is released (nil: none).
 	Paid *Paid `json:"paid,omitempty"`
 
+	// Commitment is C, in 64 hex digits, of the committed shoe the table's
+	// game deals from (docs/verify.md): the open round's, else the one the
+	// next round will take; "" when the game has none (Poker Duel between
+	// sessions). The table shows its first 8 digits while the player bets,
+	// help all of it and its QR code.
+	Commitment string `json:"commitment,omitempty"`
+
 	Help     *HelpView     `json:"help,omitempty"`
 	Audit    *AuditView    `json:"audit,omitempty"`
 	Operator *OperatorView `json:"operator,omitempty"`
@@ -277,6 +284,27 @@ type RecallView struct {
 	// voided and refunded (left unfinished beyond its game's limit).
 	Recovered bool `json:"recovered,omitempty"`
 	Voided    bool `json:"voided,omitempty"`
+	// Shoe is the round's committed shoe and, once revealed, its secret,
+	// order and verdict (nil: the round dealt no card).
+	Shoe *ShoeView `json:"shoe,omitempty"`
+}
+
+// ShoeView is a recalled round's committed shoe (docs/verify.md).
+type ShoeView struct {
+	No         uint64 `json:"no"`
+	Commitment string `json:"commitment"`
+	// From and To: the round's cards are the order's positions From to
+	// To-1.
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Status is "verified", "mismatch" or "not_revealed" (a continuous
+	// shoe still in play: Secret and Order are empty); Detail says what
+	// differs for a mismatch.
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+	Secret string `json:"secret,omitempty"`
+	Cut    int    `json:"cut,omitempty"`
+	Order  string `json:"order,omitempty"` // card.Format of the order
 }
 
 // EventLine is one event-log entry.

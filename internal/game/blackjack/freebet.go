@@ -83,7 +83,9 @@ func (s *step) returnAddedMoney(i int) {
 }
 
 // NextShoe returns the shoe the next round of rules deals from and whether
-// it was shuffled just now (the controller records a "shuffle" note).
+// it was shuffled just now. The analysis' simulations use it; the cabinet
+// itself deals every round from a shoe shuffled whole and committed before
+// the bet (internal/controller/rng.go, docs/verify.md).
 //
 //   - A game shuffled before every round (Rules.FreshShuffle) gets a new,
 //     unshuffled shoe drawn lazily: one Fisher–Yates step per card, inside

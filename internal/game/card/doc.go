@@ -6,11 +6,8 @@
 // Fisher–Yates steps with rejection sampling, so no index is favoured (no
 // modulo bias).
 //
-// A Shoe can be used in two ways, both plain Fisher–Yates:
-//   - shuffled up front (Shuffle) and then dealt in order, for games whose shoe
-//     persists between rounds (Free Bet's cut-card shoe);
-//   - shuffled lazily (DrawRandom): each draw is one Fisher–Yates step over the
-//     undealt cards, for games "freshly shuffled before every round". Future
-//     cards are then not decided until the step that draws them, which is the
-//     step the store commits.
+// The cabinet shuffles every shoe up front (Shuffle) and deals it in order;
+// the order is committed before the player bets (commit.go: Commitment, the
+// canonical encoding of docs/verify.md). DrawRandom, one Fisher–Yates step
+// per draw over the undealt cards, remains for the analysis' simulations.
 package card
