@@ -1,8 +1,8 @@
 package controller
 
 import (
-	"errors"
 	"cabinet/internal/hw"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
