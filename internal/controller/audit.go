@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"cabinet/internal/hw"
 	"errors"
 	"fmt"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
+	"cabinet/internal/hw"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
