@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
 	"cabinet/internal/recovery"
 )
@@ -34,7 +35,7 @@ func cmdInit(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if _, err := checkReturns(ctx, *cfgF, cfg); err != nil {
+	if _, err := cabinet.FromConfig(ctx, *cfgF, cfg); err != nil {
 		return err // a cabinet is not made for rules it would refuse to run
 	}
 	path, mirror := storePaths(cfg, *storeF, *mirrorF)

@@ -34,9 +34,9 @@ func openPrinter(cfg *config.Config, portFlag string, log *slog.Logger) (*contro
 		return nil, func() {}, nil
 	}
 	t := &controller.TITO{Validation: controller.TicketValidation(cfg.SAS.Validation), Wait: cfg.SAS.ValidationWait,
-		TicketIn: cfg.SAS.TicketIn,
-		Ticket: tcl.Ticket{Currency: cfg.Cabinet.Currency, Lang: cfg.Cabinet.Language, Casino: pc.Casino, Address1: pc.Address1,
-			Address2: pc.Address2, Machine: pc.Machine, Asset: cfg.SAS.Asset, ExpiryDays: pc.ExpiryDays}}
+		TicketIn: cfg.SAS.TicketIn, ExpiryDays: pc.ExpiryDays}
+	heading := tcl.Ticket{Currency: cfg.Cabinet.Currency, Lang: cfg.Cabinet.Language, Casino: pc.Casino, Address1: pc.Address1,
+		Address2: pc.Address2, Machine: pc.Machine, Asset: cfg.SAS.Asset, ExpiryDays: pc.ExpiryDays}
 	if !pc.On() {
 		// Tickets in only: every cash-out is a handpay (no printer).
 		return t, func() {}, nil
@@ -45,7 +45,7 @@ func openPrinter(cfg *config.Config, portFlag string, log *slog.Logger) (*contro
 	if err != nil {
 		return nil, nil, fmt.Errorf("printer: %w", err)
 	}
-	t.Printer, t.StatusEvery = p, printerStatusEvery
+	t.Printer, t.StatusEvery = tcl.Device{P: p, Heading: heading}, printerStatusEvery
 	if log != nil {
 		log.Info("ticket printer", "port", pc.Port, "baud", pc.Baud, "validation", cfg.SAS.Validation.String())
 	}

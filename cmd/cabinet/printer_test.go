@@ -9,6 +9,7 @@ import (
 
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
+	"cabinet/internal/hw/tcl"
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/sas"
 )
@@ -46,9 +47,10 @@ func TestOpenPrinter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeP()
-	if tito.Validation != controller.TicketValidation(sas.ValidationSecureEnhanced) || tito.Ticket.Asset != 77 ||
-		tito.Ticket.Casino != "Casino du Lac" || tito.Ticket.Currency != "EUR" || tito.Ticket.Lang != "en" || tito.Ticket.ExpiryDays != 30 {
-		t.Errorf("TITO = %+v", tito)
+	dev, _ := tito.Printer.(tcl.Device)
+	if h := dev.Heading; tito.Validation != controller.TicketValidation(sas.ValidationSecureEnhanced) || h.Asset != 77 ||
+		h.Casino != "Casino du Lac" || h.Currency != "EUR" || h.Lang != "en" || h.ExpiryDays != 30 || tito.ExpiryDays != 30 {
+		t.Errorf("TITO = %+v, heading %+v", tito, h)
 	}
 	if tito.StatusEvery != printerStatusEvery {
 		t.Errorf("StatusEvery = %v, want %v", tito.StatusEvery, printerStatusEvery)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/controller"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
@@ -31,7 +32,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	set, cfg, err := loadSettings(*cfgF)
+	_, cfg, err := loadSettings(*cfgF)
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if backend != "sim" && backend != "periph" { // before anything is opened or created
 		return usageError{fmt.Sprintf("run: unknown backend %q (want sim or periph)", backend)}
 	}
-	ret, err := checkReturns(ctx, *cfgF, cfg)
+	rules, err := cabinet.FromConfig(ctx, *cfgF, cfg)
 	if err != nil {
 		return err
 	}
@@ -108,8 +109,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkTicketIn(cfg, val != nil, link != nil); err != nil {
 		return err
 	}
-	opt := controller.Options{Store: store, StoreErr: storeErr, HW: be, InForce: set, Settings: ret,
-		Operator: operatorMenu(cfg), Log: log, Digest: digest, Version: Version, WantDigest: cfg.ExpectedDigest()}
+	opt := cabinet.Parts{Rules: rules, Store: store, StoreErr: storeErr, HW: be, Log: log, Digest: digest, Version: Version,
+		CheckDigest: true}
 	link.options(&opt)
 	tito, closePrinter, err := openPrinter(cfg, *printerF, log)
 	if err != nil {
@@ -123,7 +124,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		opt.Display = controller.NewPresentation()
 		shown = opt.Display.Report
 	}
-	c, err := controller.New(opt)
+	c, err := cabinet.New(opt)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
 	"cabinet/internal/recovery"
@@ -47,7 +48,7 @@ func newSASLink(cfg *config.Config, portFlag string) *sasLink {
 }
 
 // options sets the controller's SAS options (nil link: none).
-func (l *sasLink) options(o *controller.Options) {
+func (l *sasLink) options(o *cabinet.Parts) {
 	if l == nil {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/controller"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
@@ -115,11 +116,11 @@ func snapshotFromStore(path, cfgPath, screen string) (*view.Snapshot, error) {
 		}
 		return nil, usageError{fmt.Sprintf("screenshot: screen %q not available from a store (want one of %s)", screen, strings.Join(names, ", "))}
 	}
-	set, cfg, err := loadSettings(cfgPath)
+	_, cfg, err := loadSettings(cfgPath)
 	if err != nil {
 		return nil, err
 	}
-	ret, err := checkReturns(context.Background(), cfgPath, cfg)
+	rules, err := cabinet.FromConfig(context.Background(), cfgPath, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +145,7 @@ func snapshotFromStore(path, cfgPath, screen string) (*view.Snapshot, error) {
 	be := sim.New()
 	defer be.Close()
 	digest, _ := programDigest()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, Settings: ret,
-		Operator: operatorMenu(cfg), Digest: digest})
+	c, err := cabinet.New(cabinet.Parts{Rules: rules, Store: st, HW: be, Digest: digest})
 	if err != nil {
 		return nil, err
 	}

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
-	"cabinet/internal/analysis/rtp"
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
 	"cabinet/internal/game"
@@ -24,9 +22,6 @@ func loadSettings(path string) (controller.InForce, *config.Config, error) {
 	return controller.InForce(s), cfg, err
 }
 
-// operatorMenu is the configuration's operator menu.
-func operatorMenu(cfg *config.Config) controller.OperatorMenu { return cfg }
-
 // chooser is autoplay's player: player.Optimal (the analyser's valuation) for each
 // blackjack game (so simulated and computed RTP compare), the reference
 // player for Poker Duel.
@@ -45,23 +40,6 @@ func chooser(s controller.InForce) controller.Chooser {
 		}
 		return controller.BasicChooser(r, legal)
 	}
-}
-
-// checkReturns computes the return of every wager of the file's rules in
-// force and refuses a forbidden one (platform.md §6) before any store is
-// opened: the error names the game, the wager, its figure and min_rtp.
-// The returned Settings is the controller's (Options.Settings): it applies
-// the operator's changes and refuses a forbidden return the same way.
-func checkReturns(ctx context.Context, path string, cfg *config.Config) (*settings.Settings, error) {
-	g := rtp.NewGuard()
-	in, err := rtp.FromConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := g.Check(ctx, in); err != nil {
-		return nil, fmt.Errorf("%s: configuration refused: %w", path, err)
-	}
-	return settings.New(cfg, g), nil
 }
 
 // figureBP is the RTP of one bet of a game under the controller's rules in

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/controller"
 	"cabinet/internal/game"
 	"cabinet/internal/hw/sim"
@@ -123,7 +124,7 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	ret, err := checkReturns(ctx, *cfgF, cfg)
+	rules, err := cabinet.FromConfig(ctx, *cfgF, cfg)
 	if err != nil {
 		return err
 	}
@@ -169,8 +170,10 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkTicketIn(cfg, val != nil, link != nil); err != nil {
 		return err
 	}
-	opt := controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, InForce: set,
-		Settings: ret, OnCommit: tally.add}
+	// Run logs what it could not hand over (a host request, a note) as
+	// errors: on stderr, as the sim's own loop printed them.
+	opt := cabinet.Parts{Rules: rules, Store: st, HW: be, RNG: controller.SeededRNG{Seed: *seed}, NoOperator: true,
+		OnCommit: tally.add, Log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	link.options(&opt)
 	tito, closePrinter, err := openPrinter(cfg, *printerF, nil)
 	if err != nil {
@@ -179,15 +182,33 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer closePrinter()
 	opt.TITO = tito
 	val.options(&opt)
-	c, err := controller.New(opt)
+	auto := make(chan controller.AutoRequest)
+	opt.Autoplay = auto
+	c, err := cabinet.New(opt)
 	if err != nil {
 		return err
 	}
 	if err := c.Err(); err != nil {
 		return fmt.Errorf("sim: store %s: %w", path, err)
 	}
+	// The cabinet's one loop (Run) serves every input: the host, the
+	// validator, the printer and autoplay's steps, asked from here.
+	completed, credits, open := c.Completed(), c.Credits(), c.OpenGame() // read before Run starts
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	runCtx, stopRun := context.WithCancel(ctx)
+	ran := make(chan error, 1)
+	go func() { ran <- c.Run(runCtx) }()
+	stopped := false
+	stop := func() error { // Run ends before the summary reads the cabinet
+		if stopped {
+			return nil
+		}
+		stopped = true
+		stopRun()
+		return <-ran
+	}
+	defer stop()
 	sasDone, err := link.start(ctx, st, c, slog.New(slog.NewTextHandler(stderr, nil)))
 	if err != nil {
 		return err
@@ -198,57 +219,25 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer stopVal()
-	// handleNote hands one call of the validator's driver to the
-	// controller's entry point, on this loop's goroutine.
-	handleNote := func(r *controller.NoteRequest) {
-		if err := c.Handle(controller.Input{Note: r}); err != nil {
-			fmt.Fprintf(stderr, "sim: note validator: %s: %v\n", r, err)
-		}
-	}
 	choose := chooser(set)
-	// serveHost hands the SAS host's waiting requests to the controller's
-	// one entry point, on this loop's goroutine (the sim has no Run).
-	serveHost := func() {
-		for link != nil {
-			select {
-			case r := <-link.host:
-				if err := c.Handle(controller.Input{Host: &r}); err != nil {
-					fmt.Fprintf(stderr, "sim: host request: %v\n", err)
-				}
-			case ev := <-c.TicketEvents():
-				if err := c.Handle(controller.Input{Ticket: &ev}); err != nil {
-					fmt.Fprintf(stderr, "sim: ticket: %v\n", err)
-				}
-			default:
-				return
-			}
-		}
-	}
-	serveNotes := func() {
-		for val != nil {
-			select {
-			case r := <-val.v.Requests():
-				handleNote(r)
-			default:
-				return
-			}
-		}
-	}
+	reply := make(chan controller.AutoResult, 1)
 	start := time.Now()
 	var steps int64
 	lastProgress := start
-	cashedAt := c.Completed() // the rounds count of the last cash-out
-	for c.Completed() < *rounds {
-		if err := ctx.Err(); err != nil {
-			return err
+	cashedAt := completed // the rounds count of the last cash-out
+	for completed < *rounds {
+		id := games[int(completed%int64(len(games)))]
+		cash := *cashF > 0 && completed-cashedAt >= *cashF && open == "" && credits > 0
+		select {
+		case auto <- controller.AutoRequest{Step: controller.AutoStep{Game: id, Choose: choose, CashOut: cash}, Reply: reply}:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		serveHost()
-		serveNotes()
-		id := games[int(c.Completed()%int64(len(games)))]
-		cash := *cashF > 0 && c.Completed()-cashedAt >= *cashF && c.OpenGame() == "" && c.Credits() > 0
-		err := c.Handle(controller.Input{Auto: &controller.AutoStep{Game: id, Choose: choose, CashOut: cash}})
+		r := <-reply
+		completed, credits, open = r.Completed, r.Credits, r.OpenGame
+		err := r.Err
 		if cash && err == nil {
-			cashedAt = c.Completed()
+			cashedAt = completed
 		}
 		if errors.Is(err, controller.ErrHostLocked) {
 			// The host locked play out or disabled this game: wait for it.
@@ -256,50 +245,36 @@ func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			continue
 		} else if (val != nil || tito != nil) && (errors.Is(err, controller.ErrNoCredits) || errors.Is(err, controller.ErrNotNow)) {
 			// Waiting for notes or tickets, for the validator's tilt to
-			// clear, or for a ticket's validation or print.
-			serveHost()
-			var notes <-chan *controller.NoteRequest
-			if val != nil {
-				notes = val.v.Requests()
-			}
-			select {
-			case r := <-notes:
-				handleNote(r)
-			case <-time.After(2 * time.Millisecond):
-			}
+			// clear, or for a ticket's validation or print: Run serves
+			// them meanwhile.
+			time.Sleep(2 * time.Millisecond)
 			continue
 		} else if err != nil {
-			return fmt.Errorf("sim: round %d: %w", c.Machine().NextRound, err)
+			return fmt.Errorf("sim: round %d: %w", r.NextRound, err)
 		}
 		steps++
-		for end := time.Now().Add(*paceF); time.Now().Before(end); {
-			serveHost() // the host is answered during the pause too
-			serveNotes()
-			time.Sleep(min(2*time.Millisecond, time.Until(end)))
-		}
+		time.Sleep(*paceF) // the host is answered during the pause too (Run)
 		if !*quiet && time.Since(lastProgress) > 5*time.Second {
 			lastProgress = time.Now()
-			fmt.Fprintf(stderr, "sim: %d/%d rounds\n", c.Completed(), *rounds)
+			fmt.Fprintf(stderr, "sim: %d/%d rounds\n", completed, *rounds)
 		}
 	}
 	elapsed := time.Since(start)
-	if *settleF > 0 && !val.settle(handleNote, serveHost, *settleF) {
+	if *settleF > 0 && !val.settle(*settleF) {
 		fmt.Fprintf(stderr, "sim: the note validator did not settle within %s (status %s)\n", *settleF, val.v.Info().Status)
 	}
 	if link != nil {
-		fmt.Fprintf(stderr, "sim: %d rounds done; answering the SAS host on %s until interrupted\n", c.Completed(), link.port)
-		for ctx.Err() == nil {
-			serveHost()
-			serveNotes()
-			select {
-			case err := <-sasDone:
-				if ctx.Err() != nil {
-					continue // interrupted: the link stopped with it, the loop ends
-				}
+		fmt.Fprintf(stderr, "sim: %d rounds done; answering the SAS host on %s until interrupted\n", completed, link.port)
+		select {
+		case err := <-sasDone:
+			if ctx.Err() == nil {
 				return fmt.Errorf("sim: SAS link: %w", err)
-			case <-time.After(10 * time.Millisecond):
 			}
+		case <-ctx.Done(): // interrupted: the link stops with it
 		}
+	}
+	if err := stop(); err != nil {
+		return err
 	}
 	res := summarize(c, games, steps, elapsed, tally)
 	if *jsonF {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
-	"cabinet/internal/controller"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/id003"
 	"cabinet/internal/money"
@@ -23,7 +23,7 @@ type validatorLink struct {
 	port    string
 	notes   map[byte]money.Cents
 	tickets bool // [sas] ticket_in: the validator reads tickets too
-	v       *controller.Validator
+	v       *id003.Seam
 	d       *id003.Driver
 }
 
@@ -33,11 +33,11 @@ func newValidatorLink(cfg *config.Config, portFlag string) (*validatorLink, erro
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &validatorLink{port: port, notes: notes, tickets: cfg.SAS.TicketIn, v: controller.NewValidator()}, nil
+	return &validatorLink{port: port, notes: notes, tickets: cfg.SAS.TicketIn, v: id003.NewSeam()}, nil
 }
 
 // options sets the controller's validator (nil link: none).
-func (l *validatorLink) options(o *controller.Options) {
+func (l *validatorLink) options(o *cabinet.Parts) {
 	if l != nil {
 		o.Validator = l.v
 	}
@@ -81,28 +81,20 @@ func (l *validatorLink) start(ctx context.Context, log *slog.Logger) (stop func(
 	}, nil
 }
 
-// settle serves the validator's calls through handle, and the host through
-// serveHost (a ticket held waits for the host's answer), until the
-// validator idles (or is disabled) with nothing left to hand over, or d
-// passes: a sim that ends leaves no note or ticket half-way when the
-// validator allows it.
-func (l *validatorLink) settle(handle func(*controller.NoteRequest), serveHost func(), d time.Duration) bool {
+// settle waits until the validator idles (or is disabled) with none of
+// its calls left for the cabinet's loop (Run answers them, and the host a
+// ticket held), or d passes: a sim that ends leaves no note or ticket
+// half-way when the validator allows it.
+func (l *validatorLink) settle(d time.Duration) bool {
 	if l == nil {
 		return true
 	}
 	end := time.Now().Add(d)
 	quiet := 0
 	for time.Now().Before(end) {
-		select {
-		case r := <-l.v.Requests():
-			handle(r)
-			quiet = 0
-			continue
-		case <-time.After(2 * time.Millisecond):
-		}
-		serveHost() // a ticket held waits for the host's answer
+		time.Sleep(2 * time.Millisecond)
 		i := l.v.Info()
-		if !i.Gone && (i.Status == id003.StIdling || i.Status == id003.StDisabled) {
+		if !i.Gone && (i.Status == id003.StIdling || i.Status == id003.StDisabled) && len(l.v.Calls()) == 0 {
 			if quiet++; quiet >= 100 { // 200 ms: several polls without news
 				return true
 			}

@@ -8,7 +8,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
-	"cabinet/internal/hw/tcl"
+	"cabinet/internal/hw"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -34,11 +34,11 @@ const (
 // memoryClear is the full memory clear: the store keeps the old file aside,
 // resets, logs it; then the cabinet boots again on the empty store.
 func (c *Controller) memoryClear() error {
-	if err := c.clear(); err != nil {
+	if err := c.led.clear(); err != nil {
 		return err
 	}
 	if err := c.boot(); err != nil {
-		return c.fail(err)
+		return c.led.fail(err)
 	}
 	c.scr.mode = view.Attract
 	return nil
@@ -139,11 +139,11 @@ func ticketsView(m meters.Meters, pg pages) *view.TicketsView {
 		{Key: "redeemed", Count: m.TicketsInCount, Amount: m.TicketsIn},
 	}, Out: []view.TicketLine{}, In: []view.TicketLine{}}
 	for _, t := range pg.ticketsOut {
-		tv.Out = append(tv.Out, view.TicketLine{Validation: tcl.FormatValidation(t.Validation), Amount: t.Amount,
+		tv.Out = append(tv.Out, view.TicketLine{Validation: hw.FormatValidation(t.Validation), Amount: t.Amount,
 			Time: t.Created.Format(time.DateTime), Status: string(t.Status), Reason: t.Reason, Reprints: t.Reprints})
 	}
 	for _, t := range pg.ticketsIn {
-		l := view.TicketLine{Validation: tcl.FormatValidation(t.Validation), Amount: t.Amount,
+		l := view.TicketLine{Validation: hw.FormatValidation(t.Validation), Amount: t.Amount,
 			Time: t.Inserted.Format(time.DateTime), Status: string(t.Status), Reason: t.Reason}
 		if t.Status == recovery.TicketInRejected || t.Status == recovery.TicketInReturned {
 			l.Code = ticketInReason(t) // as the player was shown it (ticketin.go)

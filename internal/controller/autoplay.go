@@ -30,7 +30,7 @@ func BasicChooser(r game.Round, legal []game.ActionKind) game.Action {
 // Completed is the number of rounds closed in the store (won, lost, pushed
 // or voided): the simulator's progress, durable with the rounds themselves.
 func (c *Controller) Completed() int64 {
-	mt := c.cur.m.Meters
+	mt := c.led.cur().m.Meters
 	return mt.Won + mt.Lost + mt.Pushed + mt.Voided
 }
 
@@ -79,14 +79,14 @@ func (c *Controller) autoStep(s AutoStep) error {
 	}
 	a := &autoplayer{c: c, id: id, choose: choose, cashOut: s.CashOut}
 	for range maxAutoInputs {
-		if c.cur.memErr != nil {
-			return c.cur.memErr
+		if c.led.cur().memErr != nil {
+			return c.led.cur().memErr
 		}
 		in, err := a.next()
 		if err != nil {
 			return err
 		}
-		before := c.commits
+		before := c.led.commits()
 		err = c.hardware(in)
 		if err == nil {
 			err = c.commitShown() // as Handle does before it publishes
@@ -94,23 +94,23 @@ func (c *Controller) autoStep(s AutoStep) error {
 		// The next input sees this one's button table. The snapshot is
 		// published once, when the step is done (Handle): autoplay never
 		// runs on the audit screens, whose pages alone read the store.
-		c.scr.panel = c.scr.build(c.cur, pages{})
+		c.scr.panel = c.scr.build(c.led.cur(), pages{})
 		if err != nil {
 			return fmt.Errorf("cabinet: autoplay: %s: %w", in, err)
 		}
-		if c.commits != before && in.Kind != hw.SwitchChanged {
+		if c.led.commits() != before && in.Kind != hw.SwitchChanged {
 			if !a.marked(in) {
 				return nil
 			}
 			// A draw mark commits (duel.go) but is part of the draw
 			// being made, not a step: the chooser's pick stands.
-			a.actAt = c.commits
+			a.actAt = c.led.commits()
 		}
 		if in.Kind == hw.SwitchChanged && !in.On {
 			return nil // the reset key back: the handpay is paid
 		}
 	}
-	return fmt.Errorf("cabinet: autoplay %s: no committed step after %d inputs (mode %s)", id, maxAutoInputs, c.scr.shown(c.cur))
+	return fmt.Errorf("cabinet: autoplay %s: no committed step after %d inputs (mode %s)", id, maxAutoInputs, c.scr.shown(c.led.cur()))
 }
 
 // autoplayer decides autoplay's next input from what the player sees: the
@@ -138,7 +138,7 @@ func pressOf(b hw.Button) hw.Input { return hw.Input{Kind: hw.ButtonPressed, But
 // next is the next input: the reset key for a handpay, a bill when the
 // credits are short, else a lit button.
 func (a *autoplayer) next() (hw.Input, error) {
-	c, cs, u := a.c, a.c.cur, &a.c.scr
+	c, cs, u := a.c, a.c.led.cur(), &a.c.scr
 	if cs.m.Handpay > 0 && cs.memErr == nil && !cs.switches[hw.AuditKey] {
 		// The attendant's key: on (paid), then back off.
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: !cs.switches[hw.ResetKey]}, nil
@@ -151,8 +151,8 @@ func (a *autoplayer) next() (hw.Input, error) {
 		// same validation number (tito.go).
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}, nil
 	}
-	if err := c.canPlay(); err != nil {
-		return hw.Input{}, err
+	if why := stopped(cs, u.mode); why != "" {
+		return hw.Input{}, fmt.Errorf("%w: autoplay: play stopped (%s)", ErrNotNow, why)
 	}
 	if cs.open == nil {
 		need, err := a.need()
@@ -217,7 +217,7 @@ func (a *autoplayer) need() (money.Cents, error) {
 	if a.id != game.Duel {
 		return betTotal(c.set.autoBets(a.id)) * 4, nil
 	}
-	r, _, err := c.set.newDuel(c.cur.m.NextRound, c.cur.carry[game.Duel])
+	r, _, err := c.set.newDuel(c.led.cur().m.NextRound, c.led.cur().carry[game.Duel])
 	if err != nil {
 		return 0, err
 	}
@@ -245,7 +245,7 @@ func litActions(lit hw.ButtonSet, legal []game.ActionKind) map[game.ActionKind]h
 // lit buttons' actions; a Poker Duel action's choices (the amount, the
 // cards to draw) are set with their buttons first.
 func (a *autoplayer) decide(lit hw.ButtonSet, pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
-	cs, u := a.c.cur, &a.c.scr
+	cs, u := a.c.led.cur(), &a.c.scr
 	acts := litActions(lit, cs.round.Legal(cs.m.Credits))
 	legal := make([]game.ActionKind, 0, len(acts))
 	for _, k := range cs.round.Legal(cs.m.Credits) {
@@ -256,9 +256,9 @@ func (a *autoplayer) decide(lit hw.ButtonSet, pressLit func(hw.Button) (hw.Input
 	if len(legal) == 0 {
 		return hw.Input{}, fmt.Errorf("cabinet: autoplay: round %d has no lit action", cs.open.Round)
 	}
-	if a.act == nil || a.actAt != a.c.commits {
+	if a.act == nil || a.actAt != a.c.led.commits() {
 		act := a.choose(cs.round, legal)
-		a.act, a.actAt = &act, a.c.commits
+		a.act, a.actAt = &act, a.c.led.commits()
 	}
 	act := *a.act
 	b, ok := acts[act.Kind]
@@ -322,16 +322,16 @@ func duelOffered(r *duel.Round, cfg duel.Config, want int64) int64 {
 // SPECIAL pick them), or the deal.
 func (a *autoplayer) duelStart(pressLit func(hw.Button) (hw.Input, error)) (hw.Input, error) {
 	c, u := a.c, &a.c.scr
-	if err := startRefused(c.cur, game.Duel); err != nil {
+	if err := startRefused(c.led.cur(), game.Duel); err != nil {
 		return hw.Input{}, fmt.Errorf("%w: %w", ErrNotNow, err)
 	}
-	r, _, err := c.set.newDuel(c.cur.m.NextRound, c.cur.carry[game.Duel])
+	r, _, err := c.set.newDuel(c.led.cur().m.NextRound, c.led.cur().carry[game.Duel])
 	if err != nil {
 		return hw.Input{}, err
 	}
-	if a.choose(r, r.Legal(c.cur.m.Credits)).Kind == game.Buy {
+	if a.choose(r, r.Legal(c.led.cur().m.Credits)).Kind == game.Buy {
 		cfg := c.set.duelConfig()
-		no := int(c.cur.m.NextRound)
+		no := int(c.led.cur().m.NextRound)
 		if len(cfg.Decks) > 0 && u.duelDeck%len(cfg.Decks) != no%len(cfg.Decks) {
 			return pressLit(hw.Spot)
 		}

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"cabinet/internal/hw"
@@ -32,7 +33,7 @@ var billReasons = map[string]struct{ key, text string }{
 // log what the player read on the screen. The acceptor's own words stay in
 // the English record.
 func (c *Controller) billRefused(in hw.Input) error {
-	r := billReasons[refusal(c.cur, &c.scr, &c.set, in, nil)]
+	r := billReasons[refusal(c.led.cur(), &c.scr, &c.set, in, nil)]
 	reason := argKey("bill_reason." + r.key)
 	text, detail, args := fmt.Sprintf("bill %v refused: %s", in.Value, r.text), "bill_refused", []meters.Arg{argMoney(in.Value), reason}
 	if in.Value <= 0 { // the acceptor did not say which bill
@@ -41,13 +42,13 @@ func (c *Controller) billRefused(in hw.Input) error {
 	if in.Err != "" {
 		text += " (acceptor: " + in.Err + ")"
 	}
-	return c.logOnly(meters.KindBillRefused, text, detail, args...)
+	return c.led.logOnly(meters.KindBillRefused, text, detail, args...)
 }
 
 // billError logs a signal from the acceptor that is no bill (a malformed
 // pulse train): nothing is credited (platform.md §5), the screen says so
 // (NoticeBillError) and the technician reads the decoder's reason.
-func (l *ledger) billError(in hw.Input) error {
+func (l *books) billError(in hw.Input) error {
 	return l.logOnly(meters.KindBillError, in.String(), "bill_error", meters.Arg{Type: meters.ArgText, Value: in.Err})
 }
 
@@ -56,14 +57,14 @@ func (l *ledger) billError(in hw.Input) error {
 // credit limit (the acceptor should have been inhibited; logged if not).
 func (c *Controller) billStacked(v money.Cents) error {
 	if v <= 0 {
-		return c.logOnly(meters.KindBillError, fmt.Sprintf("stacked bill with value %v ignored", v), "bill_error",
+		return c.led.logOnly(meters.KindBillError, fmt.Sprintf("stacked bill with value %v ignored", v), "bill_error",
 			meters.Arg{Type: meters.ArgText, Value: fmt.Sprintf("stacked bill with value %v", v)})
 	}
-	if c.cur.memErr != nil {
+	if c.led.cur().memErr != nil {
 		c.log.Error("bill stacked during memory error: not credited, store untouched", "value", v)
 		return fmt.Errorf("%w: bill %v stacked during memory error", ErrMemory, v)
 	}
-	err := c.commit("credit bill", func(tx *recovery.Tx, s *state) error { return c.creditBill(tx, s, v, c.set.CreditLimit, "") })
+	err := c.led.commit("credit bill", func(tx *recovery.Tx, s *state) error { return c.led.creditBill(tx, s, v, c.set.CreditLimit, "") })
 	if err != nil {
 		return fmt.Errorf("cabinet: credit bill %v: %w", v, err)
 	}
@@ -78,7 +79,7 @@ func (c *Controller) billStacked(v money.Cents) error {
 // so if the credits went past limit, the credit limit in force), and LP
 // 08's one-shot inhibit. from, if set, says where the bill came from (the
 // English record only).
-func (l *ledger) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from string) error {
+func (l *books) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from string) error {
 	m := &s.m
 	m.Credits += v
 	m.LastBill = v
@@ -114,13 +115,13 @@ func (l *ledger) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, fro
 // can print one (tito.go), else by locking a handpay, with the reason a
 // ticket could not be printed on screen. Only between rounds.
 func (c *Controller) cashOut() error {
-	if err := c.canPlay(); err != nil {
+	if err := c.playing(); err != nil {
 		return err
 	}
-	if c.cur.open != nil {
+	if c.led.cur().open != nil {
 		return fmt.Errorf("%w: cash out during a round", ErrNotNow)
 	}
-	if c.cur.m.Credits <= 0 {
+	if c.led.cur().m.Credits <= 0 {
 		return fmt.Errorf("%w: no credits", ErrNotNow)
 	}
 	reason := c.tickets.refusal()
@@ -137,7 +138,7 @@ func (c *Controller) cashOut() error {
 // amount (issue 35: the lock vanished with no word of what was paid).
 func (c *Controller) clearHandpay() error {
 	var paid view.Paid
-	err := c.commit("clear handpay", func(tx *recovery.Tx, s *state) error {
+	err := c.led.commit("clear handpay", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		amount, kind := m.Handpay, m.HandpayKind
 		paid = view.Paid{Kind: kind, Amount: amount}
@@ -153,14 +154,14 @@ func (c *Controller) clearHandpay() error {
 			m.Meters.JackpotHandpays++
 		}
 		m.Handpay, m.HandpayKind = 0, ""
-		return c.logDetail(tx, meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount),
+		return c.led.logDetail(tx, meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount),
 			"handpay_paid", argKey("handpay_kind."+kind), argMoney(amount))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: clear handpay: %w", err)
 	}
 	c.scr.paid = &paid
-	if c.cur.m.Credits == 0 && c.cur.open == nil {
+	if c.led.cur().m.Credits == 0 && c.led.cur().open == nil {
 		c.scr.mode = view.Attract
 	}
 	return nil
@@ -171,7 +172,7 @@ func (c *Controller) clearHandpay() error {
 // only then does the cabinet show it. With a memory error nothing is written
 // but the position is still followed (the audit key must work).
 func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
-	if c.cur.switches[sw] == on {
+	if c.led.cur().switches[sw] == on {
 		return nil
 	}
 	pos := "closed"
@@ -189,14 +190,14 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 	}
 	text := sw.String() + " " + pos
 	detail := "switch_" + pos // switch_opened, switch_closed, switch_on, switch_off
-	if sw == hw.OperatorKey && on && (c.cur.open != nil || c.canPlay() != nil) {
+	if sw == hw.OperatorKey && on && (c.led.cur().open != nil || stopped(c.led.cur(), c.scr.mode) != "") {
 		text += " (refused: only between rounds, with nothing pending)"
 		detail = "operator_key_refused"
 	}
-	err := c.commit("log "+text, func(tx *recovery.Tx, s *state) error {
+	err := c.led.commit("log "+text, func(tx *recovery.Tx, s *state) error {
 		s.switches[sw] = on
 		if tx == nil {
-			return c.logTx(tx, kind, text)
+			return c.led.logTx(tx, kind, text)
 		}
 		if on {
 			switch sw {
@@ -210,15 +211,15 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 				s.m.Meters.OperatorKey++
 			}
 		}
-		if err := c.logDetail(tx, kind, text, detail, argSwitch(sw)); err != nil {
+		if err := c.led.logDetail(tx, kind, text, detail, argSwitch(sw)); err != nil {
 			return err
 		}
 		door := sw == hw.MainDoor || sw == hw.CashDoor
 		if t := s.tilts(); door && on && len(t) > 0 {
-			return c.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", argTilts(t)...)
+			return c.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", argTilts(t)...)
 		}
 		if door && !on && len(s.tilts()) == 0 {
-			return c.logDetail(tx, meters.KindTiltClear, "tilt cleared", "tilt_cleared")
+			return c.led.logDetail(tx, meters.KindTiltClear, "tilt cleared", "tilt_cleared")
 		}
 		return nil
 	})
@@ -228,20 +229,20 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 	switch sw {
 	case hw.MainDoor:
 		if !on {
-			c.playedAtDoor = c.cur.m.Meters.Played
+			c.playedAtDoor = c.led.cur().m.Meters.Played
 		}
 	case hw.ResetKey:
-		if on && c.cur.memErr == nil && c.cur.ticketUncertain() {
+		if on && c.led.cur().memErr == nil && c.led.cur().ticketUncertain() {
 			return c.tickets.attendant() // reprint, or void with the audit key (tito.go)
 		}
-		if on && c.cur.m.Handpay > 0 && c.cur.memErr == nil && !c.cur.switches[hw.AuditKey] {
+		if on && c.led.cur().m.Handpay > 0 && c.led.cur().memErr == nil && !c.led.cur().switches[hw.AuditKey] {
 			return c.clearHandpay()
 		}
 	case hw.OperatorKey:
-		if on && c.cur.open == nil && c.canPlay() == nil {
+		if on && c.led.cur().open == nil && stopped(c.led.cur(), c.scr.mode) == "" {
 			c.scr.enterOperator()
 		} else if !on && c.scr.mode == view.Operator {
-			c.scr.leaveOperator(c.cur)
+			c.scr.leaveOperator(c.led.cur())
 		}
 	case hw.AuditKey:
 		if on {
@@ -261,8 +262,8 @@ var TiltReasons = []string{"memory_error", "program_digest", "main_door", "cash_
 // the acceptor stays inhibited meanwhile). Both are logged. The ledger's: a
 // hardware fact committed with its entry, asked for by the pulse acceptor
 // and the note validator alike.
-func (l *ledger) billJam(on bool, why string) error {
-	if l.cur.jam == on {
+func (l *books) billJam(on bool, why string) error {
+	if l.cur().jam == on {
 		return nil
 	}
 	return l.commit("log bill jam", func(tx *recovery.Tx, s *state) error {
@@ -310,21 +311,45 @@ func (c *Controller) outputs(cs state) {
 	// while the casino system is offline: then the cabinet draws the
 	// ticket in and gives it back itself, saying why (a validator's own
 	// reject names no reason the player can act on).
-	tin := ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.sasOn(), c.hostDown())
-	c.opt.Validator.setAcceptance(max, tin == "" || tin == tinHostDown)
+	tin := ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.led.sasOn(), c.led.hostDown())
+	if c.opt.Validator != nil {
+		c.opt.Validator.SetAcceptance(max, tin == "" || tin == tinHostDown)
+	}
 }
 
-// acceptance is the largest bill the acceptor may take now; 0 inhibits it
-// (tilt, handpay, audit, operator, credit limit reached). The hardware
-// self-test is another command (cabinet hwtest), never a controller mode.
-func acceptance(cs state, set *InForce, mode view.Mode) money.Cents {
-	if len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || mode == view.Operator || cs.host.BillsOff {
-		return 0
+// acceptorOff reports the acceptor off for money of any value: a tilt
+// (the memory and digest errors among them), a handpay, the audit or the
+// operator screens. Bills are off too while the host disabled them
+// (billNotice), tickets while a ticket out is not settled (ticketRefusal).
+func acceptorOff(cs state, mode view.Mode) bool {
+	return len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || mode == view.Operator
+}
+
+// billNotice is why a bill of value v is not taken now (a notice), "" if
+// it is: the one decision of bill acceptance, most specific first. The
+// pulse acceptor's inhibit (acceptance), the serial validator's escrow
+// (noteDesk.refusal) and the notice of a bill returned all come from it.
+func billNotice(cs state, set *InForce, mode view.Mode, v money.Cents) string {
+	switch {
+	case cs.jam:
+		return NoticeBillJammed
+	case acceptorOff(cs, mode) || cs.host.BillsOff:
+		return NoticeBillInhibited
+	case !slices.Contains(set.Bills, v) || !billAllowed(cs.host, v):
+		return NoticeBillRefused
+	case cs.m.Credits+v > set.CreditLimit:
+		return NoticeCreditLimit
 	}
-	room := set.CreditLimit - cs.m.Credits
+	return ""
+}
+
+// acceptance is the largest bill the acceptor may take now (billNotice);
+// 0 inhibits it. The hardware self-test is another command (cabinet
+// hwtest), never a controller mode.
+func acceptance(cs state, set *InForce, mode view.Mode) money.Cents {
 	var best money.Cents
 	for _, b := range set.Bills {
-		if b <= room && b > best && billAllowed(cs.host, b) {
+		if b > best && billNotice(cs, set, mode, b) == "" {
 			best = b
 		}
 	}

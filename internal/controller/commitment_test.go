@@ -92,9 +92,9 @@ func TestShoeCommittedBeforeBet(t *testing.T) {
 	if err := card.CheckCommitment(shoe.Commitment, sec, 0, shoe.Cards); err != nil || len(shoe.Cards) != 6*52 {
 		t.Fatalf("stored shoe of %d cards: %v", len(shoe.Cards), err)
 	}
-	commits := r.c.commits
+	commits := r.c.led.commits()
 	r.mustPress(hw.BetPlus)
-	if r.c.commits != commits {
+	if r.c.led.commits() != commits {
 		t.Errorf("a bet placed committed something (the shoe was committed before)")
 	}
 	r.mustPress(hw.Deal)

@@ -59,9 +59,13 @@ type Options struct {
 	Host <-chan HostRequest
 	// TITO turns cash-out by ticket on (tito.go; nil: handpays only).
 	TITO *TITO
-	// Validator is the serial note validator's seam (validator.go; nil: a
-	// pulse acceptor or none). With it autoplay inserts no bills.
-	Validator *Validator
+	// Autoplay is one more input source of Run: autoplay's steps, each
+	// answered with its result (cabinet sim). nil: none.
+	Autoplay <-chan AutoRequest
+	// Validator is the serial note validator's seam (validator.go,
+	// id003.Seam; nil: a pulse acceptor or none). With it autoplay
+	// inserts no bills.
+	Validator NoteValidator
 }
 
 // Controller is the cabinet. Handle (its single entry point) and Run (a
@@ -69,9 +73,9 @@ type Options struct {
 // HostInfo are (the display and the SAS link call them from their own
 // goroutines).
 type Controller struct {
-	// ledger owns the store and the committed state (ledger.go): c.cur is
-	// read here, assigned only by the ledger.
-	ledger
+	// led owns the store and the committed state (ledger.go): read here
+	// (led.cur(), a copy), changed only by its commit.
+	led *books
 
 	hw   hw.Backend
 	rng  RNG
@@ -119,26 +123,26 @@ func New(opt Options) (*Controller, error) {
 	if opt.WantDigest != "" && opt.WantDigest != opt.Digest {
 		digestErr = fmt.Errorf("%w: running %s, configuration expects %s", ErrDigest, opt.Digest, opt.WantDigest)
 	}
-	c := &Controller{ledger: newLedger(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
+	c := &Controller{led: newBooks(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
-	c.tickets.init(&c.ledger, opt.TITO, opt.Now, c.scr.clearBets)
-	c.notes.init(&c.ledger, &c.set, &c.scr, c.hardware, opt.TITO, opt.Now)
+	c.tickets.init(c.led, opt.Log, opt.TITO, opt.Now, c.scr.clearBets)
+	c.notes.init(c.led, opt.Log, &c.set, &c.scr, c.hardware, opt.TITO, opt.Now)
 	if err := c.boot(); err != nil {
-		c.fail(err)
+		c.led.fail(err)
 	}
 	_ = c.commitShown() // a failure is the memory-error tilt (ledger.commit)
-	c.publish(c.cur)
+	c.publish(c.led.cur())
 	return c, nil
 }
 
 func (c *Controller) boot() error {
-	if err := c.st.Check(); err != nil {
+	if err := c.led.store().Check(); err != nil {
 		// Play stays disabled; the audit screens show what can still be
 		// read. Nothing is written: the store is evidence.
-		return c.evidence(err)
+		return c.led.evidence(err)
 	}
-	err := c.commit("boot", func(tx *recovery.Tx, s *state) error {
+	err := c.led.commit("boot", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		s.open, s.round, s.last, s.win, s.recovered = nil, nil, nil, 0, false
 		if m.NextRound == 0 { // fresh store
@@ -146,7 +150,7 @@ func (c *Controller) boot() error {
 			m.PoolUnits = int64(c.set.JackpotReset) * PoolUnitsPerCent
 			// The store's own creation (cabinet init or a memory clear) is
 			// logged by the store; this is the first boot's set-up on it.
-			if err := c.logDetail(tx, meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String(), "pool_set", argMoney(c.set.JackpotReset)); err != nil {
+			if err := c.led.logDetail(tx, meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String(), "pool_set", argMoney(c.set.JackpotReset)); err != nil {
 				return err
 			}
 		}
@@ -172,7 +176,7 @@ func (c *Controller) boot() error {
 			return fmt.Errorf("read committed shoes: %w", err)
 		}
 		m.Meters.PowerUps++
-		if err := c.logDetail(tx, meters.KindPowerUp, "power up", "power_up"); err != nil {
+		if err := c.led.logDetail(tx, meters.KindPowerUp, "power up", "power_up"); err != nil {
 			return err
 		}
 		open, err := tx.OpenRound()
@@ -181,12 +185,12 @@ func (c *Controller) boot() error {
 		}
 		if open != nil {
 			m.Meters.Recoveries++
-			if err := c.logDetail(tx, meters.KindRecovery, fmt.Sprintf("round %d of %s recovered at step %d", open.Round, open.Game, len(open.Steps)),
+			if err := c.led.logDetail(tx, meters.KindRecovery, fmt.Sprintf("round %d of %s recovered at step %d", open.Round, open.Game, len(open.Steps)),
 				"round_recovered", argCount(open.Round), argKey("game."+string(open.Game)), argCount(uint64(len(open.Steps)))); err != nil {
 				return err
 			}
 			if c.now().Sub(open.Start) > voidAfter(&c.set, open.Game) {
-				if err := c.void(tx, s, open, c.now()); err != nil {
+				if err := c.led.void(tx, s, open, c.now()); err != nil {
 					return err
 				}
 				open = nil
@@ -203,19 +207,23 @@ func (c *Controller) boot() error {
 			}
 		}
 		s.open = open
-		return nil
+		ts, err := tx.TicketsIn(1)
+		if len(ts) > 0 {
+			s.ticketIn = &ts[0]
+		}
+		return err
 	})
 	if err == nil {
 		err = c.tickets.boot()
 	}
 	if err != nil {
-		if c.cur.memErr != nil {
-			return c.cur.memErr
+		if c.led.cur().memErr != nil {
+			return c.led.cur().memErr
 		}
 		return fmt.Errorf("%w: boot: %w", ErrMemory, err)
 	}
 	if c.opt.Settings != nil {
-		if o := c.cur.overrides; len(o) > 0 {
+		if o := c.led.cur().overrides; len(o) > 0 {
 			s, err := c.opt.Settings.Apply(inforce.InForce(c.base), o)
 			if err != nil {
 				c.log.Error("stored operator overrides rejected; using configuration", "err", err)
@@ -225,20 +233,20 @@ func (c *Controller) boot() error {
 			}
 		}
 	}
-	c.playedAtBoot, c.playedAtDoor = c.cur.m.Meters.Played, c.cur.m.Meters.Played
-	if c.cur.open != nil {
-		c.scr.game = c.cur.open.Game
+	c.playedAtBoot, c.playedAtDoor = c.led.cur().m.Meters.Played, c.led.cur().m.Meters.Played
+	if c.led.cur().open != nil {
+		c.scr.game = c.led.cur().open.Game
 		c.scr.mode = view.Table
 		c.scr.present = 1 // the recovered round: presented in full before any input
 		// The bets the round was dealt with are the ones REBET repeats
 		// after it, as if the power had not gone (the screen's memory of
 		// them went with it).
-		if st := c.cur.open.Steps; len(st) > 0 && st[0].Action.Kind == game.Deal && len(st[0].Action.Bets) > 0 {
-			c.scr.lastBets[c.cur.open.Game] = append([]game.Bet(nil), st[0].Action.Bets...)
+		if st := c.led.cur().open.Steps; len(st) > 0 && st[0].Action.Kind == game.Deal && len(st[0].Action.Bets) > 0 {
+			c.scr.lastBets[c.led.cur().open.Game] = append([]game.Bet(nil), st[0].Action.Bets...)
 		}
-	} else if duelSessionOpen(c.cur) {
+	} else if duelSessionOpen(c.led.cur()) {
 		c.scr.game, c.scr.mode = game.Duel, view.Table // the session goes on
-	} else if c.cur.m.Credits > 0 {
+	} else if c.led.cur().m.Credits > 0 {
 		c.scr.mode = view.Menu
 	}
 	return nil
@@ -248,7 +256,7 @@ func (c *Controller) boot() error {
 // player gets back what the round took and did not pay (stakes − payouts
 // so far), the round goes to the recall marked voided. Decided: "every
 // stake refunded" read as "credits restored to before the round".
-func (l *ledger) void(tx *recovery.Tx, s *state, open *recovery.OpenRound, now time.Time) error {
+func (l *books) void(tx *recovery.Tx, s *state, open *recovery.OpenRound, now time.Time) error {
 	m := &s.m
 	var staked, paid money.Cents
 	for _, s := range open.Steps {

@@ -58,7 +58,7 @@ func newRigSAS(t testing.TB, seed uint64, sas bool) *rig {
 	t.Helper()
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: seed, sas: sas}
 	r.boot()
-	t.Cleanup(func() { r.st.Close() })
+	t.Cleanup(func() { r.st.Close() }) // the store open last (a state's own reboot)
 	return r
 }
 
@@ -70,25 +70,13 @@ func (r *rig) boot() {
 			r.t.Fatal(err)
 		}
 	}
-	st, err := recovery.Open(r.path, recovery.Options{Init: true})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.st = st
 	r.be = sim.New()
 	var hear func(HostEvent) []byte
 	if r.sas {
 		hear = hostKinds
 	}
-	c, err := New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now }, Exceptions: hear,
-		OnCommit: r.onCommit, Display: r.display})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	if err := c.Err(); err != nil {
-		r.t.Fatalf("boot: %v", err)
-	}
-	r.c = c
+	r.c, r.st = testCabinet(r.t, r.path, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
+		Exceptions: hear, OnCommit: r.onCommit, Display: r.display}, nil)
 }
 
 func (r *rig) press(b hw.Button) error {
@@ -292,7 +280,7 @@ func TestVoid(t *testing.T) {
 			t.Fatal("no round stayed open")
 		}
 	}
-	before, atCut := r.c.cur.open.CreditsBefore, r.c.Credits()
+	before, atCut := r.c.led.cur().open.CreditsBefore, r.c.Credits()
 	r.now = r.now.Add(25 * time.Hour)
 	r.boot()
 	m := r.c.Machine()
@@ -360,7 +348,7 @@ func (r *rig) host(cmd HostCommand) error { return r.c.Handle(Input{Host: &HostR
 // play applies a game action directly (the step, not a button): a test's
 // way to bet what no button sequence reaches in a few presses.
 func (r *rig) play(a game.Action) error {
-	defer func() { r.c.publish(r.c.cur) }()
+	defer func() { r.c.publish(r.c.led.cur()) }()
 	return r.c.play(a)
 }
 
@@ -368,7 +356,7 @@ func (r *rig) play(a game.Action) error {
 func (r *rig) storedOverrides() map[string]string {
 	r.t.Helper()
 	var o map[string]string
-	if err := r.c.st.View(func(tx *recovery.Tx) error { var err error; o, err = tx.Overrides(); return err }); err != nil {
+	if err := r.c.led.store().View(func(tx *recovery.Tx) error { var err error; o, err = tx.Overrides(); return err }); err != nil {
 		r.t.Fatal(err)
 	}
 	return o

@@ -132,7 +132,7 @@ func (u *screen) draftChanged(it view.Setting, value string) {
 	if it.Game == "" || c.opt.Settings == nil {
 		return // the key changes no game: no figure
 	}
-	j := draftJob{seq: u.opSeq, it: it, value: value, base: c.base, o: withValue(c.cur.overrides, it.Key, value), opt: c.opt}
+	j := draftJob{seq: u.opSeq, it: it, value: value, base: c.base, o: withValue(c.led.cur().overrides, it.Key, value), opt: c.opt}
 	u.opRTP = &view.OperatorRTP{Game: it.Game, Computing: true}
 	if c.opt.Display == nil {
 		u.draftReturned(j.run()) // headless: on the input path

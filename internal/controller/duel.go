@@ -91,6 +91,7 @@ func duelShoe(r game.Round) *card.Shoe {
 func (u *screen) duelPanel(cs state, p *panel) {
 	c := u.c
 	cfg := c.set.duelConfig()
+	stop := stopped(cs, u.mode)
 	p.set(hw.Help, u.openHelp)
 	var legal []game.ActionKind
 	if cs.round != nil {
@@ -124,7 +125,7 @@ func (u *screen) duelPanel(cs state, p *panel) {
 		}
 		if d := duel.PictureOf(cs.round.Table()); d != nil && len(d.Player) > 0 {
 			p.set(hw.Spot, func() error { u.duelCursor = (u.duelCursor + 1) % 5; return nil })
-			p.set(hw.Special, func() error { return u.duelMark(u.duelCursor) })
+			p.setPlay(hw.Special, stop, func() error { return u.duelMark(u.duelCursor) })
 		} else {
 			p.refuse(hw.Spot, NoticeDuelNoCards)
 			p.refuse(hw.Special, NoticeDuelNoCards)
@@ -147,12 +148,12 @@ func (u *screen) duelPanel(cs state, p *panel) {
 			p.set(hw.Special, func() error { u.duelLevel = (u.duelLevel + 1) % max(1, len(cfg.Levels)); return nil })
 		}
 		if cs.m.Credits > 0 {
-			p.set(hw.CashOut, c.cashOut)
+			p.setPlay(hw.CashOut, stop, c.cashOut)
 		}
 	}
 	for b := range hw.NumButtons {
 		if k, ok := ActionFor(b, legal); ok {
-			p.set(b, func() error { return u.duelAction(cs, k) })
+			p.setPlay(b, stop, func() error { return u.duelAction(cs, k) })
 		}
 	}
 }
@@ -174,17 +175,17 @@ func (u *screen) duelAction(cs state, k game.ActionKind) error {
 	case game.Open, game.Raise:
 		p.Amount = u.duelBet(cs, cfg.Ante)
 	case game.Draw:
-		if c.cur.open != nil {
-			p.Discard = append(p.Discard, c.cur.open.Marks...) // as committed (step.go clears them)
+		if c.led.cur().open != nil {
+			p.Discard = append(p.Discard, c.led.cur().open.Marks...) // as committed (step.go clears them)
 		}
 	}
 	if err := c.play(duel.Act(k, p)); err != nil {
 		return err
 	}
-	if k == game.Draw || c.cur.open == nil {
+	if k == game.Draw || c.led.cur().open == nil {
 		c.scr.duelCursor = 0
 	}
-	if c.cur.open == nil {
+	if c.led.cur().open == nil {
 		c.scr.duelAmount = 0 // the bet size is the deal's: the next starts from the ante
 	}
 	return nil
@@ -225,13 +226,13 @@ func duelMarks(o *recovery.OpenRound) (m [5]bool) {
 // open Poker Duel round; nothing changes unless the commit is durable.
 func (u *screen) duelMark(pos int) error {
 	c := u.c
-	if err := c.canPlay(); err != nil {
+	if err := c.playing(); err != nil {
 		return err
 	}
 	if pos < 0 || pos >= 5 {
 		return fmt.Errorf("cabinet: duel mark: card position %d, want 0-4", pos)
 	}
-	return c.commit(fmt.Sprintf("mark card %d", pos), func(tx *recovery.Tx, s *state) error {
+	return c.led.commit(fmt.Sprintf("mark card %d", pos), func(tx *recovery.Tx, s *state) error {
 		if s.open == nil || s.open.Game != game.Duel {
 			return fmt.Errorf("%w: duel mark: no Poker Duel deal in progress", ErrNotNow)
 		}

@@ -74,7 +74,7 @@ func TestDuelMarksSurvivePowerCut(t *testing.T) {
 	}
 	r.pressLit(b)
 	var steps []meters.Step
-	if o := r.c.cur.open; o != nil {
+	if o := r.c.led.cur().open; o != nil {
 		steps = o.Steps
 		if len(o.Marks) != 0 {
 			t.Fatalf("marks %v left in the open round after the draw", o.Marks)
@@ -112,14 +112,14 @@ func TestDuelMarksSurvivePowerCut(t *testing.T) {
 // refused, naming why, and writes nothing.
 func TestDuelMarkRefusedWithoutDeal(t *testing.T) {
 	r := newRig(t, 3)
-	before := r.c.commits
+	before := r.c.led.commits()
 	if err := r.c.scr.duelMark(0); !errors.Is(err, ErrNotNow) {
 		t.Fatalf("mark with no deal = %v, want ErrNotNow", err)
 	}
 	if err := r.c.scr.duelMark(5); err == nil {
 		t.Fatal("mark of card position 5 accepted")
 	}
-	if r.c.commits != before {
-		t.Fatalf("%d commits for refused marks", r.c.commits-before)
+	if r.c.led.commits() != before {
+		t.Fatalf("%d commits for refused marks", r.c.led.commits()-before)
 	}
 }

@@ -102,11 +102,11 @@ func checkPays(t *testing.T, id game.ID, h *view.HelpView) {
 func TestTiltReasonsTranslated(t *testing.T) {
 	// Every condition at once: tilts() gives exactly TiltReasons, so a new
 	// reason cannot escape the list this test walks.
-	r := newRig(t, 1)
-	r.c.cur.memErr, r.c.cur.digestErr, r.c.cur.jam = ErrMemory, ErrDigest, true
-	r.c.cur.switches[hw.MainDoor], r.c.cur.switches[hw.CashDoor] = true, true
-	r.c.cur.val = validatorTilts{stackerOpen: true, stackerFull: true, failure: true, gone: true}
-	if got := r.c.cur.tilts(); !slices.Equal(got, TiltReasons) {
+	var s state
+	s.memErr, s.digestErr, s.jam = ErrMemory, ErrDigest, true
+	s.switches[hw.MainDoor], s.switches[hw.CashDoor] = true, true
+	s.val = validatorTilts{stackerOpen: true, stackerFull: true, failure: true, gone: true}
+	if got := s.tilts(); !slices.Equal(got, TiltReasons) {
 		t.Fatalf("tilts() with every condition = %q, want TiltReasons %q", got, TiltReasons)
 	}
 	for _, r := range TiltReasons {

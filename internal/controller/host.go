@@ -158,7 +158,7 @@ func (cmd HostCommand) Validate() error {
 func (c *Controller) hostRequest(r HostRequest) error {
 	var errs []error
 	if len(r.Acks) > 0 {
-		errs = append(errs, c.ack(r.Acks))
+		errs = append(errs, c.led.ack(r.Acks))
 	}
 	if r.Cmd.Kind != 0 {
 		errs = append(errs, c.host(r.Cmd))
@@ -173,10 +173,10 @@ func (c *Controller) hostRequest(r HostRequest) error {
 		errs = append(errs, c.tickets.hostValidationRead(r.ValidationRead))
 	}
 	if r.Link != nil {
-		c.hostLink(*r.Link)
+		c.led.hostLink(*r.Link)
 	}
 	if r.Line != nil {
-		errs = append(errs, c.lineFault(deviceSAS, *r.Line))
+		errs = append(errs, c.led.lineFault(deviceSAS, *r.Line))
 	}
 	if r.Redemption != nil {
 		errs = append(errs, c.notes.hostRedemption(*r.Redemption))
@@ -188,7 +188,7 @@ func (c *Controller) hostRequest(r HostRequest) error {
 // entry commit together. A command that changes nothing is accepted and
 // writes nothing.
 func (c *Controller) host(cmd HostCommand) error {
-	h := c.cur.host
+	h := c.led.cur().host
 	h.GamesOff = slices.Clone(h.GamesOff)
 	var text, detail string
 	var args []meters.Arg
@@ -242,18 +242,18 @@ func (c *Controller) host(cmd HostCommand) error {
 	default:
 		return fmt.Errorf("cabinet: host: unknown command %d", cmd.Kind)
 	}
-	if hostEqual(h, c.cur.host) {
+	if hostEqual(h, c.led.cur().host) {
 		return nil
 	}
-	return c.commit("host command", func(tx *recovery.Tx, s *state) error {
+	return c.led.commit("host command", func(tx *recovery.Tx, s *state) error {
 		s.host = h
 		if tx == nil {
-			return c.logTx(tx, meters.KindHost, text)
+			return c.led.logTx(tx, meters.KindHost, text)
 		}
 		if err := tx.PutHostState(h); err != nil {
 			return err
 		}
-		return c.logDetail(tx, meters.KindHost, text, detail, args...)
+		return c.led.logDetail(tx, meters.KindHost, text, detail, args...)
 	})
 }
 
@@ -322,7 +322,7 @@ func (c *Controller) HostInfo() HostInfo {
 
 // publishHost builds the host information from committed state cs.
 func (c *Controller) publishHost(cs state) {
-	hi := &HostInfo{MemErr: c.cur.memErr != nil, SincePowerUp: cs.m.Meters.Played - c.playedAtBoot,
+	hi := &HostInfo{MemErr: c.led.cur().memErr != nil, SincePowerUp: cs.m.Meters.Played - c.playedAtBoot,
 		SinceDoor: cs.m.Meters.Played - c.playedAtDoor}
 	switch {
 	case cs.open != nil:
@@ -361,21 +361,21 @@ func (c *Controller) publishHost(cs state) {
 // the menu to its table; LP 55 answers that game from then on. With SAS off,
 // or under a memory error, nothing is written.
 func (c *Controller) gameSelected() error {
-	if !c.sasOn() || c.cur.memErr != nil {
+	if !c.led.sasOn() || c.led.cur().memErr != nil {
 		return nil
 	}
-	return c.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.emit(tx, HostEvent{Kind: HostGameSelected}) })
+	return c.led.commit("game selected", func(tx *recovery.Tx, s *state) error { return c.led.emit(tx, HostEvent{Kind: HostGameSelected}) })
 }
 
 // recallShown logs the round the audit's recall page now shows, which
 // raises SAS exception 8A (game recall entry displayed). Only with SAS on
 // and a sound store: without SAS, viewing the recall writes nothing.
 func (c *Controller) recallShown() error {
-	if !c.sasOn() || c.cur.memErr != nil || auditPages[c.scr.auditPage%len(auditPages)] != "recall" {
+	if !c.led.sasOn() || c.led.cur().memErr != nil || auditPages[c.scr.auditPage%len(auditPages)] != "recall" {
 		return nil
 	}
 	idx := c.scr.recallIdx
-	err := c.commit("log recall shown", func(tx *recovery.Tx, s *state) error {
+	err := c.led.commit("log recall shown", func(tx *recovery.Tx, s *state) error {
 		rs, err := tx.Recall(idx + 1)
 		if err != nil {
 			return err
@@ -384,7 +384,7 @@ func (c *Controller) recallShown() error {
 			return errNothing // no such round: nothing to log
 		}
 		round := rs[idx].Round
-		return c.logDetail(tx, meters.KindRecall, fmt.Sprintf("round %d shown on the recall page", round), "recall_shown", argCount(round))
+		return c.led.logDetail(tx, meters.KindRecall, fmt.Sprintf("round %d shown on the recall page", round), "recall_shown", argCount(round))
 	})
 	if errors.Is(err, errNothing) {
 		return nil

@@ -291,7 +291,7 @@ func TestHostGameAndBills(t *testing.T) {
 		t.Error("unknown game accepted")
 	}
 	r.mustPress(hw.Game)
-	if got := acceptance(r.c.cur, &r.c.set, r.c.scr.mode); got == 0 {
+	if got := acceptance(r.c.led.cur(), &r.c.set, r.c.scr.mode); got == 0 {
 		t.Fatal("acceptor off before the host command")
 	}
 	if err := r.host(HostCommand{Kind: HostBills, On: false}); err != nil {

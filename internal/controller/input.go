@@ -7,6 +7,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/money"
 	"cabinet/internal/view"
 )
 
@@ -21,7 +22,7 @@ type Input struct {
 	Host   *HostRequest // the SAS host's command and/or acknowledgements
 	Auto   *AutoStep    // one committed step of autoplay
 	Ticket *TicketEvent // the printer's result, a validation timeout (tito.go)
-	Note   *NoteRequest // a call of the note validator's driver (validator.go)
+	Note   *hw.NoteCall // a call of the note validator's driver (validator.go)
 	// Shown is the display's report of how far its presentation has got
 	// (shown.go).
 	Shown *view.Shown
@@ -44,6 +45,24 @@ type AutoStep struct {
 	CashOut bool
 }
 
+// AutoRequest is an autoplay step handed to Run (Options.Autoplay): Run
+// hands Step to Handle and answers on Reply, on its own goroutine, with
+// the result and what the caller needs to choose the next step.
+type AutoRequest struct {
+	Step  AutoStep
+	Reply chan<- AutoResult
+}
+
+// AutoResult is the result of an AutoRequest: Handle's error and the
+// committed state after the step.
+type AutoResult struct {
+	Err       error
+	Completed int64   // rounds closed in the store (Completed)
+	OpenGame  game.ID // the open round's game, "" if none
+	Credits   money.Cents
+	NextRound uint64
+}
+
 // Handle processes one input: the single entry point of the cabinet, on
 // one goroutine (Run's, or the loop of the simulator or a test). Every
 // change of committed state goes from here through the ledger; the
@@ -54,7 +73,7 @@ func (c *Controller) Handle(in Input) (err error) {
 		if cerr := c.commitShown(); cerr != nil && err == nil {
 			err = cerr
 		}
-		c.publish(c.cur)
+		c.publish(c.led.cur())
 	}()
 	switch {
 	case in.Host != nil:
@@ -80,7 +99,7 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 		c.scr.paid = nil // the handpay paid has been confirmed: the next input ends it
 	}
 	defer func() {
-		c.scr.message = refusal(c.cur, &c.scr, &c.set, in, err)
+		c.scr.message = refusal(c.led.cur(), &c.scr, &c.set, in, err)
 		if c.scr.message != "" {
 			c.scr.refusals++
 			c.scr.refusal = c.scr.message
@@ -95,25 +114,29 @@ func (c *Controller) hardware(in hw.Input) (err error) {
 	case hw.BillStacked:
 		return c.billStacked(in.Value)
 	case hw.BillJam:
-		return c.billJam(in.On, in.Err)
+		return c.led.billJam(in.On, in.Err)
 	case hw.BillRefused:
 		return c.billRefused(in)
 	case hw.BillError:
-		return c.billError(in)
+		return c.led.billError(in)
 	case hw.ButtonPressed:
-		return c.scr.press(c.cur, in.Button)
+		return c.scr.press(c.led.cur(), in.Button)
 	}
 	return fmt.Errorf("cabinet: unknown input kind %d", in.Kind)
 }
 
 // Run hands hardware inputs, the host's requests (Options.Host), the
-// printer's and note validator's events, the display's reports and the
-// computed returns of operator drafts (draftreturn.go) to Handle until ctx
-// is done or the input channel closes.
+// printer's and note validator's events, the display's reports, the
+// computed returns of operator drafts (draftreturn.go) and autoplay's
+// steps (Options.Autoplay) to Handle until ctx is done or the input
+// channel closes: the one loop of `cabinet run` and `cabinet sim`.
 func (c *Controller) Run(ctx context.Context) error {
-	c.outputs(c.cur)
+	c.outputs(c.led.cur())
 	in := c.hw.Inputs()
-	notes := c.opt.Validator.Requests()
+	var notes <-chan *hw.NoteCall // nil: no validator, never ready
+	if c.opt.Validator != nil {
+		notes = c.opt.Validator.Calls()
+	}
 	var shown <-chan struct{} // nil: headless, never ready
 	if c.opt.Display != nil {
 		shown = c.opt.Display.ready
@@ -144,6 +167,10 @@ func (c *Controller) Run(ctx context.Context) error {
 			if err := c.Handle(Input{Host: &r}); err != nil {
 				c.log.Error("host request", "err", err)
 			}
+		case r := <-c.opt.Autoplay:
+			err := c.Handle(Input{Auto: &r.Step})
+			cs := c.led.cur()
+			r.Reply <- AutoResult{Err: err, Completed: c.Completed(), OpenGame: c.OpenGame(), Credits: cs.m.Credits, NextRound: cs.m.NextRound}
 		case ev, ok := <-in:
 			if !ok {
 				return nil

@@ -9,6 +9,7 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
+	"cabinet/internal/ledger"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -16,20 +17,14 @@ import (
 )
 
 // Store is what the controller needs of the durable store
-// (*recovery.Store). It is an interface so that a test can wrap the real
-// bbolt store in one that fails commits on demand.
-type Store interface {
-	Check() error
-	Update(fn func(tx *recovery.Tx) error) error
-	View(fn func(tx *recovery.Tx) error) error
-	Clear(confirm string) error
-}
+// (*recovery.Store): the ledger's (ledger.Store).
+type Store = ledger.Store
 
 // state is the committed state of the cabinet: everything the player can see
 // or the outputs show that is not a mere cursor. The write-ahead rule
-// (platform.md §4) is kept by construction: ledger.cur is assigned only in
-// this file (commit, and fail/evidence, which record that the store is in
-// error and write nothing), and publish builds the snapshot and drives
+// (platform.md §4) is kept by construction: the committed state is held
+// by internal/ledger, replaced only by its Commit (and Fail/Evidence, which
+// record that the store is in error and write nothing), and publish builds the snapshot and drives
 // lamps, tower and acceptor from a state value and the screen alone. A
 // change of credits, meters, the open round, a door, a key or a jam is
 // therefore shown only after its transaction committed.
@@ -108,24 +103,15 @@ func (s *state) withShoe(id game.ID, p *recovery.Shoe) {
 // write: the commit writes nothing (a refusal) and its caller returns nil.
 var errNothing = errors.New("cabinet: nothing to commit")
 
-// refused marks an error returned by a commit's change function: the change
-// was refused (bad input, not enough credits), the store is sound.
-type refused struct{ err error }
-
-func (r refused) Error() string { return r.err.Error() }
-func (r refused) Unwrap() error { return r.err }
-
-// ledger owns the durable store and the committed state. It is the only
+// books owns the durable store and the committed state through the
+// ledger (internal/ledger), which alone can replace it. It is the only
 // writer of the store outside internal/recovery: the controller's steps,
 // bills, doors, keys, operator changes, the host's commands and the host's
-// acknowledgements of exceptions all reach it through commit.
-type ledger struct {
-	st  Store
-	log *slog.Logger
-	// cur is the committed state: assigned only in this file.
-	cur state
-	// commits counts the transactions committed (autoplay's steps).
-	commits uint64
+// acknowledgements of exceptions all reach it through commit. The
+// controller holds it as a field, its desks through the narrow deskLedger.
+type books struct {
+	core *ledger.Ledger[state]
+	log  *slog.Logger
 	// hear is the SAS side's table from host events to the exceptions to
 	// queue (Options.Exceptions); nil: SAS is off.
 	hear func(HostEvent) []byte
@@ -133,48 +119,103 @@ type ledger struct {
 	link linkState
 }
 
-// newLedger is the ledger of store st, before boot; digestErr is the
-// program digest check's result (a boot fact, part of the committed state
-// from the start).
-func newLedger(st Store, log *slog.Logger, digestErr error, hear func(HostEvent) []byte) ledger {
-	return ledger{st: st, log: log, cur: state{digestErr: digestErr}, hear: hear}
+// deskLedger is what a desk (tickets out, the note validator) has of the
+// ledger: the committed state read, a commit, and the event log and SAS
+// exceptions written inside one.
+type deskLedger interface {
+	cur() state
+	commit(op string, change func(tx *recovery.Tx, s *state) error) error
+	emit(tx *recovery.Tx, e HostEvent) error
+	logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error
+	logOnly(kind, text, detail string, args ...meters.Arg) error
+	billJam(on bool, why string) error
+	lineFault(device string, r serial.FaultReport) error
+	creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from string) error
+	store() interface {
+		Check() error
+		View(fn func(tx *recovery.Tx) error) error
+	}
+	sasOn() bool
+	hostDown() bool
 }
 
-// The committed state, read: *Controller's accessors (promoted from its
-// ledger), for cmd/cabinet, the scenarios and the tests.
+var _ deskLedger = (*books)(nil)
+
+// stateRules are how the committed state meets the store: each
+// transaction starts from the machine record as stored and writes it back;
+// the memory error is state.memErr; under it only the hardware facts
+// (switches, jam, the validator's tilts) follow the inputs.
+var stateRules = ledger.Rules[state]{
+	Load: func(tx *recovery.Tx, s *state) error {
+		m, err := tx.Machine()
+		s.m = m
+		return err
+	},
+	Save:      func(tx *recovery.Tx, s *state) error { return tx.PutMachine(s.m) },
+	Failed:    func(s state) error { return s.memErr },
+	SetFailed: func(s *state, err error) { s.memErr = err },
+	Evidence: func(cur *state, next state) {
+		cur.switches, cur.jam, cur.val = next.switches, next.jam, next.val
+	},
+	Wrap: func(op string, err error) error { return fmt.Errorf("%w: %s: %w", ErrMemory, op, err) },
+}
+
+// newBooks is the ledger of store st, before boot; digestErr is the
+// program digest check's result (a boot fact, part of the committed state
+// from the start).
+func newBooks(st Store, log *slog.Logger, digestErr error, hear func(HostEvent) []byte) *books {
+	return &books{core: ledger.New(st, log, state{digestErr: digestErr}, stateRules), log: log, hear: hear}
+}
+
+// cur is a copy of the committed state.
+func (l *books) cur() state { return l.core.Cur() }
+
+// commits counts the transactions committed (autoplay's steps).
+func (l *books) commits() uint64 { return l.core.Commits() }
+
+// store reads the store.
+func (l *books) store() interface {
+	Check() error
+	View(fn func(tx *recovery.Tx) error) error
+} {
+	return l.core.Store()
+}
+
+// The committed state, read: *Controller's accessors, for cmd/cabinet,
+// the scenarios and the tests.
 
 // Err reports the boot failure that keeps play disabled, if any.
-func (l *ledger) Err() error {
-	if l.cur.memErr != nil {
-		return l.cur.memErr
+func (c *Controller) Err() error {
+	if cs := c.led.cur(); cs.memErr != nil {
+		return cs.memErr
 	}
-	return l.cur.digestErr
+	return c.led.cur().digestErr
 }
 
 // Credits returns the committed credit meter.
-func (l *ledger) Credits() money.Cents { return l.cur.m.Credits }
+func (c *Controller) Credits() money.Cents { return c.led.cur().m.Credits }
 
 // Machine returns a copy of the committed machine record.
-func (l *ledger) Machine() recovery.Machine { return l.cur.m }
+func (c *Controller) Machine() recovery.Machine { return c.led.cur().m }
 
 // Round returns the open round (committed state) or nil.
-func (l *ledger) Round() game.Round { return l.cur.round }
+func (c *Controller) Round() game.Round { return c.led.cur().round }
 
 // OpenGame returns the game of the open round, or "".
-func (l *ledger) OpenGame() game.ID {
-	if l.cur.open == nil {
-		return ""
+func (c *Controller) OpenGame() game.ID {
+	if open := c.led.cur().open; open != nil {
+		return open.Game
 	}
-	return l.cur.open.Game
+	return ""
 }
 
 // sasOn reports whether a SAS host is wired.
-func (l *ledger) sasOn() bool { return l.hear != nil }
+func (l *books) sasOn() bool { return l.hear != nil }
 
 // hostDown reports a SAS link that is configured but down: no host has
 // polled for the link's silence limit (HostLink; a fact of the link, not
 // of the store). Tickets need the host: none is printed or taken then.
-func (l *ledger) hostDown() bool { return l.hear != nil && l.link.down }
+func (l *books) hostDown() bool { return l.hear != nil && l.link.down }
 
 // HostLink is the SAS link's state as the link saw it change (Seq orders
 // the changes: an older one arriving late is ignored).
@@ -192,7 +233,7 @@ type linkState struct {
 // hostLink records a change of the SAS link's state (logged, not
 // committed: the next boot starts with the link up until it falls
 // silent again).
-func (l *ledger) hostLink(h HostLink) {
+func (l *books) hostLink(h HostLink) {
 	if h.Seq <= l.link.seq {
 		return
 	}
@@ -206,7 +247,7 @@ func (l *ledger) hostLink(h HostLink) {
 
 // tilts lists the reasons play is suspended in s (message keys), in a fixed
 // order: a function of the committed state alone.
-func (s *state) tilts() []string {
+func (s state) tilts() []string {
 	var t []string
 	if s.memErr != nil {
 		t = append(t, "memory_error")
@@ -227,92 +268,43 @@ func (s *state) tilts() []string {
 	return t
 }
 
-// commit is the one path by which committed state changes. change gets a
-// copy of the committed state with the machine record as read in the
-// transaction, edits it and writes what else the step needs (log entries,
-// open round, recall); commit writes the machine record, and only when the
-// transaction has committed does the ledger's state become the new one.
-//
-// An error from change is a refusal: nothing is written, nothing changes,
-// the error is returned as is. Any other failure (the store cannot read,
-// write or commit) is a memory-error tilt (platform.md §4: play disabled,
-// the audit screens still work; a store failure never exits): nothing the
-// player sees changes except the tilt.
-//
-// With a memory error already present the store is evidence and is not
-// written: change runs with a nil tx and only the hardware facts (switches,
-// jam) of its result are taken; the durable part stays as read.
-func (l *ledger) commit(op string, change func(tx *recovery.Tx, s *state) error) error {
-	next := l.cur
-	if l.cur.memErr != nil {
-		if err := change(nil, &next); err != nil {
-			return err
-		}
-		l.cur.switches, l.cur.jam, l.cur.val = next.switches, next.jam, next.val
-		return nil
-	}
-	err := l.st.Update(func(tx *recovery.Tx) error {
-		m, err := tx.Machine()
-		if err != nil {
-			return err
-		}
-		next.m = m
-		if err := change(tx, &next); err != nil {
-			return refused{err}
-		}
-		return tx.PutMachine(next.m)
-	})
-	var rf refused
-	if errors.As(err, &rf) {
-		return rf.err
-	}
-	if err != nil {
-		return l.fail(fmt.Errorf("%w: %s: %w", ErrMemory, op, err))
-	}
-	l.cur = next
-	l.commits++
-	return nil
+// commit is the one path by which committed state changes (ledger.Commit):
+// change gets a copy of the committed state with the machine record as
+// read in the transaction, edits it and writes what else the step needs
+// (log entries, open round, recall). An error from change is a refusal;
+// a store failure is a memory-error tilt (platform.md §4: play disabled,
+// the audit screens still work; a store failure never exits). With a
+// memory error already present change runs with a nil tx and only the
+// hardware facts of its result are taken.
+func (l *books) commit(op string, change func(tx *recovery.Tx, s *state) error) error {
+	return l.core.Commit(op, change)
 }
 
 // fail puts the ledger in a memory error (err wraps ErrMemory) unless it
 // is in one already, and returns the error in force. Nothing is written.
-func (l *ledger) fail(err error) error {
-	if l.cur.memErr == nil {
-		l.cur.memErr = err
-		l.log.Error("store failure: memory-error tilt", "err", err)
-	}
-	return l.cur.memErr
-}
+func (l *books) fail(err error) error { return l.core.Fail(err) }
 
 // evidence is the boot of a store that failed its check: the committed
 // state is what can still be read (the machine record, if its own checksum
 // holds), in a memory error; nothing is written.
-func (l *ledger) evidence(checkErr error) error {
-	var m recovery.Machine
-	if rerr := l.st.View(func(tx *recovery.Tx) error {
-		var err error
-		m, err = tx.Machine()
+func (l *books) evidence(checkErr error) error {
+	return l.core.Evidence(fmt.Errorf("%w: %w", ErrMemory, checkErr), func(tx *recovery.Tx, s *state) error {
+		m, err := tx.Machine()
+		if err == nil {
+			s.m = m
+		}
 		return err
-	}); rerr == nil {
-		l.cur.m = m
-	}
-	return l.fail(fmt.Errorf("%w: %w", ErrMemory, checkErr))
+	})
 }
 
 // clear is the full memory clear: the store keeps the old file aside and
 // resets; the memory error goes (the next boot commits the empty store's
 // state).
-func (l *ledger) clear() error {
-	if err := l.st.Clear("CLEAR"); err != nil {
-		return fmt.Errorf("cabinet: memory clear: %w", err)
-	}
-	l.cur.memErr = nil
-	return nil
-}
+func (l *books) clear() error { return l.core.Clear() }
 
 // emit queues in tx the SAS exceptions of host event e (with SAS on; tx
 // nil under a memory error: nothing is written, the store is evidence).
-func (l *ledger) emit(tx *recovery.Tx, e HostEvent) error {
+func (l *books) emit(tx *recovery.Tx, e HostEvent) error {
 	if l.hear == nil || tx == nil {
 		return nil
 	}
@@ -326,7 +318,7 @@ func (l *ledger) emit(tx *recovery.Tx, e HostEvent) error {
 
 // logTx writes an event-log entry in tx; with a memory error (tx nil) the
 // entry is not written (the store is evidence) but goes to the program log.
-func (l *ledger) logTx(tx *recovery.Tx, kind, text string) error {
+func (l *books) logTx(tx *recovery.Tx, kind, text string) error {
 	if tx == nil {
 		l.log.Warn("not logged (memory error)", "kind", kind, "text", text)
 		return nil
@@ -340,7 +332,7 @@ func (l *ledger) logTx(tx *recovery.Tx, kind, text string) error {
 // logDetail writes an event with its details as typed data (the display
 // translates "detail."+detail with args); text stays the English record.
 // With a memory error (tx nil) it goes to the program log only.
-func (l *ledger) logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error {
+func (l *books) logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error {
 	if tx == nil {
 		return l.logTx(tx, kind, text)
 	}
@@ -353,7 +345,7 @@ func (l *ledger) logDetail(tx *recovery.Tx, kind, text, detail string, args ...m
 
 // logOnly commits an event-log entry (no money) with its typed details
 // (logDetail). With a memory error nothing is written: the store is evidence.
-func (l *ledger) logOnly(kind, text, detail string, args ...meters.Arg) error {
+func (l *books) logOnly(kind, text, detail string, args ...meters.Arg) error {
 	return l.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return l.logDetail(tx, kind, text, detail, args...) })
 }
 
@@ -370,7 +362,7 @@ const (
 // errors; when it cleared) as device noise, which the store keeps apart
 // from the significant events (meters.Noise): a noisy device never
 // evicts a power-up, a door or a memory clear from the log.
-func (l *ledger) lineFault(device string, r serial.FaultReport) error {
+func (l *books) lineFault(device string, r serial.FaultReport) error {
 	dev := argKey("device." + device)
 	var text, detail string
 	var args []meters.Arg
@@ -392,7 +384,7 @@ func (l *ledger) lineFault(device string, r serial.FaultReport) error {
 // ack removes the exceptions the host acknowledged from the store's queue
 // (one already removed is skipped). Under a memory error nothing is
 // written: the store is evidence.
-func (l *ledger) ack(seqs []uint64) error {
+func (l *books) ack(seqs []uint64) error {
 	return l.commit("host acknowledged exceptions", func(tx *recovery.Tx, s *state) error {
 		if tx == nil {
 			return nil

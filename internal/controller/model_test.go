@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,7 +13,11 @@ import (
 	"time"
 
 	"cabinet/internal/hw"
+	"cabinet/internal/hw/id003"
+	"cabinet/internal/hw/id003/id003emu"
 	"cabinet/internal/hw/sim"
+	"cabinet/internal/hw/tcl"
+	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 	"cabinet/internal/view"
@@ -32,11 +37,11 @@ type seen struct {
 func seenOf(c *Controller) seen {
 	s := c.Snapshot()
 	v := seen{Credits: s.Credits, Win: s.Win, Jackpot: s.Jackpot, Tilts: s.Tilts}
-	if s.Mode != view.Table || c.cur.round == nil && (c.cur.last == nil || c.cur.last.Game != s.Game) {
+	if s.Mode != view.Table || c.led.cur().round == nil && (c.led.cur().last == nil || c.led.cur().last.Game != s.Game) {
 		// The win meter is shown at the table of its round only
 		// (presenter): elsewhere the committed value stands for it, which
 		// moves only with a commit.
-		v.Win = c.cur.win
+		v.Win = c.led.cur().win
 	}
 	if s.Mode == view.Handpay {
 		v.Handpay, v.HandpayKind = s.Handpay, s.HandpayKind
@@ -56,20 +61,24 @@ func seenOf(c *Controller) seen {
 // money balances (every stacked bill is in the bills-in meter, the meter
 // invariant holds, credits shown = credits stored). Re-run a failure with
 // -model.seed.
-func TestModelRandomInputs(t *testing.T) {
+func TestModelRandomInputs(t *testing.T) { modelTest(t, 12, 3, false) }
+
+// modelTest runs the random walk runs times (short: shortRuns) of 400
+// inputs, with the devices wired or not.
+func modelTest(t *testing.T, runs, shortRuns int, wired bool) {
 	seed := *modelSeed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
 	t.Logf("seed %d (re-run with -model.seed=%d)", seed, seed)
-	runs, steps := 12, 400
+	steps := 400
 	if testing.Short() {
-		runs = 3
+		runs = shortRuns
 	}
 	var rounds uint64
 	var refused, accepted int
 	for run := range runs {
-		r, a, n := modelRun(t, seed+uint64(run), steps)
+		r, a, n := modelRun(t, seed+uint64(run), steps, wired)
 		if t.Failed() {
 			t.Fatalf("run %d failed: seed %d", run, seed+uint64(run))
 		}
@@ -83,23 +92,121 @@ func TestModelRandomInputs(t *testing.T) {
 	}
 }
 
-// modelRun returns the rounds started and the presses accepted and refused.
-func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, refused int) {
-	rnd := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	path := filepath.Join(t.TempDir(), "cabinet.db")
-	st, err := recovery.Open(path, recovery.Options{Init: true})
+// TestModelWired is TestModelRandomInputs with every device wired: a
+// ticket printer (the TCL emulator on a pty, system validation), the note
+// validator (the ID-003 emulator on a pty, its driver, tickets in) and the
+// SAS link (exceptions queued, the host's validation numbers and denials
+// among the random inputs, the printer failing now and then). Besides lit
+// ⇔ accepted, every unlit press must name its reason: a cash-out waiting
+// for the casino system, a ticket printing or one for the attendant stop
+// DEAL and CASH OUT on the table itself, never a lit button refused.
+func TestModelWired(t *testing.T) { modelTest(t, 4, 2, true) }
+
+// devices are the model's wired devices: the printer's and the validator's
+// emulators, the validator's seam and driver.
+type devices struct {
+	pr     *tclemu.Printer
+	seam   *id003.Seam
+	number uint64 // the host's next validation number
+	stop   func()
+}
+
+// wire puts a printer, a validator and the SAS link in o.
+func wire(t *testing.T, o *Options) *devices {
+	t.Helper()
+	pr, err := tclemu.New(tclemu.Options{})
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	p, err := tcl.Open(pr.Path, 9600, tcl.Options{Poll: time.Millisecond, Reply: 50 * time.Millisecond, NoAnswer: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	fs := &failingStore{Store: st}
+	emu, err := id003emu.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	d := &devices{pr: pr, seam: id003.NewSeam(), number: 1_000_000_000_000_000}
+	o.TITO = &TITO{Printer: tcl.Device{P: p, Heading: tcl.Ticket{Currency: "EUR", Lang: "en", Casino: "Casino du Lac",
+		Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242}}, Validation: ValidateSystem, Wait: time.Hour, TicketIn: true}
+	o.Validator, o.Exceptions = d.seam, hostKinds
+	port, err := id003.OpenPort(emu.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv, err := id003.New(port, id003.Config{Notes: vNotes, PollInterval: time.Millisecond, ReplyTimeout: 50 * time.Millisecond, Tickets: true}, d.seam, d.seam.Event)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.seam.Attach(drv)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- drv.Run(ctx) }()
+	d.stop = func() {
+		cancel()
+		d.seam.Close()
+		<-done
+		port.Close()
+		emu.Close()
+		p.Close()
+		pr.Close()
+	}
+	return d
+}
+
+// serve hands the devices' waiting calls and results to Handle; a ticket
+// being printed is waited for (its result is the printer's to give).
+func (d *devices) serve(t *testing.T, c *Controller) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case r := <-d.seam.Calls():
+			if err := c.Handle(Input{Note: r}); err != nil {
+				t.Logf("note validator %s: %v", r, err)
+			}
+			continue
+		case ev := <-c.TicketEvents():
+			if err := c.Handle(Input{Ticket: &ev}); err != nil {
+				t.Logf("ticket event: %v", err)
+			}
+			continue
+		default:
+		}
+		if !c.tickets.printing {
+			return
+		}
+		select {
+		case ev := <-c.TicketEvents():
+			if err := c.Handle(Input{Ticket: &ev}); err != nil {
+				t.Logf("ticket event: %v", err)
+			}
+		case r := <-d.seam.Calls():
+			if err := c.Handle(Input{Note: r}); err != nil {
+				t.Logf("note validator %s: %v", r, err)
+			}
+		case <-deadline:
+			t.Fatalf("the printer's result did not come")
+		}
+	}
+}
+
+// modelRun returns the rounds started and the presses accepted and
+// refused; wired: with the devices of TestModelWired.
+func modelRun(t *testing.T, seed uint64, steps int, wired bool) (rounds uint64, accepted, refused int) {
+	rnd := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	path := filepath.Join(t.TempDir(), "cabinet.db")
+	var fs *failingStore
 	be := sim.New()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	set := testSettings()
-	c, err := New(Options{Store: fs, HW: be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
+	opt := Options{HW: be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return now }}
+	var dev *devices
+	if wired {
+		dev = wire(t, &opt)
+		defer dev.stop()
 	}
+	c, _ := testCabinet(t, path, opt, func(st *recovery.Store) Store { fs = &failingStore{Store: st}; return fs })
 	var billsIn money.Cents
 	modes := map[string]int{}
 	defer func() {
@@ -117,6 +224,9 @@ func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, re
 	}
 	for range steps {
 		now = now.Add(3 * time.Second)
+		if dev != nil {
+			dev.serve(t, c)
+		}
 		before := seenOf(c)
 		lit := c.Snapshot().Lamps
 		if hwLit := be.Lamps(); hwLit != lit {
@@ -132,7 +242,31 @@ func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, re
 				held = append(held, k)
 			}
 		}
-		switch k := rnd.IntN(100); {
+		ti := c.TITOInfo()
+		k := rnd.IntN(100)
+		switch {
+		case dev != nil && ti.Cashout != 0 && k < 30:
+			// The casino system answers the cash-out: its number, or a
+			// denial now and then.
+			v := &HostValidation{Cashout: ti.Cashout, SystemID: 1, Number: dev.number}
+			if k < 5 {
+				v.SystemID = 0
+			}
+			dev.number++
+			trail = append(trail, fmt.Sprintf("host validation %+v", *v))
+			if err := c.Handle(Input{Host: &HostRequest{Validation: v}}); err != nil {
+				fail("host validation: %v", err)
+				return 0, 0, 0
+			}
+			continue
+		case dev != nil && k < 2 && !c.tickets.printing:
+			dev.pr.FailAt(tclemu.Jam, 2) // the next print jams: a ticket for the attendant
+			continue
+		case dev != nil && c.led.cur().ticketUncertain() && dev.pr.Flags()&tcl.PaperJam != 0 && k < 10:
+			dev.pr.Clear(tcl.PaperJam) // the attendant clears the jam
+			continue
+		}
+		switch {
 		case jam && k < 25:
 			in = hw.Input{Kind: hw.BillJam, On: false}
 		case c.Machine().Handpay > 0 && !switches[hw.ResetKey] && k < 25: // the attendant comes
@@ -193,6 +327,10 @@ func modelRun(t *testing.T, seed uint64, steps int) (rounds uint64, accepted, re
 			}
 			if !lit.Has(in.Button) && !errors.Is(err, ErrNotNow) {
 				fail("unlit %s: %v, want ErrNotNow", in.Button, err)
+				return 0, 0, 0
+			}
+			if m := c.Snapshot().Message; !lit.Has(in.Button) && (m == "" || m == NoticeStepFailed) {
+				fail("unlit %s refused with notice %q: no reason named", in.Button, m)
 				return 0, 0, 0
 			}
 		case hw.BillStacked:

@@ -57,7 +57,10 @@ const (
 	NoticeReturnComputing = "return_computing"
 	NoticeDuelNotMove     = "duel_not_move" // Poker Duel: not a move open at this point of the deal
 	NoticeNoRound         = "no_round"      // a play button between rounds: bet and DEAL first
-	NoticeNotNow          = "not_now"       // any other refused button
+	// A lit entry whose action failed (the table foresaw no refusal: a
+	// bug the model tests look for, or a store failure): the event log or
+	// the program log says why.
+	NoticeStepFailed = "step_failed"
 
 	// A play button between rounds when DEAL would deal (panel.go's
 	// betweenRounds): the notice says what is true now, not "bet first".
@@ -74,14 +77,10 @@ const (
 func refusal(cs state, u *screen, set *InForce, in hw.Input, err error) string {
 	switch in.Kind {
 	case hw.BillRefused:
-		// As acceptance() decides, most specific first.
-		switch {
-		case cs.jam:
-			return NoticeBillJammed
-		case len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] || u.mode == view.Operator || cs.host.BillsOff:
-			return NoticeBillInhibited
-		case cs.m.Credits+in.Value > set.CreditLimit:
-			return NoticeCreditLimit
+		// As acceptance decides (billNotice); a bill it would take was
+		// the acceptor's own refusal.
+		if n := billNotice(cs, set, u.mode, in.Value); n != "" {
+			return n
 		}
 		return NoticeBillRefused
 	case hw.BillError:

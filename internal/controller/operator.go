@@ -46,7 +46,7 @@ func (c *Controller) withOverride(key, value string) (InForce, error) {
 	if c.opt.Settings == nil {
 		return InForce{}, fmt.Errorf("cabinet: operator change %s = %q: no settings wired", key, value)
 	}
-	s, err := c.opt.Settings.Apply(inforce.InForce(c.base), withValue(c.cur.overrides, key, value))
+	s, err := c.opt.Settings.Apply(inforce.InForce(c.base), withValue(c.led.cur().overrides, key, value))
 	return InForce(s), err
 }
 
@@ -85,7 +85,7 @@ func (c *Controller) operatorButton(b hw.Button) error {
 	if c.opt.Operator == nil {
 		return fmt.Errorf("%w: no operator menu configured", ErrNotNow)
 	}
-	items := operatorItems(c.opt.Operator, c.cur.overrides, &c.scr)
+	items := operatorItems(c.opt.Operator, c.led.cur().overrides, &c.scr)
 	if len(items) == 0 {
 		return nil
 	}
@@ -133,7 +133,7 @@ func (c *Controller) operatorButton(b hw.Button) error {
 			return nil
 		}
 		old := ""
-		for _, x := range c.opt.Operator.Items(c.cur.overrides) {
+		for _, x := range c.opt.Operator.Items(c.led.cur().overrides) {
 			if x.Key == it.Key {
 				old = x.Value
 			}
@@ -198,7 +198,7 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 		c.scr.opError = c.scr.refusedChange(c.opt.Operator, it, value, why)
 		return fmt.Errorf("cabinet: operator %s = %q: %w", key, value, err)
 	}
-	err = c.commit("store override "+key, func(tx *recovery.Tx, st *state) error {
+	err = c.led.commit("store override "+key, func(tx *recovery.Tx, st *state) error {
 		if err := tx.PutOverride(key, value); err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func (c *Controller) setOverride(it view.Setting, old, value string) error {
 		}
 		o[key] = value
 		st.overrides = o
-		return c.logDetail(tx, meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value), "setting_changed",
+		return c.led.logDetail(tx, meters.KindConfigChange, fmt.Sprintf("%s: %s → %s", key, old, value), "setting_changed",
 			settingArgs(it, old, value)...)
 	})
 	if err != nil {

@@ -7,15 +7,14 @@ import (
 
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
-	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
 	"cabinet/internal/meters"
 	"cabinet/internal/view"
 )
 
 // entry is one button of a screen's table: what it does when lit (do), and
-// why a press is refused when it is not (why, a notice; "" is
-// NoticeNotNow). The lamp, the acceptance of a press and the refusal notice
+// why a press is refused when it is not (why, a notice; explainUnlit gives
+// every unlit entry one). The lamp, the acceptance of a press and the refusal notice
 // all come from the entry, so they cannot disagree (platform.md §5: a lamp
 // "lit exactly when its action is legal"; §7: nothing refused in silence).
 type entry struct {
@@ -32,6 +31,17 @@ type panel [hw.NumButtons]entry
 
 // set lights button b: a press runs f.
 func (p *panel) set(b hw.Button, f func() error) { p[b] = entry{do: f} }
+
+// setPlay lights button b for f, an action on the round or the credits
+// (a step, a draw mark, a cash-out), unless play is stopped (stopped):
+// then b is unlit and a press says why.
+func (p *panel) setPlay(b hw.Button, stop string, f func() error) {
+	if stop != "" {
+		p.refuse(b, stop)
+		return
+	}
+	p.set(b, f)
+}
 
 // refuse leaves button b unlit, a press refused with notice why.
 func (p *panel) refuse(b hw.Button, why string) { p[b] = entry{why: why} }
@@ -62,24 +72,24 @@ func (e *notLit) Error() string {
 func (e *notLit) Unwrap() error { return ErrNotNow }
 
 // buttonNotice is the notice of a button press handled with result err:
-// the refused entry's, none for an accepted press; a lit press the step
-// refused (which the table should have foreseen) says "not now".
+// the refused entry's, none for an accepted press. A lit press that failed
+// (which the table should have foreseen) names what it can: the credits,
+// the store's failure (its tilt), else that the step failed.
 func buttonNotice(err error) string {
 	var nl *notLit
 	switch {
 	case consumed(err):
 		return "" // the reveal finishing at once is the answer on screen
 	case errors.As(err, &nl):
-		if nl.notice == "" {
-			return NoticeNotNow
-		}
 		return nl.notice
 	case err == nil:
 		return ""
-	case errors.Is(err, ErrNotNow), errors.Is(err, game.ErrBet), errors.Is(err, game.ErrFunds), errors.Is(err, game.ErrIllegal):
-		return NoticeNotNow
+	case errors.Is(err, ErrMemory):
+		return NoticeTiltPrefix + "memory_error"
+	case errors.Is(err, game.ErrFunds):
+		return NoticeFunds
 	}
-	return ""
+	return NoticeStepFailed
 }
 
 // shown is the screen the cabinet shows over the screen's own mode: the
@@ -337,7 +347,7 @@ func (u *screen) menuPanel(cs state, p *panel) {
 	})
 	p.set(hw.Help, u.openHelp)
 	if cs.m.Credits > 0 {
-		p.set(hw.CashOut, c.cashOut)
+		p.setPlay(hw.CashOut, stopped(cs, u.mode), c.cashOut)
 	}
 }
 
@@ -361,6 +371,7 @@ func (u *screen) toMenu(cs state) func() error {
 func (u *screen) bettingPanel(cs state, p *panel) {
 	c := u.c
 	rules := c.set.Rules[u.game]
+	stop := stopped(cs, u.mode)
 	p.set(hw.Spot, func() error {
 		if n := len(positions(rules)); n > 0 {
 			u.pos = (u.pos + 1) % n
@@ -371,7 +382,7 @@ func (u *screen) bettingPanel(cs state, p *panel) {
 	p.set(hw.Help, u.openHelp)
 	p.set(hw.Game, u.toMenu(cs))
 	if cs.m.Credits > 0 {
-		p.set(hw.CashOut, c.cashOut)
+		p.setPlay(hw.CashOut, stop, c.cashOut)
 	}
 	if chip, why := u.nextChip(cs); why == "" {
 		p.set(hw.BetPlus, func() error {
@@ -433,6 +444,9 @@ func (u *screen) bettingPanel(cs state, p *panel) {
 		p.refuse(hw.Rebet, why) // as DEAL says: why the bets on the table cannot be dealt
 	}
 	switch {
+	case stop != "":
+		p.refuse(hw.Deal, stop)
+		return
 	case host != "":
 		p.refuse(hw.Deal, host)
 		return
@@ -458,7 +472,7 @@ func dealNotice(err error) string {
 		return ""
 	}
 	if !errors.As(err, &de) {
-		return NoticeNotNow
+		return NoticeStepFailed
 	}
 	switch de.Reason {
 	case blackjack.DealNoBet:
@@ -474,18 +488,19 @@ func dealNotice(err error) string {
 	case blackjack.DealFunds:
 		return NoticeFunds
 	}
-	return NoticeNotNow
+	return NoticeStepFailed
 }
 
 // roundPanel: a blackjack round in progress: each lit button is a legal
 // action (ActionFor), and HELP.
 func (u *screen) roundPanel(cs state, p *panel) {
 	c := u.c
+	stop := stopped(cs, u.mode)
 	p.set(hw.Help, u.openHelp)
 	legal := cs.round.Legal(cs.m.Credits)
 	for b := range hw.NumButtons {
 		if k, ok := ActionFor(b, legal); ok {
-			p.set(b, func() error { return c.play(game.Action{Kind: k}) })
+			p.setPlay(b, stop, func() error { return c.play(game.Action{Kind: k}) })
 		} else if p[b].do == nil {
 			p.refuse(b, playNotice(cs, b, legal))
 		}
@@ -493,71 +508,56 @@ func (u *screen) roundPanel(cs state, p *panel) {
 }
 
 // playNotice is why button b is unlit during a blackjack round whose legal
-// actions are legal: the rule that forbids it, named (platform.md §7: "not
-// now" is not a reason). It reads the committed round as the engine's
-// check does (blackjack/legal.go), in the same order.
+// actions are legal: the engine's own reason (blackjack.Round.Why, the
+// check Legal and Apply make), named (platform.md §7: "not now" is not a
+// reason). A button standing for several actions (SPECIAL: zap or
+// surrender; YES: even money or insurance) takes the reason of the one the
+// game offers; none offered: NoticeNoSpecial.
 func playNotice(cs state, b hw.Button, legal []game.ActionKind) string {
 	r, ok := cs.round.(*blackjack.Round)
-	insurance := slices.Contains(legal, game.NoInsure)
-	switch {
-	case !ok:
-		return NoticeRoundInPlay
-	case insurance && b != hw.Yes && b != hw.No:
-		return NoticeInsuranceFirst
-	}
-	switch b {
-	case hw.Deal, hw.Rebet, hw.BetPlus, hw.Clear, hw.Spot, hw.Game, hw.CashOut:
-		return NoticeRoundInPlay
-	case hw.Yes, hw.No: // during a round, only the insurance question's answers
-		return NoticeNoInsurance
-	}
-	if r.Active < 0 || r.Active >= len(r.Hands) {
+	if !ok {
 		return NoticeRoundInPlay
 	}
-	h := r.Hands[r.Active]
-	total, _ := card.BlackjackTotal(h.Cards)
-	switch b {
-	case hw.Double:
-		switch {
-		case len(h.Cards) != 2:
-			return NoticeDoubleTwoCards
-		case h.FromSplit && !r.Rules.DoubleAfterSplit:
-			return NoticeDoubleAfterSplit
-		case r.Rules.Double == blackjack.Double10or11 && total != 10 && total != 11:
-			return NoticeDouble10or11
+	kinds := blackjackButtons[b]
+	if b == hw.Deal || len(kinds) == 0 { // a betting or leaving button
+		if slices.Contains(legal, game.NoInsure) {
+			return NoticeInsuranceFirst
 		}
-		return NoticeFunds
-	case hw.Split:
-		switch {
-		case len(h.Cards) != 2:
-			return NoticeSplitTwoCards
-		case h.Cards[0].HardValue() != h.Cards[1].HardValue():
-			return NoticeSplitPair
-		case h.Zapped != nil:
-			return NoticeSplitZapped
+		return NoticeRoundInPlay
+	}
+	for _, k := range kinds {
+		var pe *blackjack.PlayError
+		if !errors.As(r.Why(k, cs.m.Credits), &pe) {
+			continue
 		}
-		n := 0
-		for _, o := range r.Hands {
-			if o.Spot == h.Spot {
-				n++
+		switch pe.Reason {
+		case blackjack.PlayNoZap, blackjack.PlayNoSurrender, blackjack.PlayNoEvenMoney, blackjack.PlayEvenMoneyInstead:
+			continue // the game offers the other action of the button
+		case blackjack.PlayNotAPlay:
+			if b == hw.Yes || b == hw.No {
+				return NoticeNoInsurance // YES and NO answer the insurance question
 			}
 		}
-		if n >= r.Rules.MaxHands {
-			return NoticeSplitMax
+		if n, ok := playNotices[pe.Reason]; ok {
+			return n
 		}
-		return NoticeFunds
-	case hw.Special:
-		switch {
-		case r.Rules.Game == game.Classic && !r.Rules.Surrender:
-			return NoticeNoSurrender
-		case r.Rules.Game == game.Classic:
-			return NoticeSurrenderFirst
-		case r.Rules.Game == game.Zappit && (len(h.Cards) != 2 || h.FromSplit):
-			return NoticeZapFirst
-		case r.Rules.Game == game.Zappit:
-			return NoticeZapTotal
-		}
-		return NoticeNoSpecial
+		return NoticeRoundInPlay
 	}
-	return NoticeRoundInPlay
+	return NoticeNoSpecial
+}
+
+// playNotices are the notices of the engine's reasons.
+var playNotices = map[blackjack.PlayReason]string{
+	blackjack.PlayFunds:            NoticeFunds,
+	blackjack.PlayInsuranceFirst:   NoticeInsuranceFirst,
+	blackjack.PlayDoubleTwoCards:   NoticeDoubleTwoCards,
+	blackjack.PlayDoubleAfterSplit: NoticeDoubleAfterSplit,
+	blackjack.PlayDouble10or11:     NoticeDouble10or11,
+	blackjack.PlaySplitTwoCards:    NoticeSplitTwoCards,
+	blackjack.PlaySplitPair:        NoticeSplitPair,
+	blackjack.PlaySplitZapped:      NoticeSplitZapped,
+	blackjack.PlaySplitMax:         NoticeSplitMax,
+	blackjack.PlaySurrenderFirst:   NoticeSurrenderFirst,
+	blackjack.PlayZapFirst:         NoticeZapFirst,
+	blackjack.PlayZapTotal:         NoticeZapTotal,
 }

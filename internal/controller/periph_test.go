@@ -33,21 +33,10 @@ type periphRig struct {
 
 func newPeriphRig(t *testing.T) *periphRig {
 	t.Helper()
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	r := &periphRig{t: t, hw: periphtest.NewRig(t, periph.DefaultConfig()), st: st}
+	r := &periphRig{t: t, hw: periphtest.NewRig(t, periph.DefaultConfig())}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	c, err := New(Options{Store: st, HW: r.hw.Backend, RNG: SeededRNG{Seed: 7}, InForce: testSettings(), Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Err(); err != nil {
-		t.Fatalf("boot: %v", err)
-	}
-	r.c = c
+	r.c, r.st = testCabinet(t, filepath.Join(t.TempDir(), "cabinet.db"),
+		Options{HW: r.hw.Backend, RNG: SeededRNG{Seed: 7}, InForce: testSettings(), Now: func() time.Time { return now }}, nil)
 	r.checkLamps()
 	return r
 }

@@ -30,17 +30,17 @@ type pages struct {
 // readPages reads the store for the audit page shown ("" when the audit
 // screens are not: nothing is read). A store that cannot
 // be read shows empty pages: the memory error is on screen already.
-func (l *ledger) readPages(page string) pages {
+func (l *books) readPages(page string) pages {
 	var pg pages
 	switch page {
 	case "events":
-		_ = l.st.View(func(tx *recovery.Tx) error {
+		_ = l.store().View(func(tx *recovery.Tx) error {
 			var err error
 			pg.events, err = tx.Events(0) // the whole ring, newest first
 			return err
 		})
 	case "recall":
-		_ = l.st.View(func(tx *recovery.Tx) error {
+		_ = l.store().View(func(tx *recovery.Tx) error {
 			var err error
 			if pg.recall, err = tx.Recall(0); err != nil {
 				return err
@@ -49,7 +49,7 @@ func (l *ledger) readPages(page string) pages {
 			return err
 		})
 	case "tickets":
-		_ = l.st.View(func(tx *recovery.Tx) error {
+		_ = l.store().View(func(tx *recovery.Tx) error {
 			var err error
 			if pg.ticketsOut, err = tx.TicketsOut(ticketsOutShown); err != nil {
 				return err
@@ -69,7 +69,7 @@ func (c *Controller) publish(cs state) {
 	c.seq++
 	var pg pages
 	if c.scr.shown(cs) == view.Audit {
-		pg = c.readPages(auditPages[c.scr.auditPage%len(auditPages)])
+		pg = c.led.readPages(auditPages[c.scr.auditPage%len(auditPages)])
 	}
 	c.scr.panel = c.scr.build(cs, pg)
 	pr := presenter{set: &c.set, digest: c.opt.Digest, version: c.opt.Version, figures: c.ReturnFigures, operator: c.opt.Operator,
@@ -83,7 +83,7 @@ func (c *Controller) publish(cs state) {
 		c.log.Info("state", "mode", s.Mode, "under", s.Under, "tilts", s.Tilts, "game", s.Game, "credits", s.Credits)
 	}
 	c.snap.Store(s)
-	if c.sasOn() {
+	if c.led.sasOn() {
 		c.publishHost(cs)
 	}
 	c.outputs(cs)

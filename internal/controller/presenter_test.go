@@ -34,7 +34,7 @@ func TestSnapshotFromValues(t *testing.T) {
 		cs.m.Credits, cs.m.PoolUnits = 2500, 2000000*PoolUnitsPerCent
 		u := &screen{mode: view.Menu, game: game.Classic}
 		u.panel.set(hw.Deal, func() error { return nil })
-		u.panel.refuse(hw.Hit, NoticeNotNow)
+		u.panel.refuse(hw.Hit, NoticeNoRound)
 		s := draw(cs, u, pages{})
 		if s.Seq != 7 || s.Mode != view.Menu || s.Credits != 2500 || s.Jackpot != 2000000 || s.Game != game.Classic || s.Message != "" {
 			t.Errorf("snapshot = seq %d mode %s credits %v jackpot %v game %s message %q", s.Seq, s.Mode, s.Credits, s.Jackpot, s.Game, s.Message)

@@ -51,7 +51,7 @@ func (c *Controller) PreviewReturns(id game.ID, key, value string) ([]view.RTPLi
 	if st == nil {
 		return nil, fmt.Errorf("cabinet: preview %s = %q: no settings wired", key, value)
 	}
-	s, err := st.Apply(inforce.InForce(c.base), withValue(c.cur.overrides, key, value))
+	s, err := st.Apply(inforce.InForce(c.base), withValue(c.led.cur().overrides, key, value))
 	if err != nil {
 		return nil, fmt.Errorf("cabinet: preview %s = %q: %w", key, value, err)
 	}

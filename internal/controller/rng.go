@@ -127,7 +127,7 @@ func (c *Controller) commitShoe(tx *recovery.Tx, s *state, id game.ID) error {
 			return err
 		}
 		text := fmt.Sprintf("shoe %d of %s (commitment %s) retired after %d cards and revealed: %s", r.No, id, r.Commitment, r.Pos, r.Retired)
-		if err := c.logDetail(tx, meters.KindConfigChange, text, "shoe_retired", argCount(r.No), argKey("game."+string(id))); err != nil {
+		if err := c.led.logDetail(tx, meters.KindConfigChange, text, "shoe_retired", argCount(r.No), argKey("game."+string(id))); err != nil {
 			return err
 		}
 	}
@@ -164,11 +164,12 @@ func (c *Controller) commitShoe(tx *recovery.Tx, s *state, id game.ID) error {
 // any table is shown) with the reference the round keeps, or none for a
 // round that deals no card.
 func (c *Controller) dealFrom(id game.ID) (*card.Shoe, *meters.ShoeRef, error) {
-	size, cut, ok := c.set.shoeSpec(id, &c.cur)
+	cs := c.led.cur()
+	size, cut, ok := c.set.shoeSpec(id, &cs)
 	if !ok {
 		return nil, nil, nil
 	}
-	p := c.cur.shoes[id]
+	p := cs.shoes[id]
 	if !shoeReady(p, size, cut) {
 		return nil, nil, fmt.Errorf("%w: no committed shoe for %s", ErrNotNow, id)
 	}
@@ -180,7 +181,7 @@ func (c *Controller) dealFrom(id game.ID) (*card.Shoe, *meters.ShoeRef, error) {
 // a continuous shoe whose cut card has not come out goes on (its position
 // advanced), any other is finished and revealed. It returns the round's
 // reference for the recall (nil for a round that dealt no card).
-func (l *ledger) finishShoe(tx *recovery.Tx, s *state, open *recovery.OpenRound, now time.Time) (*meters.ShoeRef, error) {
+func (l *books) finishShoe(tx *recovery.Tx, s *state, open *recovery.OpenRound, now time.Time) (*meters.ShoeRef, error) {
 	if open.Commit == nil {
 		return nil, nil
 	}
@@ -212,15 +213,16 @@ func (l *ledger) finishShoe(tx *recovery.Tx, s *state, open *recovery.OpenRound,
 // time, after a change of the rules in force): the player never sees a
 // table to bet at without its commitment.
 func (c *Controller) commitShown() error {
-	if shown := c.scr.shown(c.cur); c.cur.memErr != nil || c.cur.open != nil || shown != view.Table && shown != view.Help {
+	cs := c.led.cur()
+	if shown := c.scr.shown(cs); cs.memErr != nil || cs.open != nil || shown != view.Table && shown != view.Help {
 		return nil
 	}
 	id := c.scr.game
-	size, cut, ok := c.set.shoeSpec(id, &c.cur)
-	if !ok || shoeReady(c.cur.shoes[id], size, cut) {
+	size, cut, ok := c.set.shoeSpec(id, &cs)
+	if !ok || shoeReady(cs.shoes[id], size, cut) {
 		return nil
 	}
-	return c.commit("commit the shoe of "+string(id), func(tx *recovery.Tx, s *state) error {
+	return c.led.commit("commit the shoe of "+string(id), func(tx *recovery.Tx, s *state) error {
 		return c.commitShoe(tx, s, id)
 	})
 }

@@ -153,7 +153,7 @@ func (u *screen) selected() (p position, limit, cur money.Cents, ok bool) {
 func (u *screen) nextChip(cs state) (chip game.Bet, why string) {
 	p, limit, cur, ok := u.selected()
 	if !ok {
-		return game.Bet{}, NoticeNotNow
+		return game.Bet{}, NoticeNoBet // a table without betting positions
 	}
 	add := min(u.c.set.Chips[u.chip%len(u.c.set.Chips)], limit-cur)
 	if p.Kind == game.RoyalSide {
@@ -174,7 +174,7 @@ func (u *screen) nextChip(cs state) (chip game.Bet, why string) {
 func (u *screen) maxChip(cs state) (chip game.Bet, why string) {
 	p, limit, cur, ok := u.selected()
 	if !ok {
-		return game.Bet{}, NoticeNotNow
+		return game.Bet{}, NoticeNoBet // a table without betting positions
 	}
 	add := min(limit-cur, cs.m.Credits-betTotal(u.bets))
 	if p.Kind == game.RoyalSide && add < limit-cur {

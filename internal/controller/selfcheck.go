@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"strings"
 
 	"cabinet/internal/hw"
 	"cabinet/internal/view"
@@ -33,15 +32,15 @@ func (c *Controller) selfChecks(cs state) []view.KV {
 		return bad
 	}
 	var out []view.KV
-	storeErr := c.st.Check()
+	storeErr := c.led.store().Check()
 	if storeErr != nil {
-		c.fail(fmt.Errorf("%w: self-test: %w", ErrMemory, storeErr))
+		c.led.fail(fmt.Errorf("%w: self-test: %w", ErrMemory, storeErr))
 	}
 	out = append(out,
-		view.KV{Key: "store", Value: v(storeErr == nil && c.cur.memErr == nil, checkFailed)},
+		view.KV{Key: "store", Value: v(storeErr == nil && c.led.cur().memErr == nil, checkFailed)},
 		view.KV{Key: "invariant", Value: v(cs.m.Meters.Check(cs.m.Credits) == nil, checkFailed)},
 		view.KV{Key: "pool", Value: v(cs.m.PoolUnits >= 0, checkFailed)},
-		view.KV{Key: "digest", Value: v(c.cur.digestErr == nil, checkMismatch)},
+		view.KV{Key: "digest", Value: v(c.led.cur().digestErr == nil, checkMismatch)},
 		view.KV{Key: "rng", Value: v(rngHealthy(c.rng.Step(0, -1)) == nil, checkFailed)},
 		view.KV{Key: "config", Value: v(c.set.Validate() == nil, checkFailed)},
 		view.KV{Key: "main_door", Value: v(!cs.switches[hw.MainDoor], checkOpen)},
@@ -52,27 +51,18 @@ func (c *Controller) selfChecks(cs state) []view.KV {
 }
 
 // validatorChecks are the serial note validator v's lines (none without
-// one): sound or not, then its model (the version answer's first word),
-// version and status in its own words.
-func validatorChecks(v *Validator) []view.KV {
+// one): sound or not, then its model, version and status in its own words.
+func validatorChecks(v NoteValidator) []view.KV {
 	if v == nil {
 		return nil
 	}
-	i := v.Info()
-	model, version, _ := strings.Cut(strings.TrimSpace(i.Version), " ")
-	status, ok := i.Status.String(), i.Status.Known() && !i.Status.Fault() && !i.Status.PowerUp()
-	switch {
-	case i.Gone:
-		status, ok = "not answering", false
-	case i.Status == 0:
-		status, ok = "no answer yet", false
-	}
+	h := v.Health()
 	health := checkOK
-	if !ok {
+	if !h.OK {
 		health = checkFailed
 	}
-	return []view.KV{{Key: "validator", Value: health}, {Key: "validator_model", Value: model},
-		{Key: "validator_version", Value: strings.TrimSpace(version)}, {Key: "validator_status", Value: status}}
+	return []view.KV{{Key: "validator", Value: health}, {Key: "validator_model", Value: h.Model},
+		{Key: "validator_version", Value: h.Version}, {Key: "validator_status", Value: h.Status}}
 }
 
 // rngHealthy is FIPS 140-2's monobit test on 20,000 bits of r: the count

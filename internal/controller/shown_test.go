@@ -71,7 +71,7 @@ func TestBurstBeforeShownPlaysOneRound(t *testing.T) {
 	r.mustPress(hw.BetPlus) // 1.00 on spot 1
 	r.mustPress(hw.Deal)
 	d.after()
-	if n := len(r.c.cur.open.Steps); n != 1 {
+	if n := len(r.c.led.cur().open.Steps); n != 1 {
 		t.Fatalf("steps after DEAL = %d, want 1", n)
 	}
 	dealt := r.c.Snapshot().Present
@@ -84,8 +84,8 @@ func TestBurstBeforeShownPlaysOneRound(t *testing.T) {
 			t.Errorf("after press %s: lamps %v, message %q; want none while the deal is revealed", b, s.Lamps, s.Message)
 		}
 	}
-	if r.c.cur.open == nil || len(r.c.cur.open.Steps) != 1 || r.c.Completed() != 0 {
-		t.Fatalf("after the burst: open %v, completed %d; want the dealt round, one step", r.c.cur.open != nil, r.c.Completed())
+	if r.c.led.cur().open == nil || len(r.c.led.cur().open.Steps) != 1 || r.c.Completed() != 0 {
+		t.Fatalf("after the burst: open %v, completed %d; want the dealt round, one step", r.c.led.cur().open != nil, r.c.Completed())
 	}
 	if got := r.c.Snapshot().Hurry; got != uint64(len(burst)) {
 		t.Errorf("Hurry = %d, want %d (each consumed press finishes the reveal)", got, len(burst))
@@ -106,8 +106,8 @@ func TestBurstBeforeShownPlaysOneRound(t *testing.T) {
 	if got := r.c.Completed() - played; got != 1 {
 		t.Errorf("rounds completed by the burst = %d, want 1", got)
 	}
-	if r.c.cur.open != nil {
-		t.Errorf("a round was opened by the burst (round %d)", r.c.cur.open.Round)
+	if r.c.led.cur().open != nil {
+		t.Errorf("a round was opened by the burst (round %d)", r.c.led.cur().open.Round)
 	}
 	s := r.c.Snapshot()
 	if s.Lamps.Has(hw.Deal) || s.Lamps.Has(hw.Rebet) {
@@ -143,7 +143,7 @@ func TestRecoveredShownBeforeInput(t *testing.T) {
 	r.mustPress(hw.Deal)
 	r.mustPress(hw.BetPlus)
 	r.mustPress(hw.Deal)
-	if r.c.cur.open == nil {
+	if r.c.led.cur().open == nil {
 		t.Skip("seed 3 settles at the deal: no round to resume")
 	}
 	r.boot() // the power cut
@@ -161,7 +161,7 @@ func TestRecoveredShownBeforeInput(t *testing.T) {
 	if !r.c.Snapshot().Lamps.Has(hw.Stand) {
 		t.Fatalf("recovered round shown: lamps %v, want STAND lit", r.c.Snapshot().Lamps)
 	}
-	for r.c.cur.open != nil {
+	for r.c.led.cur().open != nil {
 		r.mustPress(hw.Stand)
 		if r.c.Snapshot().Recovered {
 			t.Error("the recovered notice stays after an accepted press")
@@ -181,7 +181,7 @@ func TestHeadlessCountsEverythingShown(t *testing.T) {
 	r.mustPress(hw.Deal)
 	r.mustPress(hw.BetPlus)
 	r.mustPress(hw.Deal)
-	for r.c.cur.open != nil {
+	for r.c.led.cur().open != nil {
 		r.mustPress(hw.Stand)
 	}
 	if s := r.c.Snapshot(); !s.Lamps.Has(hw.Rebet) || s.HoldMS != 0 {

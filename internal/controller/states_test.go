@@ -15,6 +15,7 @@ import (
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/view"
 )
 
@@ -25,19 +26,10 @@ import (
 func newRigWith(t *testing.T, seed uint64, mod func(*InForce)) *rig {
 	t.Helper()
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: seed}
-	st, err := recovery.Open(r.path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.st = st
-	t.Cleanup(func() { r.st.Close() })
 	set := testSettings()
 	mod(&set)
 	r.be = sim.New()
-	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return r.now }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.c, r.st = testCabinet(t, r.path, Options{HW: r.be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return r.now }}, nil)
 	if err := r.c.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -189,6 +181,7 @@ func stMemoryError(t *testing.T) *rig {
 	if err := r.st.Close(); err != nil {
 		t.Fatal(err)
 	}
+	recoverytest.Damaged(t, r.path)
 	data, err := os.ReadFile(r.path)
 	if err != nil {
 		t.Fatal(err)
@@ -501,7 +494,7 @@ func TestOverlays(t *testing.T) {
 				if after := look(r); after != before {
 					t.Fatalf("after %s off:\n got  %s\n want %s", sw, after, before)
 				}
-				if sw != hw.AuditKey && !memErr && len(r.c.cur.tilts()) == 0 {
+				if sw != hw.AuditKey && !memErr && len(r.c.led.cur().tilts()) == 0 {
 					if evs := storeEvents(t, r.st); evs[len(evs)-1].Kind != meters.KindTiltClear {
 						t.Fatalf("tilt clearing not logged: %+v", evs[len(evs)-1])
 					}

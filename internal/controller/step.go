@@ -15,36 +15,57 @@ import (
 	"cabinet/internal/view"
 )
 
-// canPlay reports why no game action is accepted now, or nil.
-func (c *Controller) canPlay() error {
+// stopped is why no game action, draw mark or cash-out is taken now, as
+// a notice the player can read ("" when play may go on): a tilt (the
+// memory and digest errors among them), a handpay, a ticket out not
+// settled (the wait for the casino system's number, the print, a ticket
+// for the attendant), the audit or the operator screens. The button
+// tables light no such action while it says why (panel.setPlay), so the
+// table alone judges a press; the operator key and autoplay ask it too.
+func stopped(cs state, mode view.Mode) string {
 	switch {
-	case c.cur.memErr != nil:
-		return fmt.Errorf("%w: memory error", ErrNotNow)
-	case c.cur.digestErr != nil:
-		return fmt.Errorf("%w: program digest mismatch", ErrNotNow)
-	case len(c.cur.tilts()) > 0:
-		return fmt.Errorf("%w: tilted (%v)", ErrNotNow, c.cur.tilts())
-	case c.cur.m.Handpay > 0:
-		return fmt.Errorf("%w: handpay pending", ErrNotNow)
-	case c.cur.ticketBusy() != "":
-		return fmt.Errorf("%w: %s", ErrNotNow, c.cur.ticketBusy())
-	case c.cur.switches[hw.AuditKey] || c.scr.mode == view.Operator:
-		return fmt.Errorf("%w: audit or operator screens open", ErrNotNow)
+	case len(cs.tilts()) > 0:
+		return NoticeTiltPrefix + cs.tilts()[0]
+	case cs.m.Handpay > 0:
+		return NoticeHandpayWait
+	case cs.cashout != nil:
+		return NoticeTicketWait
+	case cs.ticket != nil && cs.ticket.Status == recovery.TicketPending:
+		return NoticeTicketPrinting
+	case cs.ticketUncertain():
+		return NoticeTicketUncertain
+	case cs.switches[hw.AuditKey]:
+		return NoticeAuditKey
+	case mode == view.Operator:
+		return NoticeOperatorKeys
+	}
+	return ""
+}
+
+// playing is the steps' own assertion of the table's decision (stopped):
+// a lit entry never asks a step while play is stopped (TestModelWired
+// walks every device to check it), and a step asked anyway (a direct
+// call) changes nothing: under a memory error above all, whose commits
+// write nothing.
+func (c *Controller) playing() error {
+	if why := stopped(c.led.cur(), c.scr.mode); why != "" {
+		return fmt.Errorf("%w: play is stopped (%s)", ErrNotNow, why)
 	}
 	return nil
 }
 
 // play applies one game action to the open round, starting a round of the
-// selected game for Deal/Buy when none is open. The engine decides the step
+// selected game for Deal/Buy when none is open (a lit entry's action: the
+// table has checked that play is not stopped). The engine decides the step
 // (cards drawn), then ONE store transaction commits the round state, the step
 // record, the credit change, the meters and the pool; only then does the
 // controller's state (and the snapshot) move. On any error nothing changed.
 func (c *Controller) play(a game.Action) error {
-	if err := c.canPlay(); err != nil {
+	if err := c.playing(); err != nil {
 		return err
 	}
-	a.Funds = c.cur.m.Credits
-	starting := c.cur.open == nil
+	a.Funds = c.led.cur().m.Credits
+	starting := c.led.cur().open == nil
 	var (
 		id    game.ID
 		no    uint64
@@ -60,16 +81,16 @@ func (c *Controller) play(a game.Action) error {
 		if a.Kind != game.Deal && a.Kind != game.Buy {
 			return game.Illegal(a.Kind, "no round in progress")
 		}
-		id, no = c.scr.game, c.cur.m.NextRound
-		if err := startRefused(c.cur, id); err != nil {
+		id, no = c.scr.game, c.led.cur().m.NextRound
+		if err := startRefused(c.led.cur(), id); err != nil {
 			return fmt.Errorf("%w: %w", ErrNotNow, err)
 		}
 		var rules json.RawMessage
-		r, rules, err = c.set.newRound(id, no, c.cur.carry[id])
+		r, rules, err = c.set.newRound(id, no, c.led.cur().carry[id])
 		if err != nil {
 			return err
 		}
-		open = recovery.OpenRound{Game: id, Round: no, Start: c.now(), Rules: rules, CreditsBefore: c.cur.m.Credits}
+		open = recovery.OpenRound{Game: id, Round: no, Start: c.now(), Rules: rules, CreditsBefore: c.led.cur().m.Credits}
 		if shoe, open.Commit, noShoe = c.dealFrom(id); noShoe != nil {
 			shoe = nil
 		}
@@ -79,13 +100,13 @@ func (c *Controller) play(a game.Action) error {
 			notes = append(notes, game.Event{Kind: game.Note, Hand: game.Dealer, Text: "shuffle"})
 		}
 	} else {
-		id, no = c.cur.open.Game, c.cur.open.Round
-		if r, err = decodeRound(id, c.cur.open.State); err != nil {
+		id, no = c.led.cur().open.Game, c.led.cur().open.Round
+		if r, err = decodeRound(id, c.led.cur().open.State); err != nil {
 			return fmt.Errorf("%w: %w", ErrMemory, err)
 		}
-		open = *c.cur.open
-		open.Steps = append([]meters.Step(nil), c.cur.open.Steps...)
-		shoe = c.cur.open.Shoe.Clone()
+		open = *c.led.cur().open
+		open.Steps = append([]meters.Step(nil), c.led.cur().open.Steps...)
+		shoe = c.led.cur().open.Shoe.Clone()
 	}
 	var src card.Source = card.NewStack() // a round that deals no card
 	if shoe != nil {
@@ -104,12 +125,12 @@ func (c *Controller) play(a game.Action) error {
 	step := meters.Step{N: len(open.Steps), At: c.now(), Action: a, Events: evs}
 
 	t := r.Table()
-	err = c.commit(fmt.Sprintf("commit round %d step %d", no, step.N), func(tx *recovery.Tx, s *state) error {
+	err = c.led.commit(fmt.Sprintf("commit round %d step %d", no, step.N), func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		if starting {
 			m.NextRound = no + 1
 			m.Meters.RoundStarted(id)
-			if err := c.emit(tx, HostEvent{Kind: HostGameStarted}); err != nil {
+			if err := c.led.emit(tx, HostEvent{Kind: HostGameStarted}); err != nil {
 				return err
 			}
 		}
@@ -127,10 +148,10 @@ func (c *Controller) play(a game.Action) error {
 		if r.Done() {
 			staked, paid := roundMoney(open.Steps)
 			m.Meters.RoundOver(id, staked, paid)
-			if err := c.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
+			if err := c.led.emit(tx, HostEvent{Kind: HostGameEnded}); err != nil {
 				return err
 			}
-			ref, err := c.finishShoe(tx, s, &open, step.At)
+			ref, err := c.led.finishShoe(tx, s, &open, step.At)
 			if err != nil {
 				return err
 			}
@@ -156,7 +177,7 @@ func (c *Controller) play(a game.Action) error {
 		}
 		for _, e := range step.Events {
 			if e.Handpay {
-				if err := c.logDetail(tx, meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no),
+				if err := c.led.logDetail(tx, meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no),
 					"jackpot_handpay", argMoney(e.Amount), argCount(no)); err != nil {
 					return err
 				}
@@ -168,7 +189,7 @@ func (c *Controller) play(a game.Action) error {
 		return fmt.Errorf("cabinet: round %d step %d: %w", no, step.N, err)
 	}
 	// Committed: now, and only now, the cabinet moves.
-	c.scr.stepCommitted(c.cur.open == nil)
+	c.scr.stepCommitted(c.led.cur().open == nil)
 	if c.opt.OnCommit != nil {
 		c.opt.OnCommit(id, no, step.Events)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"cabinet/internal/hw"
-	"cabinet/internal/hw/id003"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -80,8 +79,7 @@ func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn, hostD
 		return tinTicketsOff
 	case hostDown:
 		return tinHostDown
-	case cs.memErr != nil || len(cs.tilts()) > 0 || cs.m.Handpay > 0 || cs.switches[hw.AuditKey] ||
-		mode == view.Operator || cs.ticketBusy() != "":
+	case acceptorOff(cs, mode) || cs.ticketBusy() != "":
 		return tinInhibited
 	case cs.m.Credits >= set.CreditLimit:
 		return tinCreditLimit
@@ -90,15 +88,15 @@ func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn, hostD
 }
 
 // ticket answers the driver for the ticket number in escrow (or held).
-func (d *noteDesk) ticket(number string) (id003.TicketDecision, error) {
+func (d *noteDesk) ticket(number string) (hw.NoteAnswer, error) {
 	fresh := d.fresh
 	d.fresh = false
-	if d.cur.memErr != nil {
+	if d.led.cur().memErr != nil {
 		// The store is evidence: nothing is recorded, the ticket goes back
 		// (a record left open stays for the memory clear's boot to see).
 		return d.refuseTicket(number, tinInhibited, "memory error")
 	}
-	last := d.cur.ticketIn
+	last := d.led.cur().ticketIn
 	if last != nil && last.Validation == number && (last.Unresolved() || !fresh) {
 		return d.ticketHeld(*last)
 	}
@@ -107,17 +105,17 @@ func (d *noteDesk) ticket(number string) (id003.TicketDecision, error) {
 		// the first back without saying so; settled() records it.
 		return d.refuseTicket(number, tinBusy, "ticket "+last.Validation+" is still being redeemed")
 	}
-	if why := ticketRefusal(d.cur, d.set, d.scr.mode, d.tito, d.sasOn(), d.hostDown()); why != "" {
+	if why := ticketRefusal(d.led.cur(), d.set, d.scr.mode, d.tito, d.led.sasOn(), d.led.hostDown()); why != "" {
 		return d.refuseTicket(number, why, "")
 	}
 	var t recovery.TicketIn
-	err := d.commit("ticket inserted", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("ticket inserted", func(tx *recovery.Tx, s *state) error {
 		var err error
 		if t, err = tx.TicketInserted(number); err != nil {
 			return err
 		}
 		s.ticketIn = &t
-		return d.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s inserted: asking the casino system (exception 67)", number),
+		return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s inserted: asking the casino system (exception 67)", number),
 			"ticket_in_inserted", argText(number))
 	})
 	switch {
@@ -126,31 +124,31 @@ func (d *noteDesk) ticket(number string) (id003.TicketDecision, error) {
 	case errors.Is(err, recovery.ErrBadTicket):
 		return d.refuseTicket(number, tinBadBarcode, err.Error())
 	case err != nil:
-		return id003.TicketDecision{}, err
+		return hw.NoteAnswer{}, err
 	}
 	d.scr.message = "ticket_in_validating"
-	return id003.TicketDecision{Action: id003.TicketHold}, nil
+	return hw.NoteAnswer{Ticket: hw.TicketHold}, nil
 }
 
 // ticketHeld answers for the ticket in t's record, still in the
 // validator.
-func (d *noteDesk) ticketHeld(t recovery.TicketIn) (id003.TicketDecision, error) {
+func (d *noteDesk) ticketHeld(t recovery.TicketIn) (hw.NoteAnswer, error) {
 	switch t.Status {
 	case recovery.TicketInEscrow:
 		status, why := recovery.ReturnTimeout, "no answer from the casino system within "+d.tito.wait().String()
 		switch {
-		case d.hostDown():
+		case d.led.hostDown():
 			status, why = recovery.ReturnLinkDown, "the SAS link went down: casino system offline"
 		case d.now().Sub(t.Inserted) < d.tito.wait():
-			return id003.TicketDecision{Action: id003.TicketHold}, nil
+			return hw.NoteAnswer{Ticket: hw.TicketHold}, nil
 		}
 		r, err := d.returnTicket(t.Seq, status, why)
 		if err != nil {
-			return id003.TicketDecision{}, err
+			return hw.NoteAnswer{}, err
 		}
 		return d.ticketBack(r), nil
 	case recovery.TicketInAuthorised:
-		err := d.commit("order ticket stacked", func(tx *recovery.Tx, s *state) error {
+		err := d.led.commit("order ticket stacked", func(tx *recovery.Tx, s *state) error {
 			rec, err := tx.Note()
 			if err != nil {
 				return err
@@ -164,9 +162,9 @@ func (d *noteDesk) ticketHeld(t recovery.TicketIn) (id003.TicketDecision, error)
 			return tx.TicketStacking(t.Seq)
 		})
 		if err != nil && !errors.Is(err, errNothing) {
-			return id003.TicketDecision{}, fmt.Errorf("cabinet: order ticket %s stacked: %w", t.Validation, err)
+			return hw.NoteAnswer{}, fmt.Errorf("cabinet: order ticket %s stacked: %w", t.Validation, err)
 		}
-		return id003.TicketDecision{Action: id003.TicketStack}, nil
+		return hw.NoteAnswer{Ticket: hw.TicketStack}, nil
 	case recovery.TicketInStacked:
 		return d.refuseTicket(t.Validation, tinBusy, "ticket "+t.Validation+" was stacked and credited already")
 	}
@@ -175,30 +173,30 @@ func (d *noteDesk) ticketHeld(t recovery.TicketIn) (id003.TicketDecision, error)
 
 // ticketBack returns the ticket whose record t is final (rejected or
 // returned), its reason on screen.
-func (d *noteDesk) ticketBack(t recovery.TicketIn) id003.TicketDecision {
+func (d *noteDesk) ticketBack(t recovery.TicketIn) hw.NoteAnswer {
 	d.scr.message = "ticket_in_" + ticketInReason(t)
 	d.returning = t.Validation
-	return id003.TicketDecision{Action: id003.TicketReturn, Reason: t.Reason}
+	return hw.NoteAnswer{Ticket: hw.TicketReturn, Reason: t.Reason}
 }
 
 // refuseTicket returns a ticket with no record of it (why: the screen's
 // reason key), logged.
-func (d *noteDesk) refuseTicket(number, why, detail string) (id003.TicketDecision, error) {
+func (d *noteDesk) refuseTicket(number, why, detail string) (hw.NoteAnswer, error) {
 	text := fmt.Sprintf("ticket %s returned: %s", number, why)
 	if detail != "" {
 		text += " (" + detail + ")"
 	}
 	d.scr.message = "ticket_in_" + why
 	d.returning = number
-	err := d.logOnly(meters.KindTicketIn, text, "ticket_in_refused", argText(number), argKey("msg.ticket_in_"+why))
-	return id003.TicketDecision{Action: id003.TicketReturn, Reason: text}, err
+	err := d.led.logOnly(meters.KindTicketIn, text, "ticket_in_refused", argText(number), argKey("msg.ticket_in_"+why))
+	return hw.NoteAnswer{Ticket: hw.TicketReturn, Reason: text}, err
 }
 
 // returnTicket records open ticket seq returned for the cabinet's reason
 // (status 87–8B for the host), nothing credited.
 func (d *noteDesk) returnTicket(seq uint64, status recovery.RedemptionStatus, reason string) (recovery.TicketIn, error) {
 	var r recovery.TicketIn
-	err := d.commit("return ticket", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("return ticket", func(tx *recovery.Tx, s *state) error {
 		var err error
 		if r, err = tx.TicketReturned(seq, status, reason); err != nil {
 			return err
@@ -210,7 +208,7 @@ func (d *noteDesk) returnTicket(seq uint64, status recovery.RedemptionStatus, re
 }
 
 func (d *noteDesk) logTicketReturned(tx *recovery.Tx, r recovery.TicketIn) error {
-	return d.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s returned, not credited: %s (SAS status %02X)", r.Validation, r.Reason, byte(r.SASStatus)),
+	return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s returned, not credited: %s (SAS status %02X)", r.Validation, r.Reason, byte(r.SASStatus)),
 		"ticket_in_returned", argText(r.Validation), argKey("msg.ticket_in_"+ticketInReason(r)))
 }
 
@@ -229,7 +227,7 @@ func (d *noteDesk) creditTicket(tx *recovery.Tx, s *state, seq uint64, at string
 	s.ticketIn = &t
 	s.m.Credits += t.Amount
 	s.m.Meters.TicketRedeemed(t.Amount)
-	return t.Amount, d.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s stacked (%s): %v credited", t.Validation, at, t.Amount),
+	return t.Amount, d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s stacked (%s): %v credited", t.Validation, at, t.Amount),
 		"ticket_in_stacked", argText(t.Validation), argMoney(t.Amount))
 }
 
@@ -261,15 +259,16 @@ func (d *noteDesk) unorderedTicket(tx *recovery.Tx, s *state, at string) (v mone
 }
 
 // ticketGone records the open ticket in returned when the validator shows
-// it no longer holds it (st: idle, disabled, rejecting, returning) and no
-// vend valid came: nothing credited. gone is false when no ticket was open.
-func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, st id003.Status) (gone bool, err error) {
+// it no longer holds it (at: idle, rejecting, returning; st its status in
+// its own words) and no vend valid came: nothing credited. gone is false
+// when no ticket was open.
+func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, at hw.NotePlace, st string) (gone bool, err error) {
 	t, open, err := tx.OpenTicketIn()
 	if err != nil || !open {
 		return false, err
 	}
-	status, why := recovery.ReturnUnable, "the validator gave the ticket back ("+st.String()+")"
-	if st == id003.StRejecting {
+	status, why := recovery.ReturnUnable, "the validator gave the ticket back ("+st+")"
+	if at == hw.NoteRejecting {
 		status = recovery.ReturnValidatorFailed
 	}
 	r, err := tx.TicketReturned(t.Seq, status, why)
@@ -295,8 +294,8 @@ func (d *noteDesk) ticketPowerUp(tx *recovery.Tx, s *state, p recovery.PowerUp) 
 // the record has moved past (the cabinet returned the ticket meanwhile)
 // is not committed: the host hears the final status with exception 68.
 func (d *noteDesk) hostRedemption(h HostRedemption) error {
-	before := d.cur.ticketIn
-	err := d.commit("host redemption", func(tx *recovery.Tx, s *state) error {
+	before := d.led.cur().ticketIn
+	err := d.led.commit("host redemption", func(tx *recovery.Tx, s *state) error {
 		if tx == nil {
 			return errNothing
 		}
@@ -314,10 +313,10 @@ func (d *noteDesk) hostRedemption(h HostRedemption) error {
 		}
 		switch t.Status {
 		case recovery.TicketInAuthorised:
-			return d.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s authorised by the casino system for %v (LP 71)", t.Validation, t.Amount),
+			return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s authorised by the casino system for %v (LP 71)", t.Validation, t.Amount),
 				"ticket_in_authorised", argText(t.Validation), argMoney(t.Amount))
 		case recovery.TicketInRejected:
-			return d.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s rejected by the casino system: %s (LP 71 code %02X, status %02X)", t.Validation, t.Reason, byte(t.Code), byte(t.SASStatus)),
+			return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s rejected by the casino system: %s (LP 71 code %02X, status %02X)", t.Validation, t.Reason, byte(t.Code), byte(t.SASStatus)),
 				"ticket_in_rejected", argText(t.Validation), argKey("msg.ticket_in_"+ticketInReason(t)))
 		}
 		return nil
@@ -336,7 +335,7 @@ func (d *noteDesk) hostRedemption(h HostRedemption) error {
 // desk's own decision (shown and logged already), or the driver's (a
 // barcode that is no ticket number, tickets off in the validator),
 // shown and logged here.
-func (d *noteDesk) ticketReturned(e id003.Event) error {
+func (d *noteDesk) ticketReturned(e hw.NoteEvent) error {
 	if e.Ticket != "" && e.Ticket == d.returning {
 		d.returning = ""
 		return nil
@@ -345,12 +344,12 @@ func (d *noteDesk) ticketReturned(e id003.Event) error {
 	if e.Ticket != "" && len(e.Ticket) == 18 {
 		// Tickets were off in the validator: say why the cabinet turned
 		// them off (its acceptance may have changed since: then "off").
-		why = ticketRefusal(d.cur, d.set, d.scr.mode, d.tito, d.sasOn(), d.hostDown())
+		why = ticketRefusal(d.led.cur(), d.set, d.scr.mode, d.tito, d.led.sasOn(), d.led.hostDown())
 		if why == "" {
 			why = tinTicketsOff
 		}
 	}
 	d.scr.message = "ticket_in_" + why
-	return d.logOnly(meters.KindTicketIn, fmt.Sprintf("ticket %q returned by the validator: %s", e.Ticket, e.Text),
+	return d.led.logOnly(meters.KindTicketIn, fmt.Sprintf("ticket %q returned by the validator: %s", e.Ticket, e.Text),
 		"ticket_in_refused", argText(e.Ticket), argKey("msg.ticket_in_"+why))
 }

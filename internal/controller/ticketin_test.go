@@ -37,7 +37,7 @@ func (r *vrig) insertTicket(number string) {
 		r.t.Fatal(err)
 	}
 	r.serve("ticket "+number+" in escrow", func() bool {
-		t := r.c.cur.ticketIn
+		t := r.c.led.cur().ticketIn
 		return t != nil && t.Validation == number && t.Status == recovery.TicketInEscrow
 	})
 }
@@ -92,14 +92,14 @@ func TestTicketInCreditedOnce(t *testing.T) {
 	}
 	r.redeem(sas.TransferCashable, 2550)
 	r.serve("the ticket stacked and credited", func() bool {
-		return len(r.emu.Snapshot().TicketsStacked) == 1 && r.c.cur.m.Credits == 2550 && r.note() == nil
+		return len(r.emu.Snapshot().TicketsStacked) == 1 && r.c.led.cur().m.Credits == 2550 && r.note() == nil
 	})
 	tk := r.ticketsIn()[0]
 	if tk.Status != recovery.TicketInStacked || tk.Amount != 2550 || tk.Stage != sas.StageDone || tk.SASStatus != sas.RedeemedCashable {
 		t.Errorf("ticket in %+v, want stacked for 25.50, SAS done 00", tk)
 	}
-	if r.c.cur.m.Meters.BillsIn != 0 {
-		t.Errorf("bills in %v: a ticket is no bill", r.c.cur.m.Meters.BillsIn)
+	if r.c.led.cur().m.Meters.BillsIn != 0 {
+		t.Errorf("bills in %v: a ticket is no bill", r.c.led.cur().m.Meters.BillsIn)
 	}
 	if r.c.scr.message != "ticket_in_credited" {
 		t.Errorf("message %q, want ticket_in_credited", r.c.scr.message)
@@ -117,7 +117,7 @@ func TestTicketInCreditedOnce(t *testing.T) {
 	r.hostReads()
 	r.insertTicket(tinB)
 	r.redeem(sas.TransferCashable, 1000)
-	r.serve("ticket B credited", func() bool { return r.c.cur.m.Credits == 3550 && r.note() == nil })
+	r.serve("ticket B credited", func() bool { return r.c.led.cur().m.Credits == 3550 && r.note() == nil })
 	if got := r.emu.Snapshot().TicketsStacked; len(got) != 2 || got[1] != tinB {
 		t.Errorf("stacked %v, want A then B", got)
 	}
@@ -130,8 +130,8 @@ func TestTicketInHostRejects(t *testing.T) {
 	r.insertTicket(tinA)
 	r.redeem(0x84, 0) // already redeemed
 	r.serve("the ticket returned", func() bool { return len(r.emu.Snapshot().TicketsReturned) == 1 })
-	if r.c.cur.m.Credits != 0 || len(r.emu.Snapshot().TicketsStacked) != 0 {
-		t.Fatalf("credits %v, stacked %v: want nothing", r.c.cur.m.Credits, r.emu.Snapshot().TicketsStacked)
+	if r.c.led.cur().m.Credits != 0 || len(r.emu.Snapshot().TicketsStacked) != 0 {
+		t.Fatalf("credits %v, stacked %v: want nothing", r.c.led.cur().m.Credits, r.emu.Snapshot().TicketsStacked)
 	}
 	tk := r.ticketsIn()[0]
 	if tk.Status != recovery.TicketInRejected || !tk.HostRejected() || tk.Reason != "ticket already redeemed" {
@@ -151,15 +151,15 @@ func TestTicketInHostTimeout(t *testing.T) {
 	}
 	r.serve("the ticket returned", func() bool { return len(r.emu.Snapshot().TicketsReturned) == 1 })
 	tk := r.ticketsIn()[0]
-	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemTimeout || r.c.cur.m.Credits != 0 {
-		t.Errorf("ticket %+v, credits %v; want returned 88, nothing credited", tk, r.c.cur.m.Credits)
+	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemTimeout || r.c.led.cur().m.Credits != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned 88, nothing credited", tk, r.c.led.cur().m.Credits)
 	}
 	// A late LP 71 finds the record moved on: nothing changes.
 	r.host(func(c sas.Redemption) sas.Redemption {
 		n, _ := c.Redeem(sas.RedeemRequest{Code: sas.TransferCashable, Amount: 500, Number: c.Number, HasNumber: true}, 1, 0)
 		return n
 	})
-	if r.c.cur.m.Credits != 0 || r.ticketsIn()[0].Status != recovery.TicketInReturned {
+	if r.c.led.cur().m.Credits != 0 || r.ticketsIn()[0].Status != recovery.TicketInReturned {
 		t.Errorf("a late authorisation changed the record: %+v", r.ticketsIn()[0])
 	}
 }
@@ -175,8 +175,8 @@ func TestTicketInPowerCutBeforeStacking(t *testing.T) {
 	r.serve("the ticket given back", func() bool { return len(r.emu.Snapshot().TicketsReturned) == 1 })
 	r.serve("the record settled", func() bool { t := r.ticketsIn()[0]; return !t.Unresolved() && r.note() == nil })
 	tk := r.ticketsIn()[0]
-	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemUnable || r.c.cur.m.Credits != 0 {
-		t.Errorf("ticket %+v, credits %v; want returned 87, nothing credited", tk, r.c.cur.m.Credits)
+	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemUnable || r.c.led.cur().m.Credits != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned 87, nothing credited", tk, r.c.led.cur().m.Credits)
 	}
 }
 
@@ -187,7 +187,7 @@ func TestTicketInPowerCutWhileStacking(t *testing.T) {
 	r.emu.Arm(id003emu.Trap{Status: id003.StStacking, Silent: 1})
 	r.insertTicket(tinA)
 	r.redeem(sas.TransferCashable, 4000)
-	r.serve("the ticket credited", func() bool { return r.c.cur.m.Credits == 4000 && r.note() == nil })
+	r.serve("the ticket credited", func() bool { return r.c.led.cur().m.Credits == 4000 && r.note() == nil })
 	if s := r.emu.Snapshot(); s.Cuts != 1 || len(s.TicketsStacked) != 1 {
 		t.Errorf("cuts %d, stacked %v; want one cut and the ticket stacked", s.Cuts, s.TicketsStacked)
 	}
@@ -199,15 +199,15 @@ func TestTicketInCabinetDiesBeforeAck(t *testing.T) {
 	r := newTinRig(t, time.Minute)
 	r.insertTicket(tinA)
 	r.redeem(sas.TransferCashable, 1500)
-	r.serve("the credit committed", func() bool { return r.c.cur.m.Credits == 1500 })
+	r.serve("the credit committed", func() bool { return r.c.led.cur().m.Credits == 1500 })
 	r.stop()
 	r.boot()
 	r.serve("the validator idle", func() bool {
 		s := r.emu.Snapshot()
 		return s.Status == id003.StIdling && r.note() == nil
 	})
-	if r.c.cur.m.Credits != 1500 || len(r.emu.Snapshot().TicketsStacked) != 1 || r.c.cur.m.Meters.TicketsIn != 1500 {
-		t.Errorf("credits %v, tickets in meter %v, stacked %v; want 15.00 once", r.c.cur.m.Credits, r.c.cur.m.Meters.TicketsIn, r.emu.Snapshot().TicketsStacked)
+	if r.c.led.cur().m.Credits != 1500 || len(r.emu.Snapshot().TicketsStacked) != 1 || r.c.led.cur().m.Meters.TicketsIn != 1500 {
+		t.Errorf("credits %v, tickets in meter %v, stacked %v; want 15.00 once", r.c.led.cur().m.Credits, r.c.led.cur().m.Meters.TicketsIn, r.emu.Snapshot().TicketsStacked)
 	}
 }
 
@@ -223,8 +223,8 @@ func TestTicketInCabinetRestartsWhileHeld(t *testing.T) {
 	r.serve("the ticket given back and recorded", func() bool {
 		return len(r.emu.Snapshot().TicketsReturned) == 1 && !r.ticketsIn()[0].Unresolved()
 	})
-	if tk := r.ticketsIn()[0]; tk.Status != recovery.TicketInReturned || r.c.cur.m.Credits != 0 {
-		t.Errorf("ticket %+v, credits %v; want returned, nothing credited", tk, r.c.cur.m.Credits)
+	if tk := r.ticketsIn()[0]; tk.Status != recovery.TicketInReturned || r.c.led.cur().m.Credits != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned, nothing credited", tk, r.c.led.cur().m.Credits)
 	}
 }
 
@@ -249,13 +249,13 @@ func TestTicketInRefusals(t *testing.T) {
 func TestTicketInMemoryError(t *testing.T) {
 	r := newTinRig(t, time.Minute)
 	r.insertTicket(tinA)
-	r.c.fail(ErrMemory)
+	r.c.led.fail(ErrMemory)
 	r.serve("the ticket returned", func() bool { return len(r.emu.Snapshot().TicketsReturned) == 1 })
 	if tk := r.ticketsIn()[0]; tk.Status != recovery.TicketInEscrow {
 		t.Errorf("ticket %+v: the store was written under a memory error", tk)
 	}
-	if r.c.cur.m.Credits != 0 {
-		t.Errorf("credits %v, want 0", r.c.cur.m.Credits)
+	if r.c.led.cur().m.Credits != 0 {
+		t.Errorf("credits %v, want 0", r.c.led.cur().m.Credits)
 	}
 }
 
@@ -272,8 +272,8 @@ func TestTicketInPowerCutAfterAuthorisation(t *testing.T) {
 		return !t.Unresolved() && r.note() == nil && r.emu.Snapshot().Status == id003.StIdling
 	})
 	tk := r.ticketsIn()[0]
-	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemUnable || r.c.cur.m.Credits != 0 {
-		t.Errorf("ticket %+v, credits %v; want returned 87, nothing credited", tk, r.c.cur.m.Credits)
+	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemUnable || r.c.led.cur().m.Credits != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned 87, nothing credited", tk, r.c.led.cur().m.Credits)
 	}
 	if s := r.emu.Snapshot(); len(s.TicketsStacked) != 0 || len(s.TicketsReturned) != 1 {
 		t.Errorf("validator stacked %v, returned %v; want it given back", s.TicketsStacked, s.TicketsReturned)
@@ -289,14 +289,14 @@ func TestTicketInJamAfterStack(t *testing.T) {
 	r.emu.Arm(id003emu.Trap{Status: id003.StStacking, Fault: id003.StStackerJam})
 	r.insertTicket(tinA)
 	r.redeem(sas.TransferCashable, 2500)
-	r.serve("the jam", func() bool { return slices.Contains(r.c.cur.tilts(), "bill_jam") })
+	r.serve("the jam", func() bool { return slices.Contains(r.c.led.cur().tilts(), "bill_jam") })
 	r.emu.Clear()
 	r.serve("the record closed", func() bool {
-		return r.note() == nil && len(r.c.cur.tilts()) == 0 && !r.ticketsIn()[0].Unresolved()
+		return r.note() == nil && len(r.c.led.cur().tilts()) == 0 && !r.ticketsIn()[0].Unresolved()
 	})
 	tk := r.ticketsIn()[0]
-	if tk.Status != recovery.TicketInReturned || r.c.cur.m.Credits != 0 || r.c.cur.m.Meters.TicketsIn != 0 {
-		t.Errorf("ticket %+v, credits %v; want returned, nothing credited", tk, r.c.cur.m.Credits)
+	if tk.Status != recovery.TicketInReturned || r.c.led.cur().m.Credits != 0 || r.c.led.cur().m.Meters.TicketsIn != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned, nothing credited", tk, r.c.led.cur().m.Credits)
 	}
 	if !hasEvent(r.events(), meters.KindBillError, "ticket in 1 (25.00) ordered stacked, the validator") {
 		t.Errorf("the order's end not logged: %v", r.events())
@@ -318,8 +318,8 @@ func TestTicketInLinkDownWhileHeld(t *testing.T) {
 	link(true, 1) // older: ignored
 	r.serve("the ticket returned", func() bool { return len(r.emu.Snapshot().TicketsReturned) == 1 })
 	tk := r.ticketsIn()[0]
-	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemLinkDown || r.c.cur.m.Credits != 0 {
-		t.Errorf("ticket %+v, credits %v; want returned 89, nothing credited", tk, r.c.cur.m.Credits)
+	if tk.Status != recovery.TicketInReturned || tk.SASStatus != sas.RedeemLinkDown || r.c.led.cur().m.Credits != 0 {
+		t.Errorf("ticket %+v, credits %v; want returned 89, nothing credited", tk, r.c.led.cur().m.Credits)
 	}
 	if r.c.scr.message != "ticket_in_status_89" || !r.c.TITOInfo().HostDown {
 		t.Errorf("message %q, host down %v; want the link down said", r.c.scr.message, r.c.TITOInfo().HostDown)

@@ -35,13 +35,15 @@ func newTITORig(t testing.TB, every time.Duration, seed func(tx *recovery.Tx) er
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pr.Close() })
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	path := filepath.Join(t.TempDir(), "cabinet.db")
 	if seed != nil {
-		if err := st.Update(seed); err != nil {
+		st, err := recovery.Open(path, recovery.Options{Init: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = st.Update(seed)
+		st.Close()
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -50,12 +52,9 @@ func newTITORig(t testing.TB, every time.Duration, seed func(tx *recovery.Tx) er
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	tito := &TITO{Printer: p, Validation: ValidateSecureEnhanced, StatusEvery: every, Ticket: tcl.Ticket{Currency: "EUR", Lang: "en",
-		Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}
-	c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 3}, InForce: testSettings(), Exceptions: hostKinds, TITO: tito})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tito := &TITO{Printer: tcl.Device{P: p, Heading: tcl.Ticket{Currency: "EUR", Lang: "en",
+		Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}, Validation: ValidateSecureEnhanced, StatusEvery: every, ExpiryDays: 30}
+	c, st := testCabinet(t, path, Options{HW: sim.New(), RNG: SeededRNG{Seed: 3}, InForce: testSettings(), Exceptions: hostKinds, TITO: tito}, nil)
 	r := &titoRig{t: t, st: st, c: c, pr: pr}
 	r.handle(Input{Host: &HostRequest{ValidationID: &HostValidationID{MachineID: 0x654321}}})
 	return r
@@ -183,34 +182,6 @@ func TestTicketsAuditPage(t *testing.T) {
 	r.handle(HW(hw.Input{Kind: hw.ButtonPressed, Button: hw.Spot}))
 	if a := r.c.Snapshot().Audit; a.Page == "tickets" || a.Tickets != nil {
 		t.Errorf("page %q carries tickets %v", a.Page, a.Tickets)
-	}
-}
-
-// TestPrinterCondition: what a status request between tickets means: no
-// answer, paper out (before any other fault: it has its own SAS
-// exception), a fault with its flags, paper low, or ready; a power-up
-// reset, lost template data or journal mode are not faults (the next
-// print reloads the template).
-func TestPrinterCondition(t *testing.T) {
-	for _, tc := range []struct {
-		flags        tcl.Flags
-		err          error
-		cond, flags2 string
-	}{
-		{0, nil, "", ""},
-		{tcl.Busy | tcl.TopOfForm, nil, "", ""},
-		{tcl.PowerUpReset | tcl.RegionDataError | tcl.JournalMode, nil, "", ""},
-		{tcl.PaperLow, nil, printerPaperLow, ""},
-		{tcl.PaperOut | tcl.PaperLow, nil, printerPaperOut, ""},
-		{tcl.PaperOut | tcl.PaperJam, nil, printerPaperOut, ""},
-		{tcl.HeadUp | tcl.PaperLow, nil, printerFault, "head up"},
-		{tcl.PaperJam | tcl.Offline, nil, printerFault, "offline, paper jam"},
-		{tcl.PaperOut, tcl.ErrNoAnswer, printerNoAnswer, ""},
-	} {
-		cond, flags := printerCondition(tcl.Status{Flags: tc.flags}, tc.err)
-		if cond != tc.cond || flags != tc.flags2 {
-			t.Errorf("printerCondition(%s, %v) = %q %q, want %q %q", tc.flags, tc.err, cond, flags, tc.cond, tc.flags2)
-		}
 	}
 }
 

@@ -3,12 +3,12 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"cabinet/internal/hw"
-	"cabinet/internal/hw/tcl"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -58,19 +58,10 @@ const (
 	ValidateSecureEnhanced                         // the cabinet numbers them after LP 4C
 )
 
-// TicketPrinter prints one ticket (a *tcl.Printer). Print and Status are
-// called off the controller's goroutine, one at a time (a print or a
-// status request, never both at once on the line).
-type TicketPrinter interface {
-	Print(t tcl.Ticket) (tcl.Status, error)
-	// Status asks the printer's status between tickets.
-	Status() (tcl.Status, error)
-}
-
 // TITO wires cash-out by ticket (Options.TITO; nil: every cash-out is a
 // handpay).
 type TITO struct {
-	Printer    TicketPrinter // nil: no printer
+	Printer    hw.TicketPrinter // nil: no printer (tcl.Device: a TCL printer)
 	Validation TicketValidation
 	// Wait is how long a cash-out waits for the host's validation number
 	// under system validation, and a ticket in escrow for the host's LP 71
@@ -86,10 +77,9 @@ type TITO struct {
 	// validator (Options.Validator) reads tickets, the casino system
 	// redeems them over SAS (exception 67, LP 70/71).
 	TicketIn bool
-	// Ticket is the heading every ticket carries: Currency, Lang, Casino,
-	// Address1, Address2, Machine, Asset, ExpiryDays (the rest is the
-	// ticket's own).
-	Ticket tcl.Ticket
+	// ExpiryDays is how long a ticket out can be redeemed (0: never
+	// expires), recorded with it; the printer prints it in its heading.
+	ExpiryDays int
 }
 
 // TicketEventKind names a TicketEvent.
@@ -109,7 +99,7 @@ type TicketEvent struct {
 	Kind    TicketEventKind
 	Seq     uint64 // TicketPrintResult: the ticket out printed
 	Cashout uint64 // TicketValidationTimeout: the cash-out ID
-	Status  tcl.Status
+	Status  hw.PrinterStatus
 	Err     error // nil: print done (TicketPrinterStatus: the printer answered)
 	// Line are the printer line's fault reports of that conversation
 	// (lineFaults), logged as device noise.
@@ -117,8 +107,8 @@ type TicketEvent struct {
 }
 
 // lineFaults returns the line fault reports of a printer that keeps them
-// (a *tcl.Printer: garbled status replies, coalesced), nil otherwise.
-func lineFaults(p TicketPrinter) []serial.FaultReport {
+// (a tcl.Device: garbled status replies, coalesced), nil otherwise.
+func lineFaults(p hw.TicketPrinter) []serial.FaultReport {
 	if lf, ok := p.(interface{ LineFaults() []serial.FaultReport }); ok {
 		return lf.LineFaults()
 	}
@@ -184,7 +174,8 @@ func (t *TITO) wait() time.Duration {
 // cabinet it asks the screen to clear the bets placed when the credits
 // leave, and the clock for a ticket's expiry.
 type ticketDesk struct {
-	*ledger
+	led       deskLedger
+	log       *slog.Logger
 	cfg       *TITO            // Options.TITO; nil: every cash-out is a handpay
 	now       func() time.Time // Options.Now
 	clearBets func()           // the screen's bets placed go with the credits
@@ -197,16 +188,15 @@ type ticketDesk struct {
 	// line is held by whoever talks to the printer: the print's goroutine
 	// or a status poll's (one conversation at a time on the serial line).
 	line sync.Mutex
-	// printer is the printer's condition as last logged ("" ready, or
-	// printerPaperLow, printerPaperOut, printerFault, printerNoAnswer):
-	// set by the commit of its event-log entry, forgotten at a boot (the
-	// first poll finds it again).
-	printer string
+	// printer is the printer's condition as last logged: set by the
+	// commit of its event-log entry, forgotten at a boot (the first poll
+	// finds it again).
+	printer hw.PrinterCondition
 }
 
 // init wires the desk to the ledger l (before boot).
-func (d *ticketDesk) init(l *ledger, cfg *TITO, now func() time.Time, clearBets func()) {
-	d.ledger, d.cfg, d.now, d.clearBets = l, cfg, now, clearBets
+func (d *ticketDesk) init(l deskLedger, log *slog.Logger, cfg *TITO, now func() time.Time, clearBets func()) {
+	d.led, d.log, d.cfg, d.now, d.clearBets = l, log, cfg, now, clearBets
 }
 
 // TicketEvents is the channel of printer results and validation timeouts
@@ -223,7 +213,7 @@ func (c *Controller) TITOInfo() TITOInfo {
 }
 
 func (d *ticketDesk) publish(cs state, creditLimit money.Cents) {
-	ti := &TITOInfo{ID: d.id, TicketRoom: max(creditLimit-cs.m.Credits, 0), HostDown: d.hostDown()}
+	ti := &TITOInfo{ID: d.id, TicketRoom: max(creditLimit-cs.m.Credits, 0), HostDown: d.led.hostDown()}
 	if cs.ticketIn != nil {
 		ti.Redemption = cs.ticketIn.Redemption()
 	}
@@ -251,11 +241,11 @@ type waitingCashout struct {
 func (d *ticketDesk) boot() error {
 	if d.cfg != nil {
 		d.events = make(chan TicketEvent, 4)
-		d.printer = ""
+		d.printer = hw.PrinterReady
 		d.schedulePoll()
 	}
 	var ok bool
-	err := d.st.View(func(tx *recovery.Tx) error {
+	err := d.led.store().View(func(tx *recovery.Tx) error {
 		var err error
 		if _, ok, err = tx.OpenTicketOut(); err != nil {
 			return err
@@ -265,11 +255,7 @@ func (d *ticketDesk) boot() error {
 			return err
 		}
 		d.id = ValidationState{v.MachineID, v.Sequence, v.SetID, v.SetSeq}
-		ts, err := tx.TicketsIn(1)
-		if len(ts) > 0 {
-			d.cur.ticketIn = &ts[0]
-		}
-		return err
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("%w: read tickets at boot: %w", ErrMemory, err)
@@ -277,7 +263,7 @@ func (d *ticketDesk) boot() error {
 	if !ok {
 		return nil
 	}
-	return d.commit("tickets at boot", func(tx *recovery.Tx, s *state) error {
+	return d.led.commit("tickets at boot", func(tx *recovery.Tx, s *state) error {
 		t, changed, err := tx.TicketOutAtBoot()
 		if err != nil {
 			return err
@@ -286,7 +272,7 @@ func (d *ticketDesk) boot() error {
 		if !changed {
 			return nil
 		}
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, t.Reason),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, t.Reason),
 			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(t.Reason))
 	})
 }
@@ -295,7 +281,7 @@ func argText(s string) meters.Arg { return meters.Arg{Type: meters.ArgText, Valu
 
 // ticketBusy is why play waits for a ticket: a cash-out waiting for the
 // host's number, a ticket printing, or one the attendant must resolve.
-func (s *state) ticketBusy() string {
+func (s state) ticketBusy() string {
 	switch {
 	case s.cashout != nil:
 		return "waiting for the casino system's validation number"
@@ -309,7 +295,7 @@ func (s *state) ticketBusy() string {
 
 // ticketUncertain reports a ticket waiting for the attendant (the tower
 // calls them, as for a handpay).
-func (s *state) ticketUncertain() bool {
+func (s state) ticketUncertain() bool {
 	return s.ticket != nil && s.ticket.Status == recovery.TicketUncertain
 }
 
@@ -339,19 +325,19 @@ func (d *ticketDesk) refusal() string {
 		return "-"
 	case t.Printer == nil:
 		return ticketNoPrinter
-	case d.printer == printerPaperOut:
+	case d.printer == hw.PrinterPaperOut:
 		return ticketPrinterPaperOut
-	case d.printer == printerFault:
+	case d.printer == hw.PrinterFault:
 		return ticketPrinterFault
-	case d.printer == printerNoAnswer:
+	case d.printer == hw.PrinterNoAnswer:
 		return ticketPrinterNoAnswer
 	case t.Validation == ValidateNone:
 		return ticketNoValidation
-	case !d.sasOn() || d.hostDown():
+	case !d.led.sasOn() || d.led.hostDown():
 		return ticketNoHost
 	case t.Validation == ValidateSecureEnhanced && d.id.MachineID == 0:
 		return ticketNoID
-	case d.cur.m.Credits > tcl.MaxAmount:
+	case d.led.cur().m.Credits > t.Printer.Max():
 		return ticketTooLarge
 	}
 	return ""
@@ -360,19 +346,19 @@ func (d *ticketDesk) refusal() string {
 // cashOut starts a cash-out of the whole credit meter by ticket
 // (refusal said it can).
 func (d *ticketDesk) cashOut() error {
-	amount := d.cur.m.Credits
+	amount := d.led.cur().m.Credits
 	if d.cfg.Validation == ValidateSystem {
 		var id uint64
-		err := d.commit("cash out: ask the host", func(tx *recovery.Tx, s *state) error {
+		err := d.led.commit("cash out: ask the host", func(tx *recovery.Tx, s *state) error {
 			var err error
 			if id, err = tx.NextCashoutID(); err != nil {
 				return err
 			}
 			s.cashout = &waitingCashout{id: id, amount: amount}
-			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.led.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
-			return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
+			return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
 				"ticket_validation_wait", argMoney(amount))
 		})
 		if err != nil {
@@ -404,13 +390,13 @@ func (d *ticketDesk) cashOut() error {
 func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number func(tx *recovery.Tx) (string, error)) error {
 	var t recovery.TicketOut
 	var id ValidationState
-	err := d.commit(op, func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit(op, func(tx *recovery.Tx, s *state) error {
 		val, err := number(tx)
 		if err != nil {
 			return err
 		}
 		var expiry time.Time
-		if days := d.cfg.Ticket.ExpiryDays; days > 0 {
+		if days := d.cfg.ExpiryDays; days > 0 {
 			expiry = d.now().AddDate(0, 0, days)
 		}
 		if t, err = tx.IssueTicket(recovery.TicketRequest{Validation: val, Amount: amount, Expiry: expiry}); err != nil {
@@ -423,7 +409,7 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 		s.m.Meters.TicketIssued(amount)
 		s.cashout, s.ticket = nil, &t
 		if pressed {
-			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.led.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
 		}
@@ -432,7 +418,7 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 		if err != nil {
 			return err
 		}
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v issued (ticket %04d): printing", t.Validation, amount, t.TicketNumber()),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v issued (ticket %04d): printing", t.Validation, amount, t.TicketNumber()),
 			"ticket_issued", argText(t.Validation), argMoney(amount))
 	})
 	if err != nil {
@@ -447,8 +433,7 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 // startPrint runs the printer on its own goroutine for ticket t (committed
 // pending); the result comes back as a TicketEvent.
 func (d *ticketDesk) startPrint(t recovery.TicketOut) {
-	tk := d.cfg.Ticket
-	tk.Validation, tk.Amount, tk.Issued, tk.Number = t.Validation, t.Amount, t.Created.Local(), t.TicketNumber()
+	tk := hw.TicketOut{Validation: t.Validation, Amount: t.Amount, Issued: t.Created.Local(), Number: t.TicketNumber()}
 	p, events, line := d.cfg.Printer, d.events, &d.line
 	d.printing = true
 	go func() {
@@ -460,37 +445,14 @@ func (d *ticketDesk) startPrint(t recovery.TicketOut) {
 	}()
 }
 
-// Printer conditions between tickets (ticketDesk.printer; the screen shows
-// "msg.printer_"+condition, the event log "detail.printer_"+condition).
-const (
-	printerPaperLow = "paper_low"
-	printerPaperOut = "paper_out"
-	printerFault    = "fault"
-	printerNoAnswer = "no_answer"
-)
-
-// printerFaults are the status flags that stop a print besides paper out
-// (tcl's refusal before the print command). A power-up reset, lost
-// template data and journal mode are not: Print reloads the template.
-const printerFaults = tcl.PaperJam | tcl.HeadUp | tcl.ChassisOpen | tcl.Offline | tcl.SystemError | tcl.HeadError |
-	tcl.VoltageError | tcl.TemperatureError | tcl.CutterError | tcl.LibraryLoadError | tcl.BufferOverflow |
-	tcl.JobMemoryOverflow | tcl.CommandError | tcl.LibrariesCorrupt | tcl.FlashError | tcl.MissingSupplyIndex
-
-// printerCondition is the condition a status request found: no answer
-// (err), paper out, another fault (with its flags), paper low, or ready
-// (""). Paper out comes first: it has its own SAS exception (61).
-func printerCondition(st tcl.Status, err error) (cond, flags string) {
-	switch {
-	case err != nil:
-		return printerNoAnswer, ""
-	case st.Has(tcl.PaperOut):
-		return printerPaperOut, ""
-	case st.Flags&printerFaults != 0:
-		return printerFault, (st.Flags & printerFaults).String()
-	case st.Has(tcl.PaperLow):
-		return printerPaperLow, ""
-	}
-	return "", ""
+// printerWords are the printer's conditions as the screen shows them
+// ("msg.printer_"+word) and the event log records them
+// ("detail.printer_"+word).
+var printerWords = map[hw.PrinterCondition]string{
+	hw.PrinterPaperLow: "paper_low",
+	hw.PrinterPaperOut: "paper_out",
+	hw.PrinterFault:    "fault",
+	hw.PrinterNoAnswer: "no_answer",
 }
 
 // schedulePoll asks the printer's status once, TITO.StatusEvery from now,
@@ -518,26 +480,26 @@ func (d *ticketDesk) schedulePoll() {
 // sasmachine's table), so each change is logged and raised once.
 func (d *ticketDesk) printerStatus(ev TicketEvent) error {
 	defer d.schedulePoll()
-	cond, flags := printerCondition(ev.Status, ev.Err)
-	if cond == d.printer || d.cur.memErr != nil {
+	cond, flags := ev.Status.Cond, ev.Status.Faults
+	if cond == d.printer || d.led.cur().memErr != nil {
 		return nil
 	}
 	var text, detail string
 	var args []meters.Arg
 	switch cond {
-	case "":
+	case hw.PrinterReady:
 		text, detail = "ticket printer ready", "printer_ok"
-	case printerPaperLow:
+	case hw.PrinterPaperLow:
 		text, detail = "ticket printer paper low", "printer_paper_low"
-	case printerPaperOut:
+	case hw.PrinterPaperOut:
 		text, detail = "ticket printer out of paper: cash-outs are handpays", "printer_paper_out"
-	case printerFault:
+	case hw.PrinterFault:
 		text, detail, args = fmt.Sprintf("ticket printer fault (%s): cash-outs are handpays", flags), "printer_fault", []meters.Arg{argText(flags)}
-	case printerNoAnswer:
+	case hw.PrinterNoAnswer:
 		text, detail = fmt.Sprintf("ticket printer not answering (%v): cash-outs are handpays", ev.Err), "printer_no_answer"
 	}
-	err := d.commit("printer status", func(tx *recovery.Tx, s *state) error {
-		return d.logDetail(tx, meters.KindTicketOut, text, detail, args...)
+	err := d.led.commit("printer status", func(tx *recovery.Tx, s *state) error {
+		return d.led.logDetail(tx, meters.KindTicketOut, text, detail, args...)
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: printer status: %w", err)
@@ -549,22 +511,22 @@ func (d *ticketDesk) printerStatus(ev TicketEvent) error {
 // printerNotice is the screen's notice of the printer's condition ("" when
 // ready or not polled).
 func (d *ticketDesk) printerNotice() string {
-	if d.printer == "" {
+	if d.printer == hw.PrinterReady {
 		return ""
 	}
-	return "printer_" + d.printer
+	return "printer_" + printerWords[d.printer]
 }
 
 // event handles a printer result or a validation timeout.
 func (d *ticketDesk) event(ev TicketEvent) error {
-	if d.cur.memErr != nil && ev.Kind == TicketValidationTimeout {
+	if d.led.cur().memErr != nil && ev.Kind == TicketValidationTimeout {
 		return nil // the store is evidence: nothing to pay from
 	}
 	err := d.ticketEvent(ev)
 	// The line's reports after the event's own record (a print result is
 	// never held back by a log entry).
 	for _, r := range ev.Line {
-		err = errors.Join(err, d.lineFault(devicePrinter, r))
+		err = errors.Join(err, d.led.lineFault(devicePrinter, r))
 	}
 	return err
 }
@@ -576,7 +538,7 @@ func (d *ticketDesk) ticketEvent(ev TicketEvent) error {
 		d.printing = false
 		return d.printResult(ev)
 	case TicketValidationTimeout:
-		if d.cur.cashout == nil || d.cur.cashout.id != ev.Cashout {
+		if d.led.cur().cashout == nil || d.led.cur().cashout.id != ev.Cashout {
 			return nil // answered (or abandoned) meanwhile
 		}
 		return d.handpay(ticketHostTimeout, false)
@@ -589,11 +551,11 @@ func (d *ticketDesk) ticketEvent(ev TicketEvent) error {
 // printResult commits the printer's result for the pending ticket: printed
 // on print done, uncertain on any failure.
 func (d *ticketDesk) printResult(ev TicketEvent) error {
-	if d.cur.memErr != nil {
+	if d.led.cur().memErr != nil {
 		d.log.Error("ticket print result during memory error: not recorded (the boot finds it uncertain)", "seq", ev.Seq, "err", ev.Err)
 		return nil
 	}
-	return d.commit("ticket print result", func(tx *recovery.Tx, s *state) error {
+	return d.led.commit("ticket print result", func(tx *recovery.Tx, s *state) error {
 		if ev.Err == nil {
 			t, err := tx.TicketPrintDone(ev.Seq)
 			if err != nil {
@@ -602,10 +564,10 @@ func (d *ticketDesk) printResult(ev TicketEvent) error {
 			s.m.Meters.TicketPrinted(t.Amount)
 			s.ticket = &t
 			text := fmt.Sprintf("ticket %s of %v printed", t.Validation, t.Amount)
-			if ev.Status.Has(tcl.PaperLow) {
+			if ev.Status.PaperLow {
 				text += " (printer paper low)"
 			}
-			return d.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
+			return d.led.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
 		}
 		reason := printReason(ev.Err)
 		t, err := tx.TicketPrintFailed(ev.Seq, reason)
@@ -613,43 +575,37 @@ func (d *ticketDesk) printResult(ev TicketEvent) error {
 			return err
 		}
 		s.ticket = &t
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, reason),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, reason),
 			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(reason))
 	})
 }
 
 // printReason is the attendant's record of a failed print: the printer's
-// condition and how far the print got.
-func printReason(err error) string {
-	var pe *tcl.PrintError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("printer: %v (%s)", pe.Err, pe.Stage)
-	}
-	return "printer: " + err.Error()
-}
+// condition and how far the print got, in the driver's words.
+func printReason(err error) string { return "printer: " + err.Error() }
 
 // handpay locks a handpay for the credit meter, as a cash-out
 // without tickets does, with the reason the ticket could not be printed
 // (reason "" or "-": none to show). pressed: this is the commit of the
 // CASH OUT press (SAS 66), not the end of a wait for the host that was.
 func (d *ticketDesk) handpay(reason string, pressed bool) error {
-	err := d.commit("cash out", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("cash out", func(tx *recovery.Tx, s *state) error {
 		m := &s.m
 		m.Handpay, m.HandpayKind = m.Credits, HandpayCashout
 		s.cashout, s.ticketReason = nil, ""
 		if pressed {
-			if err := d.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
+			if err := d.led.emit(tx, HostEvent{Kind: HostCashout}); err != nil {
 				return err
 			}
 		}
-		if err := d.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
+		if err := d.led.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
 			return err
 		}
 		if reason == "" || reason == "-" {
 			return nil
 		}
 		s.ticketReason = reason
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v by handpay, no ticket: %s", m.Credits, reason),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v by handpay, no ticket: %s", m.Credits, reason),
 			"ticket_handpay", argMoney(m.Credits), argKey("tito_reason."+reason))
 	})
 	if err != nil {
@@ -661,10 +617,10 @@ func (d *ticketDesk) handpay(reason string, pressed bool) error {
 
 // hostValidation is the host's LP 58 for the waiting cash-out.
 func (d *ticketDesk) hostValidation(v HostValidation) error {
-	if d.cur.memErr != nil {
+	if d.led.cur().memErr != nil {
 		return nil // the store is evidence: nothing is issued
 	}
-	w := d.cur.cashout
+	w := d.led.cur().cashout
 	if w == nil || w.id != v.Cashout {
 		d.log.Warn("host validation number for a cash-out no longer waiting: ignored", "cashout", v.Cashout)
 		return nil
@@ -690,7 +646,7 @@ func (d *ticketDesk) hostValidation(v HostValidation) error {
 // (sas.ValidationID.Apply) committed with its event-log entry.
 func (d *ticketDesk) hostValidationID(h HostValidationID) error {
 	var id ValidationState
-	err := d.commit("host validation ID", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("host validation ID", func(tx *recovery.Tx, s *state) error {
 		if tx == nil {
 			return errNothing
 		}
@@ -706,7 +662,7 @@ func (d *ticketDesk) hostValidationID(h HostValidationID) error {
 			return err
 		}
 		id = ValidationState{next.MachineID, next.Sequence, next.SetID, next.SetSeq}
-		return d.logDetail(tx, meters.KindHost, fmt.Sprintf("host: ticket validation ID %06X, sequence %d (LP 4C)", next.MachineID, next.Sequence),
+		return d.led.logDetail(tx, meters.KindHost, fmt.Sprintf("host: ticket validation ID %06X, sequence %d (LP 4C)", next.MachineID, next.Sequence),
 			"host_validation_id", argText(fmt.Sprintf("%06X", next.MachineID)), argCount(uint64(next.Sequence)))
 	})
 	if errors.Is(err, errNothing) {
@@ -721,7 +677,7 @@ func (d *ticketDesk) hostValidationID(h HostValidationID) error {
 // hostValidationRead records that the host read and acknowledged the LP
 // 4D validation records of tickets seqs.
 func (d *ticketDesk) hostValidationRead(seqs []uint64) error {
-	return d.commit("host read validation records", func(tx *recovery.Tx, s *state) error {
+	return d.led.commit("host read validation records", func(tx *recovery.Tx, s *state) error {
 		if tx == nil {
 			return nil
 		}
@@ -738,16 +694,16 @@ func (d *ticketDesk) hostValidationRead(seqs []uint64) error {
 // ticket is printed again with the same validation number; with the audit
 // key on, it is voided and its amount paid by hand.
 func (d *ticketDesk) attendant() error {
-	t := d.cur.ticket
-	if d.cur.switches[hw.AuditKey] {
-		return d.commit("attendant voids ticket", func(tx *recovery.Tx, s *state) error {
+	t := d.led.cur().ticket
+	if d.led.cur().switches[hw.AuditKey] {
+		return d.led.commit("attendant voids ticket", func(tx *recovery.Tx, s *state) error {
 			v, err := tx.TicketVoid(t.Seq)
 			if err != nil {
 				return err
 			}
 			s.m.Meters.TicketVoided(v.Amount)
 			s.ticket = &v
-			return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s voided: %v paid by the attendant", v.Validation, v.Amount),
+			return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s voided: %v paid by the attendant", v.Validation, v.Amount),
 				"ticket_voided", argText(v.Validation), argMoney(v.Amount))
 		})
 	}
@@ -755,13 +711,13 @@ func (d *ticketDesk) attendant() error {
 		return fmt.Errorf("%w: no printer to reprint ticket %s", ErrNotNow, t.Validation)
 	}
 	var r recovery.TicketOut
-	err := d.commit("attendant reprints ticket", func(tx *recovery.Tx, s *state) error {
+	err := d.led.commit("attendant reprints ticket", func(tx *recovery.Tx, s *state) error {
 		var err error
 		if r, err = tx.TicketReprint(t.Seq); err != nil {
 			return err
 		}
 		s.ticket = &r
-		return d.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v reprinted by the attendant (same validation number, reprint %d)", r.Validation, r.Amount, r.Reprints),
+		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v reprinted by the attendant (same validation number, reprint %d)", r.Validation, r.Amount, r.Reprints),
 			"ticket_reprint", argText(r.Validation), argMoney(r.Amount))
 	})
 	if err != nil {

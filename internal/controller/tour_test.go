@@ -29,11 +29,11 @@ func TestMenuSpotFollowsHighlight(t *testing.T) {
 	r.mustPress(hw.Deal)
 	r.mustPress(hw.BetPlus)
 	r.mustPress(hw.Deal)
-	if r.c.cur.open == nil {
+	if r.c.led.cur().open == nil {
 		t.Skip("the deal settled at once: no round to resume")
 	}
 	r.boot()
-	for r.c.cur.open != nil {
+	for r.c.led.cur().open != nil {
 		r.mustPress(hw.Stand)
 	}
 	r.mustPress(hw.Game)
@@ -59,7 +59,7 @@ func toDuel(r *rig) {
 	}
 	r.mustPress(hw.Deal) // to the table
 	r.mustPress(hw.Deal) // buy a session
-	if r.c.Snapshot().Game != game.Duel || !duelSessionOpen(r.c.cur) {
+	if r.c.Snapshot().Game != game.Duel || !duelSessionOpen(r.c.led.cur()) {
 		r.t.Fatalf("no Poker Duel session after buying one (mode %s)", r.c.Snapshot().Mode)
 	}
 }
@@ -125,7 +125,7 @@ func TestEveryRefusalSaysWhy(t *testing.T) {
 				continue
 			}
 			m := r.c.Snapshot().Message
-			if m == "" || m == NoticeNotNow {
+			if m == "" || m == NoticeStepFailed {
 				t.Errorf("%s: %s refused with notice %q, want a reason", where, b, m)
 			}
 			seen[m] = true
@@ -144,20 +144,20 @@ func TestEveryRefusalSaysWhy(t *testing.T) {
 	sweep("betting table")
 	r.mustPress(hw.BetPlus)
 	r.mustPress(hw.Deal)
-	for r.c.cur.open != nil && !r.c.Snapshot().Lamps.Has(hw.Hit) {
+	for r.c.led.cur().open != nil && !r.c.Snapshot().Lamps.Has(hw.Hit) {
 		r.mustPress(hw.No) // the insurance question
 	}
-	if r.c.cur.open == nil {
+	if r.c.led.cur().open == nil {
 		t.Fatal("seed 6: the classic round settled at the deal; the test needs a hit")
 	}
 	r.mustPress(hw.Hit)
-	if r.c.cur.open != nil && len(r.c.cur.round.Table().Hands[0].Cards) == 3 {
+	if r.c.led.cur().open != nil && len(r.c.led.cur().round.Table().Hands[0].Cards) == 3 {
 		if err := r.press(hw.Double); err == nil || r.c.Snapshot().Message != NoticeDoubleTwoCards {
 			t.Errorf("DOUBLE on three cards: %v, notice %q, want %q", err, r.c.Snapshot().Message, NoticeDoubleTwoCards)
 		}
 		sweep("round after a hit")
 	}
-	for r.c.cur.open != nil {
+	for r.c.led.cur().open != nil {
 		r.mustPress(hw.Stand)
 	}
 	r.set(hw.MainDoor, true)
@@ -195,7 +195,7 @@ func TestEveryRefusalSaysWhy(t *testing.T) {
 // meter, not on the menu's, help's or another game's table (issue 26).
 func TestWinStaysAtItsTable(t *testing.T) {
 	r := newRig(t, 3)
-	for r.c.cur.win == 0 || r.c.cur.open != nil || r.c.cur.m.Handpay > 0 {
+	for r.c.led.cur().win == 0 || r.c.led.cur().open != nil || r.c.led.cur().m.Handpay > 0 {
 		if err := r.c.Handle(Input{Auto: &AutoStep{Game: game.Classic}}); err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func TestWinStaysAtItsTable(t *testing.T) {
 			t.Fatal("no win in 200 rounds")
 		}
 	}
-	won := r.c.cur.win
+	won := r.c.led.cur().win
 	if s := r.c.Snapshot(); s.Mode != view.Table || s.Win != won {
 		t.Fatalf("at the table after a win: mode %s, win %v; want %v", s.Mode, s.Win, won)
 	}

@@ -29,7 +29,7 @@ type vrig struct {
 	path   string
 	st     *recovery.Store
 	c      *Controller
-	v      *Validator
+	v      *id003.Seam
 	emu    *id003emu.Validator
 	port   *id003.Port
 	cancel context.CancelFunc
@@ -62,17 +62,9 @@ func newVRigTITO(t *testing.T, mod func(*InForce), tito *TITO) *vrig {
 // process would after a crash: the emulator keeps its state.
 func (r *vrig) boot() {
 	r.t.Helper()
-	st, err := recovery.Open(r.path, recovery.Options{Init: true})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.st = st
-	r.v = NewValidator()
-	c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.c = c
+	r.v = id003.NewSeam()
+	r.c, r.st = testCabinet(r.t, r.path, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito}, nil)
+	var err error
 	if r.port, err = id003.OpenPort(r.emu.Path); err != nil {
 		r.t.Fatal(err)
 	}
@@ -89,7 +81,7 @@ func (r *vrig) boot() {
 	ctx, r.cancel = context.WithCancel(context.Background())
 	r.done = make(chan error, 1)
 	go func() { r.done <- d.Run(ctx) }()
-	r.c.publish(r.c.cur) // the acceptance to the driver
+	r.c.publish(r.c.led.cur()) // the acceptance to the driver
 }
 
 // stop ends the driver (as a killed process: it tells the validator
@@ -113,13 +105,13 @@ func (r *vrig) serve(what string, cond func() bool) {
 	deadline := time.After(20 * time.Second)
 	for !cond() {
 		select {
-		case req := <-r.v.Requests():
+		case req := <-r.v.Calls():
 			if err := r.c.Handle(Input{Note: req}); err != nil {
 				r.t.Logf("handle %s: %v", req, err)
 			}
 		case <-time.After(5 * time.Millisecond):
 		case <-deadline:
-			r.t.Fatalf("waiting for %s: validator %+v, credits %v, tilts %v", what, r.emu.Snapshot(), r.c.cur.m.Credits, r.c.cur.tilts())
+			r.t.Fatalf("waiting for %s: validator %+v, credits %v, tilts %v", what, r.emu.Snapshot(), r.c.led.cur().m.Credits, r.c.led.cur().tilts())
 		}
 	}
 }
@@ -147,10 +139,10 @@ func (r *vrig) settled() {
 	r.t.Helper()
 	r.serve("the note settled", func() bool {
 		s := r.emu.Snapshot()
-		return (s.Status == id003.StIdling || s.Status == id003.StDisabled) && r.c.cur.m.Meters.BillsIn == stackedValue(s) && r.note() == nil
+		return (s.Status == id003.StIdling || s.Status == id003.StDisabled) && r.c.led.cur().m.Meters.BillsIn == stackedValue(s) && r.note() == nil
 	})
 	s := r.emu.Snapshot()
-	if got, want := r.c.cur.m.Meters.BillsIn, stackedValue(s); got != want {
+	if got, want := r.c.led.cur().m.Meters.BillsIn, stackedValue(s); got != want {
 		r.t.Fatalf("bills in %v, notes stacked %v (%x)", got, want, s.Stacked)
 	}
 }
@@ -171,7 +163,7 @@ func TestValidatorCreditsStackedNotes(t *testing.T) {
 		r.insert(code)
 		r.settled()
 	}
-	m := r.c.cur.m
+	m := r.c.led.cur().m
 	if m.Credits != 3500 || m.Meters.BillsIn != 3500 || m.Meters.Bills["2000"] != 1 {
 		t.Errorf("credits %v, bills in %v, bill meters %v; want 35.00 from 5+20+10", m.Credits, m.Meters.BillsIn, m.Meters.Bills)
 	}
@@ -187,8 +179,8 @@ func TestValidatorReturnsWhatAcceptanceRefuses(t *testing.T) {
 	r.insert(0x63) // 10.00: past the limit
 	r.serve("the note returned", func() bool { return len(r.emu.Snapshot().Returned) == 1 })
 	r.settled()
-	if r.c.cur.m.Credits != 2000 {
-		t.Errorf("credits %v, want 20.00", r.c.cur.m.Credits)
+	if r.c.led.cur().m.Credits != 2000 {
+		t.Errorf("credits %v, want 20.00", r.c.led.cur().m.Credits)
 	}
 	if !hasEvent(r.events(), meters.KindBillRefused, "bill 10.00 refused: it would take the credits past the credit limit") {
 		t.Errorf("no refusal logged: %v", r.events())
@@ -210,8 +202,8 @@ func TestValidatorReturnsWhatAcceptanceRefuses(t *testing.T) {
 	}
 	r.insert(0x62) // 5.00 still fits
 	r.settled()
-	if r.c.cur.m.Credits != 2500 {
-		t.Errorf("credits %v, want 25.00", r.c.cur.m.Credits)
+	if r.c.led.cur().m.Credits != 2500 {
+		t.Errorf("credits %v, want 25.00", r.c.led.cur().m.Credits)
 	}
 }
 
@@ -220,18 +212,18 @@ func TestValidatorReturnsWhatAcceptanceRefuses(t *testing.T) {
 // order is written.
 func TestEscrowDecisionFollowsAcceptance(t *testing.T) {
 	r := newRig(t, 1)
-	r.c.opt.Validator = NewValidator()
-	escrow := func(v money.Cents) id003.Decision {
+	r.c.opt.Validator = id003.NewSeam()
+	escrow := func(v money.Cents) hw.NoteAnswer {
 		t.Helper()
-		req := &NoteRequest{kind: noteEscrow, note: id003.Note{Code: 0x62, Value: v}, reply: make(chan noteReply, 1)}
+		req := &hw.NoteCall{Kind: hw.NoteEscrow, Value: v, Reply: make(chan hw.NoteAnswer, 1)}
 		if err := r.c.Handle(Input{Note: req}); err != nil {
 			t.Fatal(err)
 		}
-		a := <-req.reply
-		if a.err != nil {
-			t.Fatal(a.err)
+		a := <-req.Reply
+		if a.Err != nil {
+			t.Fatal(a.Err)
 		}
-		return a.dec
+		return a
 	}
 	noRecord := func() {
 		t.Helper()
@@ -276,8 +268,8 @@ func TestValidatorPowerCutWhileStacking(t *testing.T) {
 	r.emu.Arm(id003emu.Trap{Status: id003.StStacking, Silent: 1})
 	r.insert(0x65)
 	r.settled()
-	if s := r.emu.Snapshot(); s.Cuts != 1 || len(s.Stacked) != 1 || r.c.cur.m.Credits != 5000 {
-		t.Errorf("cuts %d, stacked %x, credits %v; want one cut, 50.00 stacked and credited", s.Cuts, s.Stacked, r.c.cur.m.Credits)
+	if s := r.emu.Snapshot(); s.Cuts != 1 || len(s.Stacked) != 1 || r.c.led.cur().m.Credits != 5000 {
+		t.Errorf("cuts %d, stacked %x, credits %v; want one cut, 50.00 stacked and credited", s.Cuts, s.Stacked, r.c.led.cur().m.Credits)
 	}
 }
 
@@ -290,8 +282,8 @@ func TestValidatorPowerCutBeforeStacking(t *testing.T) {
 	r.insert(0x63)
 	r.serve("the note given back", func() bool { return len(r.emu.Snapshot().Returned) == 1 })
 	r.settled()
-	if r.c.cur.m.Credits != 0 {
-		t.Errorf("credits %v, want 0", r.c.cur.m.Credits)
+	if r.c.led.cur().m.Credits != 0 {
+		t.Errorf("credits %v, want 0", r.c.led.cur().m.Credits)
 	}
 	if !hasEvent(r.events(), meters.KindBillRefused, "powered up (power up with bill in acceptor (41h)) before stacking it") {
 		t.Errorf("no resolution logged: %v", r.events())
@@ -304,12 +296,12 @@ func TestValidatorPowerCutBeforeStacking(t *testing.T) {
 func TestValidatorHostDiesBeforeAck(t *testing.T) {
 	r := newVRig(t, nil)
 	r.insert(0x66)
-	r.serve("the credit committed", func() bool { return r.c.cur.m.Credits == 10000 })
+	r.serve("the credit committed", func() bool { return r.c.led.cur().m.Credits == 10000 })
 	r.stop() // the driver may or may not have sent its ACK
 	r.boot()
 	r.settled()
-	if r.c.cur.m.Credits != 10000 || len(r.emu.Snapshot().Stacked) != 1 {
-		t.Errorf("credits %v, stacked %x; want 100.00 once", r.c.cur.m.Credits, r.emu.Snapshot().Stacked)
+	if r.c.led.cur().m.Credits != 10000 || len(r.emu.Snapshot().Stacked) != 1 {
+		t.Errorf("credits %v, stacked %x; want 100.00 once", r.c.led.cur().m.Credits, r.emu.Snapshot().Stacked)
 	}
 }
 
@@ -329,27 +321,27 @@ func TestValidatorFaultsTilt(t *testing.T) {
 		{id003.StFailure, "bill_error", HostValidatorFailure, 0},
 	} {
 		r.emu.Fault(tc.st, 0xA2)
-		r.serve(tc.st.String()+" tilt", func() bool { return slices.Contains(r.c.cur.tilts(), tc.tilt) })
-		if acceptance(r.c.cur, &r.c.set, r.c.scr.mode) != 0 {
+		r.serve(tc.st.String()+" tilt", func() bool { return slices.Contains(r.c.led.cur().tilts(), tc.tilt) })
+		if acceptance(r.c.led.cur(), &r.c.set, r.c.scr.mode) != 0 {
 			t.Errorf("%s: acceptance on during the tilt", tc.st)
 		}
 		if q := r.queuedCodes(); !slices.Contains(q, byte(tc.raise)) {
 			t.Errorf("%s: exceptions %v, want %d", tc.st, q, tc.raise)
 		}
 		r.emu.Clear()
-		r.serve(tc.st.String()+" cleared", func() bool { return len(r.c.cur.tilts()) == 0 })
+		r.serve(tc.st.String()+" cleared", func() bool { return len(r.c.led.cur().tilts()) == 0 })
 		if q := r.queuedCodes(); tc.clearRaw != 0 && !slices.Contains(q, byte(tc.clearRaw)) {
 			t.Errorf("%s cleared: exceptions %v, want %d", tc.st, q, tc.clearRaw)
 		}
 	}
 	// Silence: a tilt with its reason, acceptance off, until it answers.
 	r.emu.Mute(true)
-	r.serve("the gone tilt", func() bool { return slices.Contains(r.c.cur.tilts(), "validator_gone") })
+	r.serve("the gone tilt", func() bool { return slices.Contains(r.c.led.cur().tilts(), "validator_gone") })
 	if !hasEvent(r.events(), meters.KindTilt, "note validator not answering: no valid answer") {
 		t.Errorf("no reason logged: %v", r.events())
 	}
 	r.emu.Mute(false)
-	r.serve("the validator back", func() bool { return len(r.c.cur.tilts()) == 0 })
+	r.serve("the validator back", func() bool { return len(r.c.led.cur().tilts()) == 0 })
 	// A garbled answer begins a line fault, logged with its reason and
 	// bytes; nothing is credited.
 	r.emu.Garble(id003emu.GarbleCRC)
@@ -373,7 +365,7 @@ func TestValidatorSelfCheck(t *testing.T) {
 	r := newVRig(t, nil)
 	r.serve("the validator idling", func() bool { return r.emu.Snapshot().Status == id003.StIdling && r.v.Info().Status == id003.StIdling })
 	got := map[string]string{}
-	for _, kv := range r.c.selfChecks(r.c.cur) {
+	for _, kv := range r.c.selfChecks(r.c.led.cur()) {
 		got[kv.Key] = kv.Value
 	}
 	want := map[string]string{"validator": checkOK, "validator_model": "ID003-EMU(EUR)-100-SS", "validator_version": "ID003-05V100-00 01JAN26", "validator_status": "idling"}
@@ -384,7 +376,7 @@ func TestValidatorSelfCheck(t *testing.T) {
 	}
 	r.emu.Fault(id003.StStackerOpen, 0)
 	r.serve("stacker open", func() bool { return r.v.Info().Status == id003.StStackerOpen })
-	for _, kv := range r.c.selfChecks(r.c.cur) {
+	for _, kv := range r.c.selfChecks(r.c.led.cur()) {
 		if kv.Key == "validator" && kv.Value != checkFailed || kv.Key == "validator_status" && kv.Value != "stacker open" {
 			t.Errorf("with the stacker open: %s = %q", kv.Key, kv.Value)
 		}
@@ -404,10 +396,10 @@ func TestValidatorPowerCutWhileCabinetDown(t *testing.T) {
 	r.boot()
 	r.settled()
 	s := r.emu.Snapshot()
-	if len(s.Stacked)+len(s.Returned) != 1 || r.c.cur.m.Credits != stackedValue(s) {
-		t.Errorf("stacked %x, returned %x, credits %v", s.Stacked, s.Returned, r.c.cur.m.Credits)
+	if len(s.Stacked)+len(s.Returned) != 1 || r.c.led.cur().m.Credits != stackedValue(s) {
+		t.Errorf("stacked %x, returned %x, credits %v", s.Stacked, s.Returned, r.c.led.cur().m.Credits)
 	}
-	t.Logf("stacked %x, returned %x, credits %v", s.Stacked, s.Returned, r.c.cur.m.Credits)
+	t.Logf("stacked %x, returned %x, credits %v", s.Stacked, s.Returned, r.c.led.cur().m.Credits)
 }
 
 // Under a memory error the validator's power up is not resolved (the
@@ -415,10 +407,10 @@ func TestValidatorPowerCutWhileCabinetDown(t *testing.T) {
 func TestValidatorMemoryError(t *testing.T) {
 	r := newVRig(t, nil)
 	r.serve("the validator idling", func() bool { return r.emu.Snapshot().Status == id003.StIdling })
-	r.c.fail(ErrMemory)
+	r.c.led.fail(ErrMemory)
 	r.emu.PowerCycle()
 	r.serve("the power up seen", func() bool { return r.emu.Snapshot().Status == id003.StDisabled })
-	if d, err := r.c.noteEscrow(id003.Note{Code: 0x62, Value: 500}); err != nil || d.Stack {
+	if d, err := r.c.notes.escrow(500); err != nil || d.Stack {
 		t.Errorf("escrow under a memory error = %+v, %v; want returned", d, err)
 	}
 }
@@ -434,11 +426,11 @@ func TestValidatorJamAfterStack(t *testing.T) {
 	r := newVRig(t, nil)
 	r.emu.Arm(id003emu.Trap{Status: id003.StStacking, Fault: id003.StStackerJam})
 	r.insert(0x62)
-	r.serve("the jam", func() bool { return slices.Contains(r.c.cur.tilts(), "bill_jam") })
+	r.serve("the jam", func() bool { return slices.Contains(r.c.led.cur().tilts(), "bill_jam") })
 	r.emu.Clear()
-	r.serve("the record closed", func() bool { return r.note() == nil && len(r.c.cur.tilts()) == 0 })
-	if r.c.cur.m.Credits != 0 {
-		t.Errorf("credits %v, want 0 (no vend valid)", r.c.cur.m.Credits)
+	r.serve("the record closed", func() bool { return r.note() == nil && len(r.c.led.cur().tilts()) == 0 })
+	if r.c.led.cur().m.Credits != 0 {
+		t.Errorf("credits %v, want 0 (no vend valid)", r.c.led.cur().m.Credits)
 	}
 	if !hasEvent(r.events(), meters.KindBillError, "note 5.00 ordered stacked, the validator") {
 		t.Errorf("the order's end not logged: %v", r.events())
@@ -468,7 +460,7 @@ func TestNoisyValidatorKeepsTheLog(t *testing.T) {
 	r.serve("1,100 damaged answers", func() bool { return r.emu.Snapshot().Requests >= start+1100 })
 	r.emu.GarbleAll()
 	r.serve("the line fault cleared", func() bool { return hasEvent(r.events(), meters.KindDevice, "line fault cleared") })
-	r.serve("the validator back", func() bool { return len(r.c.cur.tilts()) == 0 })
+	r.serve("the validator back", func() bool { return len(r.c.led.cur().tilts()) == 0 })
 
 	evs := r.events()
 	for _, k := range []string{meters.KindMemoryClear, meters.KindPowerUp} {

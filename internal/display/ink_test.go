@@ -90,7 +90,7 @@ func textFitScreens(t *testing.T) []namedShot {
 		controller.NoticeSideNeedsMain, controller.NoticeRoyalNeedsBoth, controller.NoticeNoBet,
 		controller.NoticeCreditLimit, controller.NoticeBillInhibited, controller.NoticeBillJammed,
 		controller.NoticeBillRefused, controller.NoticeBillError, controller.NoticeOperatorRound,
-		controller.NoticeResetInAudit, controller.NoticeNotNow, controller.NoticeHostLocked, controller.NoticeHostGameOff,
+		controller.NoticeResetInAudit, controller.NoticeStepFailed, controller.NoticeHostLocked, controller.NoticeHostGameOff,
 		controller.NoticeResultShown, controller.NoticeDealAgain, controller.NoticeDealBets} {
 		if len(i18n.T("fr", "msg."+k)) > len(i18n.T("fr", "msg."+long)) {
 			long = k

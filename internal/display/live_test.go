@@ -18,6 +18,7 @@ import (
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
@@ -70,10 +71,7 @@ func TestBurstOnLiveWindow(t *testing.T) {
 		t.Fatalf("shipped configuration: games %v, pace %d ms, hold %d ms, pause %d ms; the test wants Royal Poker, Free Bet, Zappit first, all set, the pause at least 250 ms",
 			set.Games, set.DealPaceMS, set.ResultHoldMS, set.DecisionPauseMS)
 	}
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "live.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "live.db"), recovery.Options{})
 	t.Cleanup(func() { st.Close() })
 	be := sim.New()
 	pres := controller.NewPresentation()

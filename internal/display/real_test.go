@@ -18,6 +18,7 @@ import (
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/i18n"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
@@ -134,10 +135,7 @@ func realController(t *testing.T) (*controller.Controller, *config.Config, contr
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "real.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "real.db"), recovery.Options{})
 	t.Cleanup(func() { st.Close() })
 	// The return check of the rules in force, as `cabinet run` wires it:
 	// help shows the figures.

@@ -13,6 +13,7 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	"cabinet/internal/view"
 )
@@ -31,10 +32,7 @@ func ticketShots(t *testing.T) []namedShot {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pr.Close() })
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "tickets.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "tickets.db"), recovery.Options{})
 	t.Cleanup(func() { st.Close() })
 	if err := st.Update(func(tx *recovery.Tx) error {
 		in, err := tx.TicketInserted("001234567890123456")
@@ -51,8 +49,8 @@ func ticketShots(t *testing.T) []namedShot {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	tito := &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: tcl.Ticket{Currency: "EUR", Lang: "fr",
-		Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}
+	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: tcl.Ticket{Currency: "EUR", Lang: "fr",
+		Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: 30}
 	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5}, InForce: set,
 		Exceptions: func(controller.HostEvent) []byte { return nil }, TITO: tito})
 	if err != nil {

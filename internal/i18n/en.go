@@ -535,7 +535,7 @@ var en = map[string]string{
 	"msg.funds":               "Not enough credit",
 	"msg.max_bet":             "Table maximum reached",
 	"msg.min_bet":             "Bet below the table minimum",
-	"msg.not_now":             "Not now",
+	"msg.step_failed":         "That could not be done: the attendant finds why in the event log",
 	"msg.result_shown":        "The result stays on screen a moment: the next round follows",
 	"msg.duel_no_cards":       "No card to choose yet: DEAL deals the hand",
 	"msg.round_in_play":       "A round is in play: finish it first",

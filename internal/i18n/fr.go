@@ -535,7 +535,7 @@ var fr = map[string]string{
 	"msg.funds":               "Crédit insuffisant",
 	"msg.max_bet":             "Mise maximale de la table atteinte",
 	"msg.min_bet":             "Mise inférieure au minimum de la table",
-	"msg.not_now":             "Pas maintenant",
+	"msg.step_failed":         "Action impossible : le préposé en trouve la raison dans le journal",
 	"msg.result_shown":        "Le résultat reste affiché un instant : la donne suivante arrive",
 	"msg.duel_no_cards":       "Pas encore de carte à choisir : DONNE distribue la main",
 	"msg.round_in_play":       "Une partie est en cours : terminez-la d'abord",

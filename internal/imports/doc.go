@@ -1,4 +1,6 @@
-// Package imports holds no code: its test is the project's import rules,
-// which package may import which (docs/architecture.md). scripts/test runs
-// it beside the raylib and pure-engine checks.
+// Package imports holds no code: its test is the project's import rules in
+// two tables, which package may import which (rules) and what a package
+// may reach at any depth (reach: raylib only in the display and the
+// program, the pure rule engines, no GPIO driver under the configuration);
+// docs/architecture.md. scripts/test runs it.
 package imports

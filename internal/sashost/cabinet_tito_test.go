@@ -29,6 +29,7 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	"cabinet/internal/sashost"
 	"cabinet/internal/sasmachine"
@@ -44,18 +45,16 @@ type cabinet struct {
 // link on the casino's pty, in validation mode mode.
 func boot(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mode sas.ValidationMode) *cabinet {
 	t.Helper()
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, path, recovery.Options{})
 	p, err := tcl.Open(pr.Path, 9600, tcl.Options{Poll: time.Millisecond, Reply: 50 * time.Millisecond, NoAnswer: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	tito := &controller.TITO{Printer: p, Validation: controller.TicketValidation(mode), Wait: 30 * time.Second,
-		Ticket: tcl.Ticket{Currency: "EUR", Lang: "en", Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}
+	heading := tcl.Ticket{Currency: "EUR", Lang: "en", Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}
+	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.TicketValidation(mode), Wait: 30 * time.Second,
+		ExpiryDays: heading.ExpiryDays}
 	set := controller.InForce{
 		Games: []game.ID{game.Classic}, Rules: map[game.ID]blackjack.Rules{game.Classic: blackjack.Classic()},
 		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},

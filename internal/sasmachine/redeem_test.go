@@ -7,6 +7,7 @@ import (
 	"cabinet/internal/controller"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 )
 
@@ -16,10 +17,7 @@ import (
 // by one; the engine never sees the record go back.
 func TestRedemptionStepsChainBeforeTheirCommits(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cabinet.db")
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, path, recovery.Options{})
 	defer st.Close()
 	if err := st.Update(func(tx *recovery.Tx) error { _, err := tx.TicketInserted("001234567890123456"); return err }); err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	rules "cabinet/internal/settings"
 )
@@ -53,10 +54,7 @@ type cab struct {
 // and an engine on the Machine, as cmd/cabinet wires them.
 func boot(t *testing.T, path string) *cab {
 	t.Helper()
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, path, recovery.Options{})
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
@@ -312,10 +310,7 @@ func (g *gatedStore) Update(fn func(tx *recovery.Tx) error) error {
 // longer holds the acknowledged exception and holds the lock-out.
 func TestRepliesDoNotWaitForTheStore(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cabinet.db")
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, path, recovery.Options{})
 	gs := &gatedStore{Store: st, entered: make(chan struct{}, 1)}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
@@ -425,10 +420,7 @@ func TestBasePctIsTheRulesInForce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: controller.InForce(set), Exceptions: Exceptions, Host: host,

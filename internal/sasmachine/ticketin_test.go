@@ -15,6 +15,7 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	"cabinet/internal/sashost"
 )
@@ -60,18 +61,15 @@ func newTinRigHost(t *testing.T, serve bool) *tinRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	p, err := tcl.Open(pr.Path, 9600, printerOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	v := controller.NewValidator()
-	tito := &controller.TITO{Printer: p, Validation: controller.ValidateSystem, Wait: 30 * time.Second, Ticket: heading, TicketIn: true}
+	v := id003.NewSeam()
+	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSystem, Wait: 30 * time.Second, ExpiryDays: heading.ExpiryDays, TicketIn: true}
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, TITO: tito, Validator: v})
 	if err != nil {

@@ -77,7 +77,7 @@ func TestKillWhilePrinting(t *testing.T) {
 	defer be.Close()
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions,
 		Host: make(chan controller.HostRequest, 8), RNG: controller.SeededRNG{Seed: 1},
-		TITO: &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: heading}})
+		TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func killChildMain(env string) {
 	}
 	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions,
 		Host: make(chan controller.HostRequest, 8), RNG: controller.SeededRNG{Seed: 1},
-		TITO: &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: heading}})
+		TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {
 		fail(err)
 	}

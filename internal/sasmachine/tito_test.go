@@ -14,6 +14,7 @@ import (
 	"cabinet/internal/hw/tcl/tclemu"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
 	"cabinet/internal/sashost"
 )
@@ -51,17 +52,14 @@ func titoBoot(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mo
 // between tickets (0: never).
 func titoBootEvery(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mode sas.ValidationMode, wait, every time.Duration) *titoRig {
 	t.Helper()
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, path, recovery.Options{})
 	p, err := tcl.Open(pr.Path, 9600, printerOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	tito := &controller.TITO{Printer: p, Validation: controller.TicketValidation(mode), Wait: wait, StatusEvery: every, Ticket: heading}
+	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.TicketValidation(mode), Wait: wait, StatusEvery: every, ExpiryDays: heading.ExpiryDays}
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, TITO: tito})
 	if err != nil {
@@ -478,10 +476,7 @@ func TestTicketsAfterPlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	defer st.Close()
 	p, err := tcl.Open(pr.Path, 9600, printerOptions)
 	if err != nil {
@@ -492,7 +487,7 @@ func TestTicketsAfterPlay(t *testing.T) {
 	be := sim.New()
 	defer be.Close()
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
-		RNG: controller.SeededRNG{Seed: 11}, TITO: &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: heading}})
+		RNG: controller.SeededRNG{Seed: 11}, TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -595,7 +590,7 @@ func TestCashOutHandpayReasons(t *testing.T) {
 			be := sim.New()
 			defer be.Close()
 			opt := controller.Options{Store: st, HW: be, InForce: settings(), RNG: controller.SeededRNG{Seed: 1},
-				TITO: &controller.TITO{Printer: p, Validation: tc.mode, Ticket: heading}}
+				TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: tc.mode, ExpiryDays: heading.ExpiryDays}}
 			if tc.sas {
 				opt.Exceptions, opt.Host = Exceptions, make(chan controller.HostRequest, 8)
 			}
@@ -631,10 +626,7 @@ func BenchmarkCashOutTicket(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer pr.Close()
-	st, err := recovery.Open(filepath.Join(b.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		b.Fatal(err)
-	}
+	st := recoverytest.Open(b, filepath.Join(b.TempDir(), "cabinet.db"), recovery.Options{})
 	defer st.Close()
 	p, err := tcl.Open(pr.Path, 9600, printerOptions)
 	if err != nil {
@@ -645,7 +637,7 @@ func BenchmarkCashOutTicket(b *testing.B) {
 	defer be.Close()
 	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions,
 		Host: make(chan controller.HostRequest, 8), RNG: controller.SeededRNG{Seed: 1},
-		TITO: &controller.TITO{Printer: p, Validation: controller.ValidateSecureEnhanced, Ticket: heading}})
+		TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {
 		b.Fatal(err)
 	}

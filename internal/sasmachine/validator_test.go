@@ -13,6 +13,7 @@ import (
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
+	"cabinet/internal/recovery/recoverytest"
 )
 
 // TestValidatorExceptions: the emulated note validator on a pty, its
@@ -25,12 +26,9 @@ func TestValidatorExceptions(t *testing.T) {
 		t.Skipf("no pty: %v", err)
 	}
 	defer emu.Close()
-	st, err := recovery.Open(filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	defer st.Close()
-	v := controller.NewValidator()
+	v := id003.NewSeam()
 	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions,
 		RNG: controller.SeededRNG{Seed: 3}, Validator: v})
 	if err != nil {
@@ -66,7 +64,7 @@ func TestValidatorExceptions(t *testing.T) {
 		deadline := time.After(20 * time.Second)
 		for !cond() {
 			select {
-			case r := <-v.Requests():
+			case r := <-v.Calls():
 				if err := c.Handle(controller.Input{Note: r}); err != nil {
 					t.Logf("%s: %v", r, err)
 				}

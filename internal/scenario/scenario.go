@@ -8,14 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"cabinet/internal/analysis/rtp"
+	"cabinet/internal/cabinet"
 	"cabinet/internal/config"
 	"cabinet/internal/controller"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/recovery"
-	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
 
@@ -65,33 +64,21 @@ type player struct {
 	c     *controller.Controller
 	clock time.Time
 	shots []Shot
-	ret   *settings.Settings
+	rules cabinet.Rules
 }
 
 // Play runs sc from a fresh store and returns its shots in script order.
 // A script error (bad line, an input refused that the script did not mark
 // with "!", an input accepted that it did) names the line.
 func Play(sc Scenario, opt Options) ([]Shot, error) {
-	cfg, err := config.Load(opt.Config)
+	// The configuration and the return check of its rules in force, as
+	// `cabinet run` has them (internal/cabinet).
+	rules, err := cabinet.LoadRules(context.Background(), opt.Config)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
-	set, err := settings.FromConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	// The return check of the rules in force, as `cabinet run` wires it:
-	// the help figures follow the settings, a forbidden one is refused.
-	g := rtp.NewGuard()
-	in, err := rtp.FromConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := g.Check(context.Background(), in); err != nil {
-		return nil, fmt.Errorf("scenario %s: configuration refused: %w", sc.Name, err)
-	}
-	p := &player{opt: opt, cfg: cfg, set: controller.InForce(set), seed: sc.Seed, clock: Start,
-		path: filepath.Join(opt.Dir, sc.Name+".db"), ret: settings.New(cfg, g)}
+	p := &player{opt: opt, rules: rules, cfg: rules.Config, set: rules.InForce, seed: sc.Seed, clock: Start,
+		path: filepath.Join(opt.Dir, sc.Name+".db")}
 	if err := p.boot(); err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
@@ -128,9 +115,8 @@ func (p *player) boot() error {
 	if p.opt.Display {
 		display = controller.NewPresentation()
 	}
-	c, err := controller.New(controller.Options{Store: st, HW: p.be, RNG: controller.SeededRNG{Seed: p.seed}, InForce: p.set,
-		Settings: p.ret, Operator: p.cfg, Now: p.now, Digest: p.opt.Digest,
-		Display: display})
+	c, err := cabinet.New(cabinet.Parts{Rules: p.rules, Store: st, HW: p.be, RNG: controller.SeededRNG{Seed: p.seed},
+		Now: p.now, Digest: p.opt.Digest, Display: display})
 	if err != nil {
 		st.Close()
 		return err

@@ -56,11 +56,11 @@ func (r *Round) checkSurrender(k game.ActionKind, i int, explain bool) error {
 	two := len(h.Cards) == 2
 	switch {
 	case !r.Rules.Surrender:
-		return refuse(explain, func() error {
+		return refuse(explain, PlayNoSurrender, func() error {
 			return game.Illegal(k, "surrender is not offered")
 		})
 	case !two || h.FromSplit || h.Zapped != nil:
-		return refuse(explain, func() error {
+		return refuse(explain, PlaySurrenderFirst, func() error {
 			return game.Illegal(k, "hand %d: surrender only as the first decision on the original two cards", i)
 		})
 	}

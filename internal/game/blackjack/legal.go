@@ -41,17 +41,17 @@ func (r *Round) AppendLegal(buf []game.ActionKind, funds money.Cents) []game.Act
 func (r *Round) check(k game.ActionKind, funds money.Cents, explain bool) error {
 	switch r.Phase {
 	case PhaseDone:
-		return refuse(explain, func() error {
+		return refuse(explain, PlayRoundOver, func() error {
 			return fmt.Errorf("blackjack: round %d: %s: %w", r.Number, k, game.ErrRoundOver)
 		})
 	case PhaseBet:
 		if k != game.Deal {
-			return refuse(explain, func() error {
+			return refuse(explain, PlayNotDealt, func() error {
 				return game.Illegal(k, "round %d waits for the deal", r.Number)
 			})
 		}
 		if funds < r.Rules.MinBet {
-			return refuse(explain, func() error {
+			return refuse(explain, PlayFunds, func() error {
 				return fmt.Errorf("blackjack: round %d: deal: funds %v below the minimum bet %v: %w", r.Number, funds, r.Rules.MinBet, game.ErrFunds)
 			})
 		}
@@ -72,25 +72,25 @@ func (r *Round) checkInsurance(k game.ActionKind, funds money.Cents, explain boo
 		return nil
 	case game.EvenMoney:
 		if !even {
-			return refuse(explain, func() error {
+			return refuse(explain, PlayNoEvenMoney, func() error {
 				return game.Illegal(k, "hand %d is not offered even money", r.Active)
 			})
 		}
 		return nil
 	case game.Insure:
 		if even {
-			return refuse(explain, func() error {
+			return refuse(explain, PlayEvenMoneyInstead, func() error {
 				return game.Illegal(k, "hand %d holds a blackjack: even money is offered instead", r.Active)
 			})
 		}
 		if cost := h.Stake.Mul(1, 2); cost > funds {
-			return refuse(explain, func() error {
+			return refuse(explain, PlayFunds, func() error {
 				return fmt.Errorf("blackjack: round %d: insure hand %d: %v needed, %v available: %w", r.Number, r.Active, cost, funds, game.ErrFunds)
 			})
 		}
 		return nil
 	}
-	return refuse(explain, func() error {
+	return refuse(explain, PlayInsuranceFirst, func() error {
 		return game.Illegal(k, "hand %d must answer the insurance question first", r.Active)
 	})
 }
@@ -105,15 +105,15 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 	case game.Double:
 		switch {
 		case !two:
-			return refuse(explain, func() error {
+			return refuse(explain, PlayDoubleTwoCards, func() error {
 				return game.Illegal(k, "hand %d holds %d cards, doubling needs the first two", i, len(h.Cards))
 			})
 		case h.FromSplit && !r.Rules.DoubleAfterSplit:
-			return refuse(explain, func() error {
+			return refuse(explain, PlayDoubleAfterSplit, func() error {
 				return game.Illegal(k, "hand %d comes from a split: no double after split", i)
 			})
 		case r.Rules.Double == Double10or11 && !total10or11(h):
-			return refuse(explain, func() error {
+			return refuse(explain, PlayDouble10or11, func() error {
 				return game.Illegal(k, "hand %d totals %d: double on 10 or 11 only", i, first(card.BlackjackTotal(h.Cards)))
 			})
 		}
@@ -121,7 +121,7 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 			return nil
 		}
 		if h.base() > funds {
-			return refuse(explain, func() error {
+			return refuse(explain, PlayFunds, func() error {
 				return fmt.Errorf("blackjack: round %d: double hand %d: %v needed, %v available: %w", r.Number, i, h.base(), funds, game.ErrFunds)
 			})
 		}
@@ -129,19 +129,19 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 	case game.Split:
 		switch {
 		case !two:
-			return refuse(explain, func() error {
+			return refuse(explain, PlaySplitTwoCards, func() error {
 				return game.Illegal(k, "hand %d holds %d cards, splitting needs the first two", i, len(h.Cards))
 			})
 		case h.Cards[0].HardValue() != h.Cards[1].HardValue():
-			return refuse(explain, func() error {
+			return refuse(explain, PlaySplitPair, func() error {
 				return game.Illegal(k, "hand %d: %v and %v are not of the same value", i, h.Cards[0], h.Cards[1])
 			})
 		case h.Zapped != nil:
-			return refuse(explain, func() error {
+			return refuse(explain, PlaySplitZapped, func() error {
 				return game.Illegal(k, "hand %d was zapped: no split", i)
 			})
 		case r.spotHands(h.Spot) >= r.Rules.MaxHands:
-			return refuse(explain, func() error {
+			return refuse(explain, PlaySplitMax, func() error {
 				return game.Illegal(k, "spot %d already has %d hands (at most %d)", h.Spot, r.spotHands(h.Spot), r.Rules.MaxHands)
 			})
 		}
@@ -149,7 +149,7 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 			return nil
 		}
 		if h.base() > funds {
-			return refuse(explain, func() error {
+			return refuse(explain, PlayFunds, func() error {
 				return fmt.Errorf("blackjack: round %d: split hand %d: %v needed, %v available: %w", r.Number, i, h.base(), funds, game.ErrFunds)
 			})
 		}
@@ -159,7 +159,7 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 	case game.Zap:
 		return r.checkZap(k, i, explain)
 	}
-	return refuse(explain, func() error {
+	return refuse(explain, PlayNotAPlay, func() error {
 		return game.Illegal(k, "not a play action (hand %d is playing)", i)
 	})
 }
@@ -167,12 +167,57 @@ func (r *Round) checkPlay(k game.ActionKind, funds money.Cents, explain bool) er
 // errRefused is what check returns to Legal for a refused action.
 var errRefused = errors.New("blackjack: refused")
 
-// refuse returns the explained error, or errRefused without building it.
-func refuse(explain bool, f func() error) error {
+// refuse returns the explained error with its reason (a *PlayError), or
+// errRefused without building it.
+func refuse(explain bool, why PlayReason, f func() error) error {
 	if !explain {
 		return errRefused
 	}
-	return f()
+	return &PlayError{Reason: why, Err: f()}
+}
+
+// PlayReason says why the engine refuses an action in a round.
+type PlayReason int
+
+// Reasons of a refused action, as check finds them.
+const (
+	PlayRoundOver        PlayReason = iota + 1 // the round is settled
+	PlayNotDealt                               // the round waits for its deal
+	PlayFunds                                  // the credits do not cover the stake
+	PlayInsuranceFirst                         // the insurance question comes first
+	PlayNoEvenMoney                            // even money is not offered to this hand
+	PlayEvenMoneyInstead                       // a blackjack is offered even money, not insurance
+	PlayDoubleTwoCards                         // a double needs the first two cards
+	PlayDoubleAfterSplit                       // no double after a split at this table
+	PlayDouble10or11                           // double on 10 or 11 only
+	PlaySplitTwoCards                          // a split needs the first two cards
+	PlaySplitPair                              // a split needs two cards of one value
+	PlaySplitZapped                            // a zapped hand is not split
+	PlaySplitMax                               // the spot has its most hands
+	PlayNoSurrender                            // the table offers no surrender
+	PlaySurrenderFirst                         // surrender only as the first decision
+	PlayNoZap                                  // the game has no zap
+	PlayZapFirst                               // zap only as the first action on the original two cards
+	PlayZapTotal                               // zap needs a hard 15 to 18
+	PlayNotAPlay                               // not an action of this point of the round
+)
+
+// PlayError is the engine's refusal of an action: why, and the refusal
+// itself (an *game.IllegalError, or an error wrapping game.ErrFunds or
+// game.ErrRoundOver), which it wraps.
+type PlayError struct {
+	Reason PlayReason
+	Err    error
+}
+
+func (e *PlayError) Error() string { return e.Err.Error() }
+func (e *PlayError) Unwrap() error { return e.Err }
+
+// Why is the engine's refusal of action k now with funds (a *PlayError),
+// nil if Apply would accept it: the reason a caller shows for a button
+// unlit, from the check Legal and Apply make.
+func (r *Round) Why(k game.ActionKind, funds money.Cents) error {
+	return r.check(k, funds, true)
 }
 
 func first(t int, _ bool) int { return t }

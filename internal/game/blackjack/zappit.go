@@ -30,15 +30,15 @@ func (r *Round) checkZap(k game.ActionKind, i int, explain bool) error {
 	t, soft := card.BlackjackTotal(h.Cards)
 	switch {
 	case !r.Rules.Zap:
-		return refuse(explain, func() error {
+		return refuse(explain, PlayNoZap, func() error {
 			return game.Illegal(k, "zap is not offered")
 		})
 	case !two || h.FromSplit || h.Zapped != nil:
-		return refuse(explain, func() error {
+		return refuse(explain, PlayZapFirst, func() error {
 			return game.Illegal(k, "hand %d: zap only as the first action on an original two-card hand", i)
 		})
 	case soft || t < 15 || t > 18:
-		return refuse(explain, func() error {
+		return refuse(explain, PlayZapTotal, func() error {
 			return game.Illegal(k, "hand %d: zap needs a hard 15 to 18, not %s%d", i, softWord(soft), t)
 		})
 	}

@@ -1,6 +1,10 @@
 package tcl
 
-import "fmt"
+import (
+	"fmt"
+
+	"cabinet/internal/hw"
+)
 
 // BarcodeData checks digits for an interleaved 2 of 5 barcode and returns
 // them as the printer takes them. Interleaved 2 of 5 encodes digits in
@@ -25,9 +29,4 @@ func BarcodeData(digits string) (string, error) {
 // FormatValidation writes an 18-digit validation number the way tickets
 // print it, in groups 2-4-4-4-4: "00-1234-5678-9012-3456". Other input is
 // returned unchanged.
-func FormatValidation(v string) string {
-	if len(v) != 18 {
-		return v
-	}
-	return v[0:2] + "-" + v[2:6] + "-" + v[6:10] + "-" + v[10:14] + "-" + v[14:18]
-}
+func FormatValidation(v string) string { return hw.FormatValidation(v) }
