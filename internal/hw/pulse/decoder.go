@@ -212,7 +212,7 @@ func (d *Decoder) edge(active bool, at time.Time) (Event, Event) {
 	d.active, d.last = active, at
 	switch d.st {
 	case wait: // a rise before EndGap of quiet: a train the decoder cannot count
-		return d.fail(at, ErrNotQuiet, "pulse began %s after the line's last change or the decoder's start, want end_gap %s of quiet line first",
+		return d.fail(at, ErrNotQuiet, "pulse began %s after the decoder's start, a reset or the line's last change, want end_gap %s of quiet line first",
 			at.Sub(prev), d.cfg.EndGap), Event{}
 	case idle: // a rise: a train starts
 		d.st, d.n, d.rise = high, 1, at
@@ -260,9 +260,9 @@ func (d *Decoder) tick(now time.Time) Event {
 }
 
 // Reset abandons a train in progress (ErrPartial) and waits for EndGap of
-// quiet line again, as after start-up (a train begun before it is
-// ErrNotQuiet). Call it when decoding stops or
-// restarts (shutdown, a reopened pin).
+// quiet line again, as after start-up (a train begun sooner is
+// ErrNotQuiet). Call it when decoding stops or restarts (shutdown, a
+// reopened pin).
 func (d *Decoder) Reset(now time.Time) Event { return d.next(d.reset(now)) }
 
 func (d *Decoder) reset(now time.Time) Event {
