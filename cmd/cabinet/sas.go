@@ -18,6 +18,7 @@ import (
 type sasLink struct {
 	cfg  sas.Config
 	port string
+	line sas.Line
 	host chan controller.HostRequest
 }
 
@@ -44,7 +45,7 @@ func newSASLink(cfg *config.Config, portFlag string) *sasLink {
 	c := sasmachine.Config(s.Address, s.Denom, s.Serial, s.Asset, cfg.Cabinet.Currency)
 	c.Validation = s.Validation
 	c.TicketIn, c.TicketInLimit = s.TicketIn, s.TicketInLimit
-	return &sasLink{cfg: c, port: s.Port, host: make(chan controller.HostRequest, hostQueue)}
+	return &sasLink{cfg: c, port: s.Port, line: s.Line, host: make(chan controller.HostRequest, hostQueue)}
 }
 
 // options sets the controller's SAS options (nil link: none).
@@ -64,7 +65,7 @@ func (l *sasLink) start(ctx context.Context, st *recovery.Store, c *controller.C
 		close(done)
 		return done, nil
 	}
-	p, err := sas.OpenPort(l.port)
+	p, err := sas.OpenLine(l.port, l.line)
 	if err != nil {
 		return nil, fmt.Errorf("sas: %w", err)
 	}
@@ -75,7 +76,7 @@ func (l *sasLink) start(ctx context.Context, st *recovery.Store, c *controller.C
 		log.Warn("SAS: the store could not be read before serving", "err", err)
 	}
 	e := &sas.Engine{Cfg: l.cfg, M: m, Q: m}
-	log.Info("SAS served", "port", l.port, "address", l.cfg.Address, "accounting_denomination", l.cfg.Denom.String())
+	log.Info("SAS served", "port", l.port, "line", l.line.String(), "address", l.cfg.Address, "accounting_denomination", l.cfg.Denom.String())
 	go func() {
 		defer p.Close()
 		done <- sas.Serve(ctx, p, e, sas.LinkOptions{Log: log, Link: m.Link, Line: m.Line})

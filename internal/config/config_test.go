@@ -264,6 +264,9 @@ func TestBadValues(t *testing.T) {
 		{"sas denomination", "[sas]\ndenomination = \"0.07\"\n", "sas.denomination", `"0.07"`, "0.01, 0.02"},
 		{"sas serial long", "[sas]\nserial = \"" + strings.Repeat("9", 41) + "\"\n", "sas.serial", "999", "at most 40"},
 		{"sas serial ascii", "[sas]\nserial = \"n°1\"\n", "sas.serial", "n°1", "printable ASCII"},
+		{"sas line", "[sas]\nline = \"pty\"\n", "sas.line", `"pty"`, `"uart" (a real SAS loop`},
+		{"sas line empty", "[sas]\nline = \"\"\n", "sas.line", `""`, `"marked" (an emulated UART`},
+		{"sas line case", "[sas]\nline = \"Marked\"\n", "sas.line", `"Marked"`, `"uart"`},
 		{"sas asset", "[sas]\nasset = 4294967296\n", "sas.asset", "4294967296", "0 to 4294967295"},
 		{"sas unknown key", "[sas]\nbaud = 9600\n", "sas.baud", "unknown key", "keys of"},
 		{"sas validation", "[sas]\nvalidation = \"enhanced\"\n", "sas.validation", `"enhanced"`, "secure-enhanced"},
@@ -367,5 +370,16 @@ func TestSASSection(t *testing.T) {
 	want := SAS{Address: 1, Port: "/dev/ttyAMA0", Denom: 5, Serial: "CAB-0042", Asset: 4242, ValidationWait: 10 * time.Second}
 	if c.SAS != want || !c.SAS.On() {
 		t.Errorf("SAS = %+v, want %+v", c.SAS, want)
+	}
+	// sas.line: "uart" by default (above) and when said; "marked" for an
+	// emulated UART bridged to a test host.
+	for doc, want := range map[string]sas.Line{"line = \"uart\"\n": sas.LineUART, "line = \"marked\"\n": sas.LineMarked} {
+		c, err := Parse([]byte(minimalHead + "[sas]\naddress = 1\nport = \"/dev/ttyAMA0\"\n" + doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.SAS.Line != want {
+			t.Errorf("%s: Line = %v, want %v", doc, c.SAS.Line, want)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 type SAS struct {
 	Address byte        // 1–127; 0 = off
 	Port    string      // serial device, e.g. "/dev/ttyAMA0"
+	Line    sas.Line    // how the wakeup bit arrives: a real UART's parity, or marked by an emulated line's peer
 	Denom   money.Cents // accounting denomination: meters are reported in credits of it
 	Serial  string      // up to 40 printable ASCII characters (LP 54)
 	Asset   uint32      // asset number
@@ -35,6 +36,7 @@ func (s SAS) On() bool { return s.Address != 0 }
 type sasFile struct {
 	Address      int    `toml:"address"`
 	Port         string `toml:"port"`
+	Line         string `toml:"line"`
 	Denomination string `toml:"denomination"`
 	Serial       string `toml:"serial"`
 	Asset        int64  `toml:"asset"`
@@ -46,8 +48,11 @@ type sasFile struct {
 }
 
 func defaultSAS() sasFile {
-	return sasFile{Denomination: "0.01", Validation: "none", ValidationWait: "10s"}
+	return sasFile{Line: "uart", Denomination: "0.01", Validation: "none", ValidationWait: "10s"}
 }
+
+// sasLines are the values of sas.line.
+var sasLines = map[string]sas.Line{"uart": sas.LineUART, "marked": sas.LineMarked}
 
 // buildSAS validates the [sas] section. A port is required only when SAS
 // is on; `--sas PORT` on run and sim supplies or overrides it (WithSASPort).
@@ -75,9 +80,13 @@ func buildSAS(f sasFile) (SAS, error) {
 	if f.Asset < 0 || f.Asset > 0xFFFFFFFF {
 		return s, bad("sas.asset", fmt.Sprint(f.Asset), "an asset number from 0 to 4294967295")
 	}
+	l, ok := sasLines[f.Line]
+	if !ok {
+		return s, bad("sas.line", f.Line, `"uart" (a real SAS loop: the wakeup bit is the parity bit) or "marked" (an emulated UART whose peer writes the marked byte stream; never a real SAS loop)`)
+	}
 	if f.Address != 0 && strings.TrimSpace(f.Port) == "" {
 		return s, bad("sas.port", f.Port, "the serial device SAS is served on (e.g. \"/dev/ttyAMA0\") when sas.address is not 0")
 	}
-	s = SAS{Address: byte(f.Address), Port: f.Port, Denom: d, Serial: f.Serial, Asset: uint32(f.Asset)}
+	s = SAS{Address: byte(f.Address), Port: f.Port, Line: l, Denom: d, Serial: f.Serial, Asset: uint32(f.Asset)}
 	return s, buildValidation(&s, f)
 }

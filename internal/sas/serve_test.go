@@ -62,9 +62,17 @@ func readFor(t *testing.T, m *os.File, d time.Duration) []byte {
 	return out
 }
 
+// TestServeOverPTY serves a host on a pty opened as either line: a pty is
+// read verbatim whatever [sas] line says.
 func TestServeOverPTY(t *testing.T) {
+	for _, l := range []Line{LineUART, LineMarked} {
+		t.Run(l.String(), func(t *testing.T) { serveOverPTY(t, l) })
+	}
+}
+
+func serveOverPTY(t *testing.T, l Line) {
 	m, slave := ptyPair(t)
-	p, err := OpenPort(slave)
+	p, err := OpenLine(slave, l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,9 @@
 // and test hosts), opened raw with the framing a device's protocol fixes,
 // read with a deadline and written whole. The SAS link, the ID-003 note
 // validator and the TCL ticket printer use it; each protocol package says
-// its own framing (sas: 19200 with the wakeup bit as parity; id003: 9600
-// 8E1; tcl: 8N1 at the printer's speed).
+// its own framing (sas: 19200 with the wakeup bit as parity, or marked in
+// band on an emulated line; id003: 9600 8E1; tcl: 8N1 at the printer's
+// speed).
 //
 // It also has the CRC the SAS and ID-003 frames share (kermit.go).
 package serial
@@ -42,6 +43,14 @@ const (
 	// stream itself, so the pty is raw and read verbatim (PARMRK would
 	// double the peer's own FF marks).
 	Wakeup
+	// Marked: SAS's 9th bit carried in band, for a line whose peer writes
+	// the marked stream itself (FF 00 b, FF FF) because the line has no
+	// parity bit to carry it: an emulated UART (QEMU's PL011) bridged to a
+	// test host. The port is raw 8N1 without PARMRK (the kernel must not
+	// double the peer's FF marks) and read verbatim, as a pty is with
+	// Wakeup; WriteMarked sends the plain byte. Never a real SAS loop: a
+	// real host sends the wakeup bit as parity, which this line ignores.
+	Marked
 )
 
 func (p Parity) String() string {
@@ -52,6 +61,8 @@ func (p Parity) String() string {
 		return "8E1"
 	case Wakeup:
 		return "8 SPACE with PARMRK"
+	case Marked:
+		return "8N1 marked in band"
 	}
 	return fmt.Sprintf("Parity(%d)", int(p))
 }
@@ -123,22 +134,7 @@ func Open(path string, c Config) (*Port, error) {
 	if err != nil {
 		return fail("read termios (not a serial port?)", err)
 	}
-	t.Iflag = 0 // no IGNPAR, ISTRIP, IXON, IXOFF, ICRNL, BRKINT
-	t.Oflag = 0
-	t.Lflag = 0
-	t.Cflag = unix.CS8 | unix.CREAD | unix.CLOCAL | speed // CSTOPB clear: 1 stop bit
-	switch c.Parity {
-	case Even:
-		t.Iflag = unix.INPCK | unix.IGNPAR | unix.IGNBRK
-		t.Cflag |= unix.PARENB // PARODD clear: even
-	case Wakeup:
-		if !p.pty {
-			t.Iflag = unix.INPCK | unix.PARMRK
-			t.Cflag |= unix.PARENB | unix.CMSPAR // PARODD clear: SPACE
-		}
-	}
-	t.Ispeed, t.Ospeed = speed, speed
-	t.Cc[unix.VMIN], t.Cc[unix.VTIME] = 1, 0
+	frame(t, c.Parity, speed, p.pty)
 	if err := unix.IoctlSetTermios(fd, unix.TCSETS, t); err != nil {
 		return fail(fmt.Sprintf("set %d %v", c.Baud, c.Parity), err)
 	}
@@ -147,6 +143,28 @@ func Open(path string, c Config) (*Port, error) {
 	}
 	p.t = *t
 	return p, nil
+}
+
+// frame sets t raw (no flow control, no translation, VMIN 1) at speed with
+// parity's framing on a UART, or on a pty when pty is set (a pty carries no
+// parity: Wakeup is raw there).
+func frame(t *unix.Termios, parity Parity, speed uint32, pty bool) {
+	t.Iflag = 0 // no IGNPAR, ISTRIP, IXON, IXOFF, ICRNL, BRKINT
+	t.Oflag = 0
+	t.Lflag = 0
+	t.Cflag = unix.CS8 | unix.CREAD | unix.CLOCAL | speed // CSTOPB clear: 1 stop bit
+	switch parity {
+	case Even:
+		t.Iflag = unix.INPCK | unix.IGNPAR | unix.IGNBRK
+		t.Cflag |= unix.PARENB // PARODD clear: even
+	case Wakeup:
+		if !pty {
+			t.Iflag = unix.INPCK | unix.PARMRK
+			t.Cflag |= unix.PARENB | unix.CMSPAR // PARODD clear: SPACE
+		}
+	}
+	t.Ispeed, t.Ospeed = speed, speed
+	t.Cc[unix.VMIN], t.Cc[unix.VTIME] = 1, 0
 }
 
 // Name is the port's path.
@@ -269,8 +287,9 @@ func (p *Port) Discard() error {
 
 // WriteMarked sends one byte with its parity bit set (SAS's wakeup bit):
 // on a UART opened with Wakeup, MARK parity (PARODD) set after the output
-// drained (TCSETSW), the byte, drained again, back to SPACE; on a pty the
-// plain byte.
+// drained (TCSETSW), the byte, drained again, back to SPACE; on a pty or a
+// Marked line the plain byte (a marked stream has no mark for the EGM's
+// own bytes: the chirp is the plain address byte, shared/spec/sas.md).
 func (p *Port) WriteMarked(b byte) error {
 	done, err := p.use()
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // openPTY returns the controlling end of a new pty pair and its peer's path.
@@ -44,6 +46,7 @@ func TestOpenEachFraming(t *testing.T) {
 	for _, c := range []Config{
 		{Baud: 9600, Parity: Even},
 		{Baud: 19200, Parity: Wakeup},
+		{Baud: 19200, Parity: Marked},
 		{Baud: 38400, Parity: None, WriteTimeout: time.Second},
 	} {
 		t.Run(c.Parity.String(), func(t *testing.T) {
@@ -55,6 +58,9 @@ func TestOpenEachFraming(t *testing.T) {
 			defer p.Close()
 			if !p.PTY() || p.Name() != path {
 				t.Errorf("PTY() = %v, Name() = %q", p.PTY(), p.Name())
+			}
+			if tio, err := unix.IoctlGetTermios(p.fd, unix.TCGETS); err != nil || tio.Iflag&unix.PARMRK != 0 {
+				t.Errorf("pty opened %v: iflag %#o, %v; want no PARMRK (a pty is read verbatim)", c.Parity, tio.Iflag, err)
 			}
 			out := []byte{0x01, 0xFF, 0x00, 0x80, 0x1B}
 			if err := p.Write(out); err != nil {
@@ -95,6 +101,41 @@ func TestOpenEachFraming(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestFrame: the termios each framing sets, on a UART and on a pty. A
+// Marked line (an emulated UART whose peer writes the marked stream) is raw
+// 8N1 even on a UART: no PARENB (the line has no parity bit) and no PARMRK
+// (the kernel would double the peer's FF marks); Wakeup on a UART is SPACE
+// parity with INPCK|PARMRK. The project's machine has no UART to open, so
+// the settings are checked as computed; the pty cases are also opened in
+// TestOpenEachFraming.
+func TestFrame(t *testing.T) {
+	const raw8N1 = unix.CS8 | unix.CREAD | unix.CLOCAL | unix.B19200
+	for _, c := range []struct {
+		parity       Parity
+		pty          bool
+		iflag, cflag uint32
+	}{
+		{Wakeup, false, unix.INPCK | unix.PARMRK, raw8N1 | unix.PARENB | unix.CMSPAR},
+		{Wakeup, true, 0, raw8N1},
+		{Marked, false, 0, raw8N1},
+		{Marked, true, 0, raw8N1},
+		{Even, false, unix.INPCK | unix.IGNPAR | unix.IGNBRK, raw8N1 | unix.PARENB},
+		{None, false, 0, raw8N1},
+	} {
+		var tio unix.Termios
+		tio.Iflag, tio.Oflag, tio.Lflag = unix.ICRNL|unix.IXON|unix.ISTRIP, unix.OPOST, unix.ICANON|unix.ECHO
+		tio.Cflag = unix.CSTOPB | unix.PARODD | unix.CRTSCTS
+		frame(&tio, c.parity, unix.B19200, c.pty)
+		if tio.Iflag != c.iflag || tio.Cflag != c.cflag || tio.Oflag != 0 || tio.Lflag != 0 {
+			t.Errorf("%v (pty %v): iflag %#o cflag %#o oflag %#o lflag %#o; want iflag %#o cflag %#o, raw",
+				c.parity, c.pty, tio.Iflag, tio.Cflag, tio.Oflag, tio.Lflag, c.iflag, c.cflag)
+		}
+		if tio.Ispeed != unix.B19200 || tio.Ospeed != unix.B19200 || tio.Cc[unix.VMIN] != 1 || tio.Cc[unix.VTIME] != 0 {
+			t.Errorf("%v (pty %v): speed %d/%d, VMIN %d VTIME %d", c.parity, c.pty, tio.Ispeed, tio.Ospeed, tio.Cc[unix.VMIN], tio.Cc[unix.VTIME])
+		}
 	}
 }
 

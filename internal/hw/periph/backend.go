@@ -208,8 +208,8 @@ func newBackend(cfg Config, lookup func(string) gpio.PinIO, clock Clock, process
 		if b.decoder, err = pulse.New(pc, start); err != nil {
 			return nil, fmt.Errorf("periph: pulse decoder: %w", err)
 		}
-		if initial[pulseInput] {
-			b.decoder.Edge(true, start)
+		if initial[pulseInput] { // a train already running: refused by name (pulse.ErrNotQuiet)
+			b.bill(b.decoder.Edge(true, start))
 			b.pulseOn, b.pulseSince = true, start
 		}
 	}

@@ -107,7 +107,8 @@ func (e Event) String() string {
 type state uint8
 
 const (
-	resync state = iota // waiting for EndGap of inactive line
+	wait   state = iota // waiting for EndGap of inactive line, nothing on it reported yet (start-up, Reset)
+	resync              // waiting for EndGap of inactive line, the train on it already reported
 	idle                // quiet line, ready for a train
 	high                // inside a pulse
 	low                 // between pulses, or after the last one
@@ -127,12 +128,14 @@ type Decoder struct {
 	latest time.Time // latest time seen
 	rise   time.Time // start of the current pulse
 	n      int       // pulses of the current train
+	out    []Event   // events not yet returned (an edge can give two)
 }
 
 // New returns a decoder that starts at start with the line inactive,
-// waiting for EndGap of quiet before it accepts a train (a train already
-// running at start-up is never credited). If the line is active at start,
-// call Edge(true, start).
+// waiting for EndGap of quiet before it accepts a train: a train already
+// running at start-up, or begun before that quiet, is never credited and
+// is reported (ErrNotQuiet). If the line is active at start, call
+// Edge(true, start) and report the event it returns.
 func New(cfg Config, start time.Time) (*Decoder, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -155,12 +158,36 @@ func (d *Decoder) Busy() bool { return d.st == high || d.st == low }
 
 // Edge reports that the line became active (or inactive) at at. It returns
 // at most one event: a completed train (when the quiet before this edge was
-// EndGap or longer) or an error.
+// EndGap or longer) or an error. An edge that completes a train and is
+// itself refused (the line seen inactive twice) has two: the second is
+// returned by the next call (Edge, Tick or Reset), so a caller that ticks
+// gets it within a tick.
 func (d *Decoder) Edge(active bool, at time.Time) Event {
+	return d.next(d.edge(active, at))
+}
+
+// next queues evs (None ignored) after the events not yet returned and
+// returns the oldest.
+func (d *Decoder) next(evs ...Event) Event {
+	for _, ev := range evs {
+		if ev.Kind != None {
+			d.out = append(d.out, ev)
+		}
+	}
+	if len(d.out) == 0 {
+		return Event{}
+	}
+	ev := d.out[0]
+	d.out = d.out[1:]
+	return ev
+}
+
+// edge is Edge: a completed train's event, then this edge's own.
+func (d *Decoder) edge(active bool, at time.Time) (Event, Event) {
 	if at.Before(d.latest) {
 		ev := d.fail(at, ErrClock, "edge at %s is %s before the latest event", at.Format(time.StampMicro), d.latest.Sub(at))
 		d.active, d.last = active, d.latest
-		return ev
+		return ev, Event{}
 	}
 	d.latest = at
 	ev := d.settle(at)
@@ -171,15 +198,22 @@ func (d *Decoder) Edge(active bool, at time.Time) Event {
 				panic("BUG: pulse: two events for one edge")
 			}
 			ev = d.fail(at, ErrMissedEdge, "line %s twice", levelName(active))
-		default: // noise on a quiet line: wait for quiet again
-			d.st = resync
+		case idle, wait:
+			// The line inactive twice: it went active and back unseen, a
+			// pulse began. Never silent: it may be a bill's first pulse
+			// (after the train this edge completed, if any).
+			d.last = at
+			return ev, d.fail(at, ErrMissedEdge, "line %s twice on a quiet line (a pulse seen only by its end)", levelName(active))
 		}
 		d.last = at
-		return ev
+		return ev, Event{}
 	}
 	prev := d.last
 	d.active, d.last = active, at
 	switch d.st {
+	case wait: // a rise before EndGap of quiet: a train the decoder cannot count
+		return d.fail(at, ErrNotQuiet, "pulse began %s after the decoder's start, a reset or the line's last change, want end_gap %s of quiet line first",
+			at.Sub(prev), d.cfg.EndGap), Event{}
 	case idle: // a rise: a train starts
 		d.st, d.n, d.rise = high, 1, at
 	case low: // a rise: the next pulse of the train (the gap is below EndGap)
@@ -188,28 +222,30 @@ func (d *Decoder) Edge(active bool, at time.Time) Event {
 			if ev.Kind != None {
 				panic("BUG: pulse: two events for one edge")
 			}
-			return d.fail(at, ErrGap, "gap %s after pulse %d, want %s..%s", gap, d.n, d.cfg.GapMin, d.cfg.GapMax)
+			return d.fail(at, ErrGap, "gap %s after pulse %d, want %s..%s", gap, d.n, d.cfg.GapMin, d.cfg.GapMax), Event{}
 		}
 		d.n++
 		if d.n > d.max {
-			return d.fail(at, ErrTooMany, "pulse %d, the largest bill has %d", d.n, d.max)
+			return d.fail(at, ErrTooMany, "pulse %d, the largest bill has %d", d.n, d.max), Event{}
 		}
 		d.st, d.rise = high, at
 	case high: // a fall: the pulse ends
 		w := at.Sub(d.rise)
 		if w < d.cfg.WidthMin || w > d.cfg.WidthMax {
-			return d.fail(at, ErrWidth, "pulse %d lasted %s, want %s..%s", d.n, w, d.cfg.WidthMin, d.cfg.WidthMax)
+			return d.fail(at, ErrWidth, "pulse %d lasted %s, want %s..%s", d.n, w, d.cfg.WidthMin, d.cfg.WidthMax), Event{}
 		}
 		d.st = low
 	case resync: // follow the line
 	}
-	return ev
+	return ev, Event{}
 }
 
 // Tick tells the decoder the time is now: it completes a train whose line
 // has been quiet for EndGap and fails a pulse held longer than WidthMax. A
 // time before the latest event is ignored.
-func (d *Decoder) Tick(now time.Time) Event {
+func (d *Decoder) Tick(now time.Time) Event { return d.next(d.tick(now)) }
+
+func (d *Decoder) tick(now time.Time) Event {
 	if now.Before(d.latest) {
 		return Event{}
 	}
@@ -224,17 +260,23 @@ func (d *Decoder) Tick(now time.Time) Event {
 }
 
 // Reset abandons a train in progress (ErrPartial) and waits for EndGap of
-// quiet line again, as after start-up. Call it when decoding stops or
-// restarts (shutdown, a reopened pin).
-func (d *Decoder) Reset(now time.Time) Event {
+// quiet line again, as after start-up (a train begun sooner is
+// ErrNotQuiet). Call it when decoding stops or restarts (shutdown, a
+// reopened pin).
+func (d *Decoder) Reset(now time.Time) Event { return d.next(d.reset(now)) }
+
+func (d *Decoder) reset(now time.Time) Event {
 	if now.After(d.latest) {
 		d.latest = now
 	}
 	var ev Event
-	if d.Busy() {
-		ev = d.fail(now, ErrPartial, "train of %d pulses cut", d.n)
+	switch {
+	case d.Busy():
+		ev = d.fail(now, ErrPartial, "train of %d pulses cut", d.n) // the rest of it is reported
+	case d.st == idle:
+		d.st = wait
 	}
-	d.st, d.n, d.last = resync, 0, d.latest
+	d.n, d.last = 0, d.latest
 	return ev
 }
 
@@ -245,7 +287,7 @@ func (d *Decoder) settle(t time.Time) Event {
 		return Event{}
 	}
 	switch d.st {
-	case resync:
+	case wait, resync:
 		d.st = idle
 	case low:
 		n := d.n
@@ -259,7 +301,8 @@ func (d *Decoder) settle(t time.Time) Event {
 	return Event{}
 }
 
-// fail abandons the train with an error (none if already resynchronising).
+// fail abandons the train with an error (none if already resynchronising:
+// the train was reported when it failed).
 func (d *Decoder) fail(at time.Time, err error, format string, args ...any) Event {
 	was, n := d.st, d.n
 	d.st, d.n = resync, 0

@@ -14,7 +14,13 @@
 //
 // Anything else (a pulse too short or too long, a gap too short or too long
 // inside a train, too many pulses, a count that is no bill, a missed edge,
-// time running backwards, a train cut by Reset) is one Error event for the
-// train, never credit; the decoder then waits for EndGap of quiet line
-// before it accepts a new train.
+// time running backwards, a train cut by Reset, a train begun before EndGap
+// of quiet line since start-up or Reset) is one Error event for the train,
+// never credit; the decoder then waits for EndGap of quiet line before it
+// accepts a new train. No train ends without an event: one that begins
+// while the decoder waits for quiet is refused at its first edge
+// (ErrNotQuiet, or ErrMissedEdge for a line seen inactive twice), so a
+// bill the acceptor stacked is never lost without a word in the log
+// (decided: a certification lab's reading; a train the decoder cannot
+// count is a bill error the operator reconciles, never silence).
 package pulse

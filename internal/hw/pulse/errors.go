@@ -17,6 +17,9 @@ var (
 	ErrMissedEdge = errors.New("pulse: missed edge")
 	// ErrClock: an edge stamped earlier than a previous event.
 	ErrClock = errors.New("pulse: time ran backwards")
+	// ErrNotQuiet: a train begun before the line was quiet for EndGap
+	// since start-up or Reset (its first pulses may be unseen).
+	ErrNotQuiet = errors.New("pulse: train began before end_gap of quiet line")
 	// ErrPartial: a train cut short by Reset (shutdown, inhibit).
 	ErrPartial = errors.New("pulse: partial train")
 )

@@ -166,6 +166,55 @@ func oracle(cfg Config, script []op) []int {
 	return credits
 }
 
+// silentTrain returns the index of the first edge of a train that ended
+// without an event, or -1. A train, found independently of the decoder's
+// states: the edges from one that comes on an inactive line quiet for
+// EndGap (since the previous edge, the last reset or the decoder's start)
+// up to the op (a tick or an edge) that sees the line inactive and quiet
+// for EndGap after them; its first edge may be a fall (the line seen
+// inactive twice: a rise lost). Every such finished train must give at
+// least one event (a credit or an error) from its first edge to the op that
+// finishes it: a bill the acceptor stacked is never dropped without a word.
+// Scripts whose clock runs backwards are not judged (ErrClock moves the
+// decoder's own idea of quiet).
+func silentTrain(cfg Config, script []op, evs []Event) int {
+	at := t0
+	for _, o := range script {
+		if o.dt < 0 {
+			return -1
+		}
+	}
+	quietFrom, active := t0, false
+	first, events := -1, 0 // the train being followed (-1: none), its events
+	for i, o := range script {
+		at = at.Add(o.dt)
+		edge := o.kind == 'r' || o.kind == 'f'
+		ev := evs[i].Kind != None // events come in order: the oldest train's first
+		if first >= 0 && !active && (edge || o.kind == 't') && at.Sub(quietFrom) >= cfg.EndGap {
+			if events == 0 && ev {
+				events, ev = 1, false
+			}
+			if events == 0 {
+				return first
+			}
+			first, events = -1, 0
+		}
+		if edge && first < 0 {
+			first = i
+		}
+		if ev && first >= 0 {
+			events++
+		}
+		switch {
+		case edge:
+			quietFrom, active = at, o.kind == 'r'
+		case o.kind == 'x':
+			quietFrom = at
+		}
+	}
+	return -1
+}
+
 // TestOracle checks the fuzz oracle against the table tests' expectations,
 // so that the oracle is not silently agreeing with nothing.
 func TestOracle(t *testing.T) {
@@ -234,6 +283,9 @@ func FuzzDecoder(f *testing.F) {
 		}
 		if want := oracle(cfg, script); !slices.Equal(got, want) {
 			t.Fatalf("credited pulse counts %v, want %v (script %v)", got, want, script)
+		}
+		if i := silentTrain(cfg, script, runOps(t, cfg, script)); i >= 0 {
+			t.Fatalf("the train begun at op %d (%v) ended without an event (script %v)", i, script[i], script)
 		}
 	})
 }
