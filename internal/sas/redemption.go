@@ -154,11 +154,23 @@ func (s Step) From() string {
 	return strings.Join(out, " or ")
 }
 
-// ends reports whether a cycle can end with status s: credited (00),
-// refused on LP 71 (80–86) or returned by the cabinet (87–8B).
-func (s RedemptionStatus) ends() bool {
-	return s == RedeemedCashable || s >= RedeemRejectedByHost && s <= RedeemValidatorFailed
+// endedBy is the step that ends a cycle with status s: StepCredit (00),
+// StepRefuse (80–86: LP 71's refusals) or StepReturn (87–8B: the
+// cabinet's); 0 for a status no cycle ends with.
+func (s RedemptionStatus) endedBy() Step {
+	switch {
+	case s == RedeemedCashable:
+		return StepCredit
+	case s >= RedeemRejectedByHost && s <= RedeemAmountMismatch:
+		return StepRefuse
+	case s >= RedeemUnable && s <= RedeemValidatorFailed:
+		return StepReturn
+	}
+	return 0
 }
+
+// ends reports whether a cycle can end with status s.
+func (s RedemptionStatus) ends() bool { return s.endedBy() != 0 }
 
 // Final reports whether the status ends a redemption cycle: credited (00),
 // refused on LP 71 (80–86) or returned by the cabinet (87–8B). Reading
@@ -182,6 +194,17 @@ func (r Redemption) Consistent() bool {
 		return r.Cycle != 0 && r.Status.ends()
 	}
 	return false
+}
+
+// EndedBy returns the step that ended r's cycle (StepCredit, StepRefuse
+// or StepReturn, from its final status) once it is done or idle; 0 while
+// the ticket is being redeemed, before the first ticket, or for a record
+// the cycle does not reach.
+func (r Redemption) EndedBy() Step {
+	if r.Cycle == 0 || r.Stage != StageDone && r.Stage != StageIdle || !r.Consistent() {
+		return 0
+	}
+	return r.Status.endedBy()
 }
 
 // Allows reports whether step s may follow r.
@@ -243,8 +266,8 @@ func refusalFits(s RedemptionStatus, c TransferCode) bool {
 		return c.Rejected()
 	case s == RedeemBadFunction:
 		return !c.Rejected() && c != TransferCashable
-	case s >= RedeemNumberMismatch && s <= RedeemAmountMismatch:
-		return c == TransferCashable
+	case s.endedBy() == StepRefuse:
+		return c == TransferCashable // 81, 83–86: the machine's checks of a cashable ticket
 	}
 	return false
 }
@@ -293,7 +316,7 @@ func (r Redemption) Apply(m Move) (Redemption, error) {
 	case StepCredit:
 		next.Stage, next.Status = StageDone, RedeemedCashable
 	case StepReturn:
-		if m.Status < RedeemUnable || m.Status > RedeemValidatorFailed {
+		if m.Status.endedBy() != StepReturn {
 			return carried(false)
 		}
 		next.Stage, next.Status = StageDone, m.Status
