@@ -217,9 +217,10 @@ func (r Redemption) Allows(s Step) bool {
 // for the host or pending (the cabinet may still return it).
 func (r Redemption) Active() bool { return r.Allows(StepReturn) }
 
-// State describes r for messages: its stage and status.
+// State describes r for messages: its stage, status, transfer code and
+// amount.
 func (r Redemption) State() string {
-	return fmt.Sprintf("%s, status %02X", r.Stage, byte(r.Status))
+	return fmt.Sprintf("%s, status %02X, code %02X, %v", r.Stage, byte(r.Status), byte(r.Code), r.Amount)
 }
 
 // Move is a step and what it carries.
@@ -347,7 +348,7 @@ func (r Redemption) StepTo(next Redemption) (Step, error) {
 	}
 	needs := "no step may follow this record"
 	if len(can) > 0 {
-		needs = "the record one of " + strings.Join(can, ", ") + " writes"
+		needs = "a record that " + strings.Join(can, " or ") + " writes"
 	}
 	return 0, &StepError{Record: r, Next: next, Needs: needs}
 }

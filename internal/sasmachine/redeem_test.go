@@ -1,11 +1,13 @@
 package sasmachine
 
 import (
+	"errors"
 	"path/filepath"
 	"testing"
 
 	"cabinet/internal/controller"
 	"cabinet/internal/hw/sim"
+	"cabinet/internal/money"
 	"cabinet/internal/recovery"
 	"cabinet/internal/recovery/recoverytest"
 	"cabinet/internal/sas"
@@ -72,5 +74,114 @@ func TestRedemptionStepsChainBeforeTheirCommits(t *testing.T) {
 	// A step from a record that is not the one in force is refused.
 	if err := m.UpdateRedemption(read, pending); err == nil {
 		t.Error("a step from a stale record was taken")
+	}
+}
+
+// errRollback ends a transaction that only asks the store.
+var errRollback = errors.New("test: roll back")
+
+// TestRedemptionStepsAsTheStoreJudges: at every stage a ticket in
+// reaches, every record an engine could send as the next one (each stage,
+// status, transfer code and amount below), the machine takes a step
+// exactly when the store would commit it (recovery UpdateRedemption, asked
+// in a transaction rolled back): the cycle's rules are sas's, applied by
+// both. A step refused leaves the machine's record the store's and hands
+// the controller nothing, so the link never reports a record the store
+// will not have.
+func TestRedemptionStepsAsTheStoreJudges(t *testing.T) {
+	insert := func(tx *recovery.Tx, _ sas.Redemption) error {
+		_, err := tx.TicketInserted("001234567890123456")
+		return err
+	}
+	lp70 := func(tx *recovery.Tx, cur sas.Redemption) error {
+		n, _ := cur.Read()
+		return tx.UpdateRedemption(cur, n)
+	}
+	lp71 := func(tx *recovery.Tx, cur sas.Redemption) error {
+		n, _ := cur.Redeem(sas.RedeemRequest{Code: sas.TransferCashable, Amount: 500, Number: cur.Number, HasNumber: true}, 1, 0)
+		return tx.UpdateRedemption(cur, n)
+	}
+	refuse := func(tx *recovery.Tx, cur sas.Redemption) error {
+		n, _ := cur.Redeem(sas.RedeemRequest{Code: 0x84}, 1, 0)
+		return tx.UpdateRedemption(cur, n)
+	}
+	ret := func(tx *recovery.Tx, cur sas.Redemption) error {
+		_, err := tx.TicketReturned(cur.Cycle, sas.RedeemTimeout, "")
+		return err
+	}
+	ack := func(tx *recovery.Tx, cur sas.Redemption) error { return tx.UpdateRedemption(cur, cur.Acknowledge()) }
+	type step = func(*recovery.Tx, sas.Redemption) error
+	reach := []struct {
+		name  string
+		steps []step
+	}{
+		{"no ticket yet", nil},
+		{"escrow", []step{insert}},
+		{"waiting", []step{insert, lp70}},
+		{"pending", []step{insert, lp70, lp71}},
+		{"refused", []step{insert, lp70, refuse}},
+		{"returned", []step{insert, lp70, lp71, ret}},
+		{"idle", []step{insert, lp70, refuse, ack}},
+	}
+	statuses := []sas.RedemptionStatus{sas.RedeemedCashable, sas.RedeemWaiting, sas.RedeemPending, sas.RedeemRejectedByHost,
+		sas.RedeemNumberMismatch, sas.RedeemBadFunction, sas.RedeemOverLimit, sas.RedeemUnable, sas.RedeemTimeout, sas.RedeemIncompatible}
+	codes := []sas.TransferCode{sas.TransferCashable, sas.TransferRestricted, 0x84, sas.TransferStatus}
+	for _, rc := range reach {
+		t.Run(rc.name, func(t *testing.T) {
+			st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
+			for i, f := range rc.steps {
+				if err := st.Update(func(tx *recovery.Tx) error {
+					cur, err := tx.Redemption()
+					if err != nil {
+						return err
+					}
+					return f(tx, cur)
+				}); err != nil {
+					t.Fatalf("reaching %s, step %d: %v", rc.name, i+1, err)
+				}
+			}
+			pv, err := st.Proven()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cur, taken := pv.Redemption, 0
+			for stage := sas.StageIdle; stage <= sas.StageDone; stage++ {
+				for _, status := range statuses {
+					for _, code := range codes {
+						for _, amount := range []money.Cents{0, 500} {
+							next := cur
+							next.Stage, next.Status, next.Code, next.Amount = stage, status, code, amount
+							storeErr := st.Update(func(tx *recovery.Tx) error {
+								if err := tx.UpdateRedemption(cur, next); err != nil {
+									return err
+								}
+								return errRollback
+							})
+							stored := errors.Is(storeErr, errRollback)
+							host := make(chan controller.HostRequest, 1)
+							m := &Machine{Store: st, Host: host}
+							err := m.UpdateRedemption(cur, next)
+							if (err == nil) != stored {
+								t.Errorf("from %+v to %+v: the machine says %v, the store %v", cur, next, err, storeErr)
+								continue
+							}
+							got, rerr := m.Redemption()
+							switch {
+							case rerr != nil:
+								t.Fatal(rerr)
+							case stored && got != next:
+								t.Errorf("from %+v to %+v taken: the link sees %+v", cur, next, got)
+							case !stored && (got != cur || len(host) != 0):
+								t.Errorf("from %+v to %+v refused: the link sees %+v, %d requests sent", cur, next, got, len(host))
+							}
+							if stored && next != cur {
+								taken++
+							}
+						}
+					}
+				}
+			}
+			t.Logf("%s: %d steps taken", cur.State(), taken)
+		})
 	}
 }
