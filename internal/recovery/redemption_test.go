@@ -126,31 +126,18 @@ func attempts() []attempt {
 // nothing: the tickets in, the redemption record, the open ticket, the
 // stacking order and the meters are as before.
 func TestIllegalRedemptionStepsWriteNothing(t *testing.T) {
-	type reach struct {
+	const v = "001234567890123456"
+	cashable := recoverytest.Redeem(sas.TransferCashable, 500)
+	stages := []struct {
 		name  string
-		steps []func(tx *recovery.Tx, cur sas.Redemption) error
-	}
-	insert := attempts()[0].do
-	lp70 := func(tx *recovery.Tx, cur sas.Redemption) error {
-		next, _ := cur.Read()
-		return tx.UpdateRedemption(cur, next)
-	}
-	lp71 := func(tx *recovery.Tx, cur sas.Redemption) error {
-		next, _ := cur.Redeem(sas.RedeemRequest{Code: sas.TransferCashable, Amount: 500, Number: cur.Number, HasNumber: true}, 1, 0)
-		return tx.UpdateRedemption(cur, next)
-	}
-	ret := func(tx *recovery.Tx, cur sas.Redemption) error {
-		_, err := tx.TicketReturned(cur.Cycle, sas.RedeemLinkDown, "")
-		return err
-	}
-	ack := func(tx *recovery.Tx, cur sas.Redemption) error { return tx.UpdateRedemption(cur, cur.Acknowledge()) }
-	stages := []reach{
+		steps []recoverytest.Step
+	}{
 		{"no ticket yet", nil},
-		{"escrow", []func(*recovery.Tx, sas.Redemption) error{insert}},
-		{"waiting", []func(*recovery.Tx, sas.Redemption) error{insert, lp70}},
-		{"pending", []func(*recovery.Tx, sas.Redemption) error{insert, lp70, lp71}},
-		{"done", []func(*recovery.Tx, sas.Redemption) error{insert, lp70, ret}},
-		{"idle", []func(*recovery.Tx, sas.Redemption) error{insert, lp70, ret, ack}},
+		{"escrow", []recoverytest.Step{recoverytest.Insert(v)}},
+		{"waiting", []recoverytest.Step{recoverytest.Insert(v), recoverytest.Read()}},
+		{"pending", []recoverytest.Step{recoverytest.Insert(v), recoverytest.Read(), cashable}},
+		{"done", []recoverytest.Step{recoverytest.Insert(v), recoverytest.Read(), recoverytest.Return(sas.RedeemLinkDown)}},
+		{"idle", []recoverytest.Step{recoverytest.Insert(v), recoverytest.Read(), recoverytest.Return(sas.RedeemLinkDown), recoverytest.Acknowledge()}},
 	}
 	refused := 0
 	for _, sg := range stages {
@@ -158,17 +145,7 @@ func TestIllegalRedemptionStepsWriteNothing(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s", sg.name, a.name), func(t *testing.T) {
 				path := filepath.Join(t.TempDir(), "cabinet.db")
 				st := recoverytest.Open(t, path, recovery.Options{})
-				for i, step := range sg.steps {
-					if err := st.Update(func(tx *recovery.Tx) error {
-						cur, err := tx.Redemption()
-						if err != nil {
-							return err
-						}
-						return step(tx, cur)
-					}); err != nil {
-						t.Fatalf("reaching %s, step %d: %v", sg.name, i+1, err)
-					}
-				}
+				recoverytest.Redemption(t, st, sg.steps...)
 				before := viewStore(t, st)
 				cur := before.Redemption
 				if a.step != 0 && cur.Allows(a.step) {

@@ -89,39 +89,19 @@ var errRollback = errors.New("test: roll back")
 // the controller nothing, so the link never reports a record the store
 // will not have.
 func TestRedemptionStepsAsTheStoreJudges(t *testing.T) {
-	insert := func(tx *recovery.Tx, _ sas.Redemption) error {
-		_, err := tx.TicketInserted("001234567890123456")
-		return err
-	}
-	lp70 := func(tx *recovery.Tx, cur sas.Redemption) error {
-		n, _ := cur.Read()
-		return tx.UpdateRedemption(cur, n)
-	}
-	lp71 := func(tx *recovery.Tx, cur sas.Redemption) error {
-		n, _ := cur.Redeem(sas.RedeemRequest{Code: sas.TransferCashable, Amount: 500, Number: cur.Number, HasNumber: true}, 1, 0)
-		return tx.UpdateRedemption(cur, n)
-	}
-	refuse := func(tx *recovery.Tx, cur sas.Redemption) error {
-		n, _ := cur.Redeem(sas.RedeemRequest{Code: 0x84}, 1, 0)
-		return tx.UpdateRedemption(cur, n)
-	}
-	ret := func(tx *recovery.Tx, cur sas.Redemption) error {
-		_, err := tx.TicketReturned(cur.Cycle, sas.RedeemTimeout, "")
-		return err
-	}
-	ack := func(tx *recovery.Tx, cur sas.Redemption) error { return tx.UpdateRedemption(cur, cur.Acknowledge()) }
-	type step = func(*recovery.Tx, sas.Redemption) error
+	in, read, ack := recoverytest.Insert("001234567890123456"), recoverytest.Read(), recoverytest.Acknowledge()
+	lp71, refuse := recoverytest.Redeem(sas.TransferCashable, 500), recoverytest.Redeem(0x84, 0)
 	reach := []struct {
 		name  string
-		steps []step
+		steps []recoverytest.Step
 	}{
 		{"no ticket yet", nil},
-		{"escrow", []step{insert}},
-		{"waiting", []step{insert, lp70}},
-		{"pending", []step{insert, lp70, lp71}},
-		{"refused", []step{insert, lp70, refuse}},
-		{"returned", []step{insert, lp70, lp71, ret}},
-		{"idle", []step{insert, lp70, refuse, ack}},
+		{"escrow", []recoverytest.Step{in}},
+		{"waiting", []recoverytest.Step{in, read}},
+		{"pending", []recoverytest.Step{in, read, lp71}},
+		{"refused", []recoverytest.Step{in, read, refuse}},
+		{"returned", []recoverytest.Step{in, read, lp71, recoverytest.Return(sas.RedeemTimeout)}},
+		{"idle", []recoverytest.Step{in, read, refuse, ack}},
 	}
 	statuses := []sas.RedemptionStatus{sas.RedeemedCashable, sas.RedeemWaiting, sas.RedeemPending, sas.RedeemRejectedByHost,
 		sas.RedeemNumberMismatch, sas.RedeemBadFunction, sas.RedeemOverLimit, sas.RedeemUnable, sas.RedeemTimeout, sas.RedeemIncompatible}
@@ -129,17 +109,7 @@ func TestRedemptionStepsAsTheStoreJudges(t *testing.T) {
 	for _, rc := range reach {
 		t.Run(rc.name, func(t *testing.T) {
 			st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
-			for i, f := range rc.steps {
-				if err := st.Update(func(tx *recovery.Tx) error {
-					cur, err := tx.Redemption()
-					if err != nil {
-						return err
-					}
-					return f(tx, cur)
-				}); err != nil {
-					t.Fatalf("reaching %s, step %d: %v", rc.name, i+1, err)
-				}
-			}
+			recoverytest.Redemption(t, st, rc.steps...)
 			pv, err := st.Proven()
 			if err != nil {
 				t.Fatal(err)
