@@ -87,6 +87,9 @@ func TestRedemptionStepTable(t *testing.T) {
 				if got, err := r.StepTo(next); err != nil || got != step {
 					t.Errorf("Redemption{%v, %02X}.StepTo(%+v) = %v, %v; want %v", stage, st, next, got, err, step)
 				}
+				if to == StageDone && next.EndedBy() != step || to != StageDone && to != StageIdle && next.EndedBy() != 0 {
+					t.Errorf("after %v: EndedBy() = %v, want %v when done, none while redeemed", step, next.EndedBy(), step)
+				}
 			}
 		}
 	}
