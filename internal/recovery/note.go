@@ -239,10 +239,10 @@ func (tx *Tx) NoteStacking(v money.Cents) error {
 // authorised by the host (TicketInAuthorised), before the stack command is
 // sent: the order, as NoteStacking's, for the ticket's amount. Its vend
 // valid then commits NoteCredited and TicketStacked together. Refused
-// while another order is open, or for a ticket that is not the open
-// authorised one (ErrTicketState).
+// while another order is open, or for a ticket the cycle does not allow
+// to be credited (sas.StepCredit: the open authorised one; ErrTicketState).
 func (tx *Tx) TicketStacking(seq uint64) error {
-	t, _, err := tx.openIn(seq, "order stacked", TicketInAuthorised)
+	t, _, _, err := tx.openIn(seq, "order stacked", sas.Move{Step: sas.StepCredit})
 	if err != nil {
 		return err
 	}
@@ -363,7 +363,7 @@ func ResolveTicketInAtBoot(t *TicketIn, p PowerUp) TicketInAction {
 		return TicketInWait
 	case p != PowerUpBillInStacker:
 		return TicketInReturn
-	case t.Status == TicketInAuthorised:
+	case t.Redemption().Allows(sas.StepCredit):
 		return TicketInCredit
 	}
 	return TicketInUnauthorisedInStacker

@@ -1,6 +1,7 @@
 package recovery
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -50,9 +51,48 @@ type TicketIn struct {
 }
 
 // Unresolved reports whether the ticket is still in the validator: in
-// escrow or authorised, not yet stacked or returned.
-func (t TicketIn) Unresolved() bool {
-	return t.Status == TicketInEscrow || t.Status == TicketInAuthorised
+// escrow or authorised, not yet stacked or returned (its redemption is
+// active: sas.Redemption.Active).
+func (t TicketIn) Unresolved() bool { return t.Redemption().Active() }
+
+// ticketInStatus is the status a ticket in has at redemption record r,
+// the one mapping from the SAS cycle (sas.Redemption) to the cabinet's
+// words: authorised while the cabinet may credit it (pending), in escrow
+// while it is otherwise being redeemed, and once the cycle ended, stacked,
+// rejected or returned as the step that ended it. "" for a record the
+// cycle does not reach.
+func ticketInStatus(r sas.Redemption) TicketInStatus {
+	switch {
+	case r.Allows(sas.StepCredit):
+		return TicketInAuthorised
+	case r.Active():
+		return TicketInEscrow
+	}
+	switch r.EndedBy() {
+	case sas.StepCredit:
+		return TicketInStacked
+	case sas.StepRefuse:
+		return TicketInRejected
+	case sas.StepReturn:
+		return TicketInReturned
+	}
+	return ""
+}
+
+// stepRefused is the store's refusal of a redemption step the cycle's
+// rules (sas.Redemption.Apply, StepTo) refused with err, on ticket in
+// cycle, for op: a *TransitionError (ErrTicketState) naming the record's
+// state and what the step follows, or ErrBadTicket for a step that
+// carries what it may not write.
+func stepRefused(cycle uint64, op string, err error) error {
+	var se *sas.StepError
+	if !errors.As(err, &se) {
+		return err
+	}
+	if se.Carried {
+		return fmt.Errorf("recovery: ticket in %d: %s: %w: %w", cycle, op, ErrBadTicket, err)
+	}
+	return &TransitionError{Record: fmt.Sprintf("ticket in %d", cycle), Op: op, From: se.Record.State(), Allowed: se.Needs, Kind: ErrTicketState}
 }
 
 // Redemption is the SAS redemption record the store keeps with each
@@ -98,32 +138,20 @@ func (tx *Tx) TicketInserted(validation string) (TicketIn, error) {
 	if err != nil {
 		return TicketIn{}, err
 	}
-	var last sas.Redemption
-	if st.NextIn != 0 {
-		t, ok, err := tx.ticketIn(st.NextIn)
-		if err != nil {
-			return TicketIn{}, err
-		}
-		if !ok {
-			return TicketIn{}, corrupt(bTITO, kTITOState, "last ticket in %d not in the ring", st.NextIn)
-		}
-		if t.Unresolved() || t.Stage != sas.StageIdle {
-			why := "stage " + stageName(t.Stage)
-			if t.Unresolved() {
-				why = string(t.Status)
-			}
-			return TicketIn{}, &TransitionError{Record: fmt.Sprintf("ticket in %d", t.Seq), Op: "insert ticket " + validation,
-				From: why, Allowed: "no ticket in the validator and the last result read by the host", Kind: ErrTicketState}
-		}
-		last = t.Redemption()
+	last, err := tx.Redemption()
+	if err != nil {
+		return TicketIn{}, err
 	}
 	r, err := last.Insert(validationNumber(validation))
 	if err != nil {
-		return TicketIn{}, fmt.Errorf("recovery: insert ticket %s: %w: %w", validation, ErrTicketState, err)
+		return TicketIn{}, stepRefused(last.Cycle, "insert ticket "+validation, err)
+	}
+	if r.Cycle != st.NextIn+1 {
+		return TicketIn{}, corrupt(bTITO, kTITOState, "ticket in %d follows cycle %d", st.NextIn+1, last.Cycle)
 	}
 	st.NextIn++
-	t := TicketIn{Seq: st.NextIn, Validation: validation, Status: TicketInEscrow, Inserted: tx.s.opt.Now(),
-		Stage: r.Stage, SASStatus: r.Status, Code: r.Code}
+	t := TicketIn{Seq: st.NextIn, Validation: validation, Inserted: tx.s.opt.Now()}
+	t.setRedemption(r)
 	st.OpenIn = t.Seq
 	if err := tx.pushTicket(bTicketsIn, t.Seq, t); err != nil {
 		return TicketIn{}, err
@@ -131,54 +159,37 @@ func (tx *Tx) TicketInserted(validation string) (TicketIn, error) {
 	return t, tx.putTITOState(st)
 }
 
-func stageName(s sas.Stage) string {
-	switch s {
-	case sas.StageIdle:
-		return "idle"
-	case sas.StageEscrow:
-		return "escrow"
-	case sas.StageWaiting:
-		return "waiting for the host"
-	case sas.StagePending:
-		return "pending"
-	case sas.StageDone:
-		return "done, result unread by the host"
-	}
-	return fmt.Sprintf("stage %d", s)
+// setRedemption writes redemption record r into t: its SAS fields and
+// the status they give (ticketInStatus).
+func (t *TicketIn) setRedemption(r sas.Redemption) {
+	t.Stage, t.SASStatus, t.Code, t.Amount = r.Stage, r.Status, r.Code, r.Amount
+	t.Status = ticketInStatus(r)
 }
 
-// openIn returns ticket in seq if it is the open one in one of the
-// statuses from.
-func (tx *Tx) openIn(seq uint64, op string, from ...TicketInStatus) (TicketIn, titoState, error) {
+// openIn returns ticket in seq and the record after move m, if the cycle
+// allows m from the ticket's record (sas.Redemption.Apply): the ticket is
+// then the open one. Nothing is written.
+func (tx *Tx) openIn(seq uint64, op string, m sas.Move) (TicketIn, sas.Redemption, titoState, error) {
 	st, err := tx.titoState()
 	if err != nil {
-		return TicketIn{}, st, err
+		return TicketIn{}, sas.Redemption{}, st, err
 	}
 	t, ok, err := tx.ticketIn(seq)
 	if err != nil {
-		return TicketIn{}, st, err
+		return TicketIn{}, sas.Redemption{}, st, err
 	}
-	allowed := ""
-	for i, s := range from {
-		if i > 0 {
-			allowed += " or "
-		}
-		allowed += string(s)
-	}
-	te := &TransitionError{Record: fmt.Sprintf("ticket in %d", seq), Op: op, From: "none", Allowed: allowed, Kind: ErrTicketState}
 	if !ok {
-		return TicketIn{}, st, te
+		return TicketIn{}, sas.Redemption{}, st, &TransitionError{Record: fmt.Sprintf("ticket in %d", seq), Op: op, From: "none",
+			Allowed: m.Step.From(), Kind: ErrTicketState}
 	}
-	te.From = string(t.Status)
-	for _, s := range from {
-		if t.Status == s {
-			if st.OpenIn != seq {
-				return TicketIn{}, st, corrupt(bTITO, kTITOState, "ticket in %d is %s but the open ticket is %d", seq, t.Status, st.OpenIn)
-			}
-			return t, st, nil
-		}
+	r, err := t.Redemption().Apply(m)
+	if err != nil {
+		return TicketIn{}, sas.Redemption{}, st, stepRefused(seq, op, err)
 	}
-	return TicketIn{}, st, te
+	if st.OpenIn != seq {
+		return TicketIn{}, sas.Redemption{}, st, corrupt(bTITO, kTITOState, "ticket in %d is %s but the open ticket is %d", seq, t.Status, st.OpenIn)
+	}
+	return t, r, st, nil
 }
 
 // TicketStacked records the validator's report that ticket seq is stacked
@@ -186,15 +197,12 @@ func (tx *Tx) openIn(seq uint64, op string, from ...TicketInStatus) (TicketIn, t
 // t.Amount and counts Meters.TicketRedeemed(t.Amount) in this same
 // transaction: the ticket is credited once, here.
 func (tx *Tx) TicketStacked(seq uint64) (TicketIn, error) {
-	t, st, err := tx.openIn(seq, "stacked", TicketInAuthorised)
+	t, r, st, err := tx.openIn(seq, "stacked", sas.Move{Step: sas.StepCredit})
 	if err != nil {
 		return TicketIn{}, err
 	}
-	r, err := t.Redemption().Complete(sas.RedeemedCashable)
-	if err != nil {
-		return TicketIn{}, fmt.Errorf("recovery: ticket in %d stacked: %w: %w", seq, ErrTicketState, err)
-	}
-	t.Status, t.Resolved, t.Stage, t.SASStatus = TicketInStacked, tx.s.opt.Now(), r.Stage, r.Status
+	t.setRedemption(r)
+	t.Resolved = tx.s.opt.Now()
 	st.OpenIn = 0
 	st.In += t.Amount
 	st.InCount++
@@ -209,21 +217,15 @@ func (tx *Tx) TicketStacked(seq uint64) (TicketIn, error) {
 // 87–8B: unable now, timeout, link down, disabled, validator failure);
 // reason is what the player is shown. Nothing is credited.
 func (tx *Tx) TicketReturned(seq uint64, status RedemptionStatus, reason string) (TicketIn, error) {
-	if status < sas.RedeemUnable || status > sas.RedeemValidatorFailed {
-		return TicketIn{}, fmt.Errorf("recovery: ticket in %d returned with status %02X: want 87–8B: %w", seq, byte(status), ErrBadTicket)
-	}
 	if reason == "" {
 		reason = status.String()
 	}
-	t, st, err := tx.openIn(seq, "returned", TicketInEscrow, TicketInAuthorised)
+	t, r, st, err := tx.openIn(seq, fmt.Sprintf("returned (%02X)", byte(status)), sas.Move{Step: sas.StepReturn, Status: status})
 	if err != nil {
 		return TicketIn{}, err
 	}
-	r, err := t.Redemption().Complete(status)
-	if err != nil {
-		return TicketIn{}, fmt.Errorf("recovery: ticket in %d returned: %w: %w", seq, ErrTicketState, err)
-	}
-	t.Status, t.Reason, t.Resolved, t.Stage, t.SASStatus = TicketInReturned, reason, tx.s.opt.Now(), r.Stage, r.Status
+	t.setRedemption(r)
+	t.Reason, t.Resolved = reason, tx.s.opt.Now()
 	st.OpenIn = 0
 	if err := tx.putTicket(bTicketsIn, seq, t); err != nil {
 		return TicketIn{}, err
@@ -246,31 +248,34 @@ func (tx *Tx) Redemption() (sas.Redemption, error) {
 }
 
 // UpdateRedemption commits the engine's next redemption record in place of
-// cur (sas.TicketRedeemer): LP 70's read (escrow → waiting), LP 71's
-// answer (waiting → pending: the ticket becomes authorised for the host's
-// amount; waiting → done with status 80–86: rejected with the host's
-// reason) and the host's read of the final status (done → idle). cur must
-// be the committed record, and next one of those steps from it
+// cur (sas.TicketRedeemer): one of the host's steps from it, as the
+// cycle's rules find it (sas.Redemption.StepTo, sas.Step.Host): LP 70's
+// read, LP 71's answer (authorised for the host's amount; rejected with
+// its reason) and the host's read of the final status. cur must be the
+// committed record and next what a host's step writes from it
 // (ErrTicketState otherwise, nothing written). Stacking and returning are
-// the cabinet's (TicketStacked, TicketReturned), never the engine's.
+// the cabinet's steps (TicketStacked, TicketReturned), never the engine's.
 func (tx *Tx) UpdateRedemption(cur, next sas.Redemption) error {
 	have, err := tx.Redemption()
 	if err != nil {
 		return err
 	}
-	bad := func(why string) error {
-		return &TransitionError{Record: fmt.Sprintf("ticket in %d", cur.Cycle),
-			Op:   fmt.Sprintf("redemption %s/%s → %s/%s", stageName(cur.Stage), cur.Status, stageName(next.Stage), next.Status),
-			From: fmt.Sprintf("%s/%s", stageName(have.Stage), have.Status), Allowed: why, Kind: ErrTicketState}
+	op := fmt.Sprintf("redemption %s → %s", cur.State(), next.State())
+	refuse := func(allowed string) error {
+		return &TransitionError{Record: fmt.Sprintf("ticket in %d", cur.Cycle), Op: op, From: have.State(), Allowed: allowed, Kind: ErrTicketState}
 	}
 	if have != cur {
-		return bad("the committed record as cur")
+		return refuse("the committed record as cur")
 	}
 	if next == cur {
 		return nil
 	}
-	if next.Cycle != cur.Cycle || next.Number != cur.Number || cur.Cycle == 0 {
-		return bad("the same ticket")
+	step, err := cur.StepTo(next)
+	if err != nil {
+		return stepRefused(cur.Cycle, op, err)
+	}
+	if !step.Host() {
+		return refuse(fmt.Sprintf("a host's step (%s is the cabinet's)", step))
 	}
 	t, ok, err := tx.ticketIn(cur.Cycle)
 	if err != nil {
@@ -279,29 +284,13 @@ func (tx *Tx) UpdateRedemption(cur, next sas.Redemption) error {
 	if !ok {
 		return corrupt(bTITO, kTITOState, "last ticket in %d not in the ring", cur.Cycle)
 	}
-	now := tx.s.opt.Now()
-	switch {
-	case (cur.Stage == sas.StageEscrow || cur.Stage == sas.StageWaiting) && next.Stage == sas.StageWaiting &&
-		next.Status == sas.RedeemWaiting && next.Code == cur.Code && next.Amount == cur.Amount:
-		// LP 70 read it.
-	case cur.Stage == sas.StageWaiting && next.Stage == sas.StagePending && next.Status == sas.RedeemPending &&
-		next.Code == sas.TransferCashable && next.Amount > 0:
-		t.Status, t.Amount = TicketInAuthorised, next.Amount
-	case cur.Stage == sas.StageWaiting && next.Stage == sas.StageDone && next.Status >= sas.RedeemRejectedByHost &&
-		next.Status <= sas.RedeemAmountMismatch:
-		t.Status, t.Resolved = TicketInRejected, now
+	t.setRedemption(next)
+	if step == sas.StepRefuse {
+		t.Resolved = tx.s.opt.Now()
 		t.Reason = next.Status.String()
 		if next.Status == sas.RedeemRejectedByHost {
 			t.Reason = next.Code.String()
 		}
-	case cur.Stage == sas.StageDone && next.Stage == sas.StageIdle && next.Status == cur.Status &&
-		next.Code == cur.Code && next.Amount == cur.Amount:
-		// The host read the final status.
-	default:
-		return bad("LP 70 read, LP 71 authorised or rejected, or the host's read of the final status")
-	}
-	t.Stage, t.SASStatus, t.Code, t.Amount = next.Stage, next.Status, next.Code, next.Amount
-	if t.Status == TicketInRejected {
 		st, err := tx.titoState()
 		if err != nil {
 			return err

@@ -159,14 +159,11 @@ func checkTITO(tx *Tx, machineOK bool, add func(error)) {
 		if err := checkValidation(t.Validation); err != nil {
 			return 0, false, corrupt(bTicketsIn, k, "%v", err)
 		}
-		switch t.Status {
-		case TicketInEscrow, TicketInAuthorised, TicketInRejected, TicketInReturned:
-		case TicketInStacked:
-			if t.Amount <= 0 {
-				return 0, false, corrupt(bTicketsIn, k, "stacked for %v", t.Amount)
-			}
-		default:
-			return 0, false, corrupt(bTicketsIn, k, "unknown status %q", t.Status)
+		if r := t.Redemption(); t.Status != ticketInStatus(r) {
+			return 0, false, corrupt(bTicketsIn, k, "status %q at redemption %s", t.Status, r.State())
+		}
+		if t.Status == TicketInStacked && t.Amount <= 0 {
+			return 0, false, corrupt(bTicketsIn, k, "stacked for %v", t.Amount)
 		}
 		return t.Seq, t.Unresolved(), nil
 	})

@@ -486,9 +486,9 @@ func TestResolveAtBoot(t *testing.T) {
 }
 
 func TestResolveTicketInAtBoot(t *testing.T) {
-	escrow := &TicketIn{Status: TicketInEscrow}
-	auth := &TicketIn{Status: TicketInAuthorised, Amount: 100}
-	done := &TicketIn{Status: TicketInStacked, Amount: 100}
+	escrow := &TicketIn{Seq: 1, Status: TicketInEscrow, Stage: sas.StageWaiting, SASStatus: sas.RedeemWaiting, Code: sas.TransferStatus}
+	auth := &TicketIn{Seq: 1, Status: TicketInAuthorised, Amount: 100, Stage: sas.StagePending, SASStatus: sas.RedeemPending}
+	done := &TicketIn{Seq: 1, Status: TicketInStacked, Amount: 100, Stage: sas.StageDone, SASStatus: sas.RedeemedCashable}
 	tests := []struct {
 		t    *TicketIn
 		p    PowerUp

@@ -67,10 +67,18 @@ func (r *lineRig) read(want int) []byte {
 	return out
 }
 
-func (r *lineRig) reports() []serial.FaultReport {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]serial.FaultReport(nil), r.rs...)
+// reports returns the line fault reports once there are want of them,
+// or what there is after a second: the link reports a message's fault
+// after writing its reply, so the reply read is no sign the report is in.
+func (r *lineRig) reports(want int) []serial.FaultReport {
+	for end := time.Now().Add(time.Second); ; time.Sleep(time.Millisecond) {
+		r.mu.Lock()
+		rs := append([]serial.FaultReport(nil), r.rs...)
+		r.mu.Unlock()
+		if len(rs) >= want || time.Now().After(end) {
+			return rs
+		}
+	}
 }
 
 // TestServeCutShort: an LP 71 whose length byte is larger than the frame
@@ -83,7 +91,7 @@ func TestServeCutShort(t *testing.T) {
 	if got := r.poll(lp71, 1); !bytes.Equal(got, []byte{0x81}) {
 		t.Fatalf("LP 71 longer than its frame: % X, want the NACK 81", got)
 	}
-	rs := r.reports()
+	rs := r.reports(1)
 	if len(rs) != 1 || rs[0].Phase != serial.FaultBegan || !strings.Contains(rs[0].First, "long poll 71 cut short: 10 of the 37 bytes its length byte says (01 71 20") {
 		t.Fatalf("reports %v, want the fault begun with the cut-short LP 71", rs)
 	}
@@ -98,7 +106,7 @@ func TestServeCutShort(t *testing.T) {
 	for range 5 {
 		r.poll([]byte{0x01, 0x1A}, 8)
 	}
-	rs = r.reports()
+	rs = r.reports(2)
 	if len(rs) != 2 || rs[1].Phase != serial.FaultCleared || rs[1].Count != 2 || !strings.Contains(rs[1].Last, "cut short by the next message: 5 bytes") {
 		t.Errorf("reports %v, want the fault cleared after 2 errors, the last cut by the next message", rs)
 	}
@@ -120,7 +128,7 @@ func TestServeGarblingHost(t *testing.T) {
 	for range 5 {
 		r.poll([]byte{0x01, 0x1A}, 8)
 	}
-	rs := r.reports()
+	rs := r.reports(5)
 	if len(rs) != 5 {
 		t.Fatalf("%d reports for 1500 damaged polls, want 5 (began, 10, 100, 1000, cleared): %v", len(rs), rs)
 	}

@@ -441,11 +441,11 @@ func (e *Engine) lp71(v TicketRedeemer, m []byte) ([]byte, func(), error) {
 	r = append(r, 0x00)
 	r = AppendBCD(r, int64(next.Number), 9)
 	var onAck func()
-	if next == cur && cur.Stage == StageDone {
+	if next == cur && cur.Allows(StepAcknowledge) {
 		cycle := cur.Cycle
 		onAck = func() {
 			r, err := v.Redemption()
-			if err != nil || r.Cycle != cycle || r.Stage != StageDone {
+			if err != nil || r.Cycle != cycle || !r.Allows(StepAcknowledge) {
 				e.AckErr = err
 				return
 			}

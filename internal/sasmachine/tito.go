@@ -52,10 +52,14 @@ type titoMem struct {
 	setPending       bool
 	read             []uint64 // validation records the host read, not yet committed as read
 	readUnsent       []uint64 // of those, not yet handed to the controller
-	// redeem is the ticket in's redemption as the host moved it (LP 70,
-	// LP 71, the read of its result), the committed record first: each
-	// step was handed to the controller; the chain stands while the
-	// committed record is one of its links.
+	// redeem holds the host's redemption steps (LP 70, LP 71, the read
+	// of its result) handed to the controller and not yet seen committed:
+	// the store's committed record first, then the record each step
+	// writes, every one a host's step from the one before by the cycle's
+	// rules (sas.Redemption.StepTo), the rules the store applies to them.
+	// It is no record of its own: it stands only while the store's
+	// committed record is one of its links and the store can still commit
+	// (redemption).
 	redeem []sas.Redemption
 }
 
@@ -190,21 +194,38 @@ func (m *Machine) send(r controller.HostRequest) error {
 	}
 }
 
-// Redemption is the ticket in's redemption record: the committed one
-// (controller.TITOInfo), moved on by the host's steps not yet committed.
+// Redemption is the ticket in's redemption record: the store's committed
+// one, moved on by the host's steps handed to the controller and not yet
+// committed.
 func (m *Machine) Redemption() (sas.Redemption, error) {
-	c := m.titoInfo().Redemption
+	c, err := m.committedRedemption()
+	if err != nil {
+		return sas.Redemption{}, err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.redemption(c), nil
 }
 
+// committedRedemption is the store's redemption record as of its last
+// proven commit (recovery.Proven): the record recovery's UpdateRedemption
+// checks a step against.
+func (m *Machine) committedRedemption() (sas.Redemption, error) {
+	pv, err := m.Store.Proven()
+	if err != nil {
+		return sas.Redemption{}, fmt.Errorf("sasmachine: read the store: %w", err)
+	}
+	return pv.Redemption, nil
+}
+
 // redemption is committed record c moved on by the steps in memory
-// (m.mu held). A chain c is not part of is stale (committed, or the
-// cabinet returned the ticket meanwhile) and goes.
+// (m.mu held). Steps whose chain c is not part of are stale (the cabinet
+// returned the ticket meanwhile, or the record moved on otherwise) and
+// go; so do all of them once the store has failed (they will never be
+// committed): the host then hears the record the store has.
 func (m *Machine) redemption(c sas.Redemption) sas.Redemption {
 	i := slices.Index(m.tito.redeem, c)
-	if i < 0 {
+	if i < 0 || m.Store.Err() != nil {
 		m.tito.redeem = nil
 		return c
 	}
@@ -215,20 +236,37 @@ func (m *Machine) redemption(c sas.Redemption) sas.Redemption {
 // UpdateRedemption applies the host's step cur → next in memory, so that
 // the next poll sees it, and hands it to the controller, whose ledger
 // commits it after the reply: the link never waits for the store. cur
-// must be what Redemption returns (sas.ErrBadData otherwise); the
-// controller's queue full: ErrTimeout (the engine answers busy, the host
-// asks again).
+// must be what Redemption returns, and next what one of the host's steps
+// writes from it (sas.Redemption.StepTo, sas.Step.Host): sas.ErrBadData
+// otherwise, nothing kept or sent. The controller's queue full, or the
+// store failed: ErrTimeout (the engine answers busy, the host asks again).
 //
 // A power cut between the reply and the commit loses the step: an LP 71
 // that authorised a ticket the cabinet had not recorded authorised finds,
 // after the restart, the ticket returned (87) with the validator's power
 // up; the host hears 68 and the final status, and the ticket stays valid.
 func (m *Machine) UpdateRedemption(cur, next sas.Redemption) error {
-	c := m.titoInfo().Redemption
+	c, err := m.committedRedemption()
+	if err != nil {
+		return err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if have := m.redemption(c); have != cur {
 		return fmt.Errorf("sasmachine: redemption step from %+v: the record is %+v: %w", cur, have, sas.ErrBadData)
+	}
+	if next == cur {
+		return nil
+	}
+	step, err := cur.StepTo(next)
+	if err != nil {
+		return fmt.Errorf("sasmachine: redemption step: %w", err)
+	}
+	if !step.Host() {
+		return fmt.Errorf("sasmachine: redemption step %s of ticket %d: the cabinet's, not the host's: %w", step, cur.Cycle, sas.ErrBadData)
+	}
+	if err := m.Store.Err(); err != nil {
+		return fmt.Errorf("sasmachine: redemption step %s of ticket %d: the store cannot commit it: %v: %w", step, cur.Cycle, err, ErrTimeout)
 	}
 	if err := m.send(controller.HostRequest{Redemption: &controller.HostRedemption{Cur: cur, Next: next}}); err != nil {
 		return err
