@@ -33,7 +33,7 @@ var rules = map[string][]string{
 	"game":                  {"money", "game/card"},
 	"game/...":              {"money", "game", "game/..."},
 	"meters":                {"game", "money"},
-	"recovery/recoverytest": {"recovery"},
+	"recovery/recoverytest": {"money", "recovery", "sas"},
 	"recovery":              {"game", "game/card", "meters", "money", "sas", "go.etcd.io/bbolt", "go.etcd.io/bbolt/errors"},
 	"ledger":                {"recovery"},
 	"hw":                    {"money", "serial"},
