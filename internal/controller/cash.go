@@ -34,8 +34,8 @@ var billReasons = map[string]struct{ key, text string }{
 // the English record.
 func (c *Controller) billRefused(in hw.Input) error {
 	r := billReasons[refusal(c.led.cur(), &c.scr, &c.set, in, nil)]
-	reason := argKey("bill_reason." + r.key)
-	text, detail, args := fmt.Sprintf("bill %v refused: %s", in.Value, r.text), "bill_refused", []meters.Arg{argMoney(in.Value), reason}
+	reason := meters.KeyArg("bill_reason." + r.key)
+	text, detail, args := fmt.Sprintf("bill %v refused: %s", in.Value, r.text), "bill_refused", []meters.Arg{meters.MoneyArg(in.Value), reason}
 	if in.Value <= 0 { // the acceptor did not say which bill
 		text, detail, args = "bill refused: "+r.text, "bill_refused_unknown", []meters.Arg{reason}
 	}
@@ -96,7 +96,7 @@ func (l *books) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from
 		text += " (credit limit exceeded: acceptor was not inhibited)"
 		detail = "bill_over_limit"
 	}
-	if err := l.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v)); err != nil {
+	if err := l.logDetail(tx, meters.KindBillAccepted, text, detail, meters.MoneyArg(v)); err != nil {
 		return err
 	}
 	if s.host.BillOneShot && !s.host.BillsOff {
@@ -155,7 +155,7 @@ func (c *Controller) clearHandpay() error {
 		}
 		m.Handpay, m.HandpayKind = 0, ""
 		return c.led.logDetail(tx, meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount),
-			"handpay_paid", argKey("handpay_kind."+kind), argMoney(amount))
+			"handpay_paid", meters.KeyArg("handpay_kind."+kind), meters.MoneyArg(amount))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: clear handpay: %w", err)
@@ -216,7 +216,7 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 		}
 		door := sw == hw.MainDoor || sw == hw.CashDoor
 		if t := s.tilts(); door && on && len(t) > 0 {
-			return c.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", argTilts(t)...)
+			return c.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", meters.TiltArgs(t)...)
 		}
 		if door && !on && len(s.tilts()) == 0 {
 			return c.led.logDetail(tx, meters.KindTiltClear, "tilt cleared", "tilt_cleared")
@@ -274,11 +274,11 @@ func (l *books) billJam(on bool, why string) error {
 			if err := l.emit(tx, HostEvent{Kind: HostBillJam}); err != nil {
 				return err
 			}
-			return l.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)
+			return l.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", meters.TiltArgs(t)...)
 		case len(t) == 0:
 			return l.logDetail(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)", "tilt_cleared")
 		}
-		return l.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t), "jam_cleared_still_tilted", argTilts(t)...)
+		return l.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t), "jam_cleared_still_tilted", meters.TiltArgs(t)...)
 	})
 }
 

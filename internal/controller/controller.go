@@ -150,7 +150,7 @@ func (c *Controller) boot() error {
 			m.PoolUnits = int64(c.set.JackpotReset) * PoolUnitsPerCent
 			// The store's own creation (cabinet init or a memory clear) is
 			// logged by the store; this is the first boot's set-up on it.
-			if err := c.led.logDetail(tx, meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String(), "pool_set", argMoney(c.set.JackpotReset)); err != nil {
+			if err := c.led.logDetail(tx, meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String(), "pool_set", meters.MoneyArg(c.set.JackpotReset)); err != nil {
 				return err
 			}
 		}
@@ -186,7 +186,7 @@ func (c *Controller) boot() error {
 		if open != nil {
 			m.Meters.Recoveries++
 			if err := c.led.logDetail(tx, meters.KindRecovery, fmt.Sprintf("round %d of %s recovered at step %d", open.Round, open.Game, len(open.Steps)),
-				"round_recovered", argCount(open.Round), argKey("game."+string(open.Game)), argCount(uint64(len(open.Steps)))); err != nil {
+				"round_recovered", meters.CountArg(open.Round), meters.KeyArg("game."+string(open.Game)), meters.CountArg(uint64(len(open.Steps)))); err != nil {
 				return err
 			}
 			if c.now().Sub(open.Start) > voidAfter(&c.set, open.Game) {
@@ -290,7 +290,7 @@ func (l *books) void(tx *recovery.Tx, s *state, open *recovery.OpenRound, now ti
 	}
 	text := fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
 		now.Sub(open.Start).Round(time.Second), refund)
-	return l.logDetail(tx, meters.KindVoid, text, "round_voided", argCount(open.Round), argKey("game."+string(open.Game)), argMoney(refund))
+	return l.logDetail(tx, meters.KindVoid, text, "round_voided", meters.CountArg(open.Round), meters.KeyArg("game."+string(open.Game)), meters.MoneyArg(refund))
 }
 
 // Snapshot returns the last published snapshot (committed state only).

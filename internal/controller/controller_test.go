@@ -299,7 +299,7 @@ func TestVoid(t *testing.T) {
 		}
 	}
 	if void == nil || void.Detail != "round_voided" || len(void.Args) != 3 || void.Args[0].Type != meters.ArgCount ||
-		void.Args[1] != argKey("game.classic") || void.Args[2] != argMoney(m.Credits-atCut) || m.Credits == atCut {
+		void.Args[1] != meters.KeyArg("game.classic") || void.Args[2] != meters.MoneyArg(m.Credits-atCut) || m.Credits == atCut {
 		t.Fatalf("void logged as %+v, want round_voided with the round, game.classic and the refund", void)
 	}
 	for _, lang := range i18n.Langs() {

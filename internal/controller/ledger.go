@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"strconv"
 
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
@@ -363,18 +362,18 @@ const (
 // from the significant events (meters.Noise): a noisy device never
 // evicts a power-up, a door or a memory clear from the log.
 func (l *books) lineFault(device string, r serial.FaultReport) error {
-	dev := argKey("device." + device)
+	dev := meters.KeyArg("device." + device)
 	var text, detail string
 	var args []meters.Arg
 	switch r.Phase {
 	case serial.FaultBegan:
-		text, detail, args = fmt.Sprintf("%s line fault began: %s", device, r.First), "line_fault_began", []meters.Arg{dev, argText(r.First)}
+		text, detail, args = fmt.Sprintf("%s line fault began: %s", device, r.First), "line_fault_began", []meters.Arg{dev, meters.TextArg(r.First)}
 	case serial.FaultLasts:
 		text, detail, args = fmt.Sprintf("%s line fault goes on: %d errors (first: %s; latest: %s)", device, r.Count, r.First, r.Last),
-			"line_fault_lasts", []meters.Arg{dev, argCount(uint64(r.Count))}
+			"line_fault_lasts", []meters.Arg{dev, meters.CountArg(uint64(r.Count))}
 	case serial.FaultCleared:
 		text, detail, args = fmt.Sprintf("%s line fault cleared after %d errors (first: %s; latest: %s)", device, r.Count, r.First, r.Last),
-			"line_fault_cleared", []meters.Arg{dev, argCount(uint64(r.Count))}
+			"line_fault_cleared", []meters.Arg{dev, meters.CountArg(uint64(r.Count))}
 	default:
 		panic(fmt.Sprintf("BUG: controller: line fault report %+v", r))
 	}
@@ -398,21 +397,7 @@ func (l *books) ack(seqs []uint64) error {
 	})
 }
 
-func argMoney(v money.Cents) meters.Arg { return meters.Arg{Type: meters.ArgMoney, Value: v.String()} }
-func argSwitch(s hw.Switch) meters.Arg  { return meters.Arg{Type: meters.ArgSwitch, Value: s.String()} }
-func argKey(k string) meters.Arg        { return meters.Arg{Type: meters.ArgKey, Value: k} }
-func argCount(n uint64) meters.Arg {
-	return meters.Arg{Type: meters.ArgCount, Value: strconv.FormatUint(n, 10)}
-}
-
-// argTilts are tilt reasons as message keys.
-func argTilts(t []string) []meters.Arg {
-	out := make([]meters.Arg, len(t))
-	for i, r := range t {
-		out[i] = argKey("tilt." + r)
-	}
-	return out
-}
+func argSwitch(s hw.Switch) meters.Arg { return meters.Arg{Type: meters.ArgSwitch, Value: s.String()} }
 
 // brokenStore stands for a store that could not be opened: every call
 // fails with the opening error, so the cabinet boots in a memory-error tilt

@@ -178,7 +178,7 @@ func (c *Controller) play(a game.Action) error {
 		for _, e := range step.Events {
 			if e.Handpay {
 				if err := c.led.logDetail(tx, meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no),
-					"jackpot_handpay", argMoney(e.Amount), argCount(no)); err != nil {
+					"jackpot_handpay", meters.MoneyArg(e.Amount), meters.CountArg(no)); err != nil {
 					return err
 				}
 			}

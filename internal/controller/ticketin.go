@@ -116,7 +116,7 @@ func (d *noteDesk) ticket(number string) (hw.NoteAnswer, error) {
 		}
 		s.ticketIn = &t
 		return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s inserted: asking the casino system (exception 67)", number),
-			"ticket_in_inserted", argText(number))
+			"ticket_in_inserted", meters.TextArg(number))
 	})
 	switch {
 	case errors.Is(err, recovery.ErrTicketState):
@@ -188,7 +188,7 @@ func (d *noteDesk) refuseTicket(number, why, detail string) (hw.NoteAnswer, erro
 	}
 	d.scr.message = "ticket_in_" + why
 	d.returning = number
-	err := d.led.logOnly(meters.KindTicketIn, text, "ticket_in_refused", argText(number), argKey("msg.ticket_in_"+why))
+	err := d.led.logOnly(meters.KindTicketIn, text, "ticket_in_refused", meters.TextArg(number), meters.KeyArg("msg.ticket_in_"+why))
 	return hw.NoteAnswer{Ticket: hw.TicketReturn, Reason: text}, err
 }
 
@@ -209,7 +209,7 @@ func (d *noteDesk) returnTicket(seq uint64, status recovery.RedemptionStatus, re
 
 func (d *noteDesk) logTicketReturned(tx *recovery.Tx, r recovery.TicketIn) error {
 	return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s returned, not credited: %s (SAS status %02X)", r.Validation, r.Reason, byte(r.SASStatus)),
-		"ticket_in_returned", argText(r.Validation), argKey("msg.ticket_in_"+ticketInReason(r)))
+		"ticket_in_returned", meters.TextArg(r.Validation), meters.KeyArg("msg.ticket_in_"+ticketInReason(r)))
 }
 
 // creditTicket credits the ticket the order rec stacks, in tx, at vend
@@ -228,7 +228,7 @@ func (d *noteDesk) creditTicket(tx *recovery.Tx, s *state, seq uint64, at string
 	s.m.Credits += t.Amount
 	s.m.Meters.TicketRedeemed(t.Amount)
 	return t.Amount, d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s stacked (%s): %v credited", t.Validation, at, t.Amount),
-		"ticket_in_stacked", argText(t.Validation), argMoney(t.Amount))
+		"ticket_in_stacked", meters.TextArg(t.Validation), meters.MoneyArg(t.Amount))
 }
 
 // unorderedTicket settles the open ticket in when the validator reports
@@ -314,10 +314,10 @@ func (d *noteDesk) hostRedemption(h HostRedemption) error {
 		switch t.Status {
 		case recovery.TicketInAuthorised:
 			return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s authorised by the casino system for %v (LP 71)", t.Validation, t.Amount),
-				"ticket_in_authorised", argText(t.Validation), argMoney(t.Amount))
+				"ticket_in_authorised", meters.TextArg(t.Validation), meters.MoneyArg(t.Amount))
 		case recovery.TicketInRejected:
 			return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s rejected by the casino system: %s (LP 71 code %02X, status %02X)", t.Validation, t.Reason, byte(t.Code), byte(t.SASStatus)),
-				"ticket_in_rejected", argText(t.Validation), argKey("msg.ticket_in_"+ticketInReason(t)))
+				"ticket_in_rejected", meters.TextArg(t.Validation), meters.KeyArg("msg.ticket_in_"+ticketInReason(t)))
 		}
 		return nil
 	})
@@ -351,5 +351,5 @@ func (d *noteDesk) ticketReturned(e hw.NoteEvent) error {
 	}
 	d.scr.message = "ticket_in_" + why
 	return d.led.logOnly(meters.KindTicketIn, fmt.Sprintf("ticket %q returned by the validator: %s", e.Ticket, e.Text),
-		"ticket_in_refused", argText(e.Ticket), argKey("msg.ticket_in_"+why))
+		"ticket_in_refused", meters.TextArg(e.Ticket), meters.KeyArg("msg.ticket_in_"+why))
 }

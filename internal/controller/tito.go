@@ -273,11 +273,9 @@ func (d *ticketDesk) boot() error {
 			return nil
 		}
 		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, t.Reason),
-			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(t.Reason))
+			"ticket_uncertain", meters.TextArg(t.Validation), meters.MoneyArg(t.Amount), meters.TextArg(t.Reason))
 	})
 }
-
-func argText(s string) meters.Arg { return meters.Arg{Type: meters.ArgText, Value: s} }
 
 // ticketBusy is why play waits for a ticket: a cash-out waiting for the
 // host's number, a ticket printing, or one the attendant must resolve.
@@ -359,7 +357,7 @@ func (d *ticketDesk) cashOut() error {
 				return err
 			}
 			return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v: waiting for the casino system's validation number (cash-out %d)", amount, id),
-				"ticket_validation_wait", argMoney(amount))
+				"ticket_validation_wait", meters.MoneyArg(amount))
 		})
 		if err != nil {
 			return fmt.Errorf("cabinet: cash out by ticket: %w", err)
@@ -419,7 +417,7 @@ func (d *ticketDesk) issue(op string, amount money.Cents, pressed bool, number f
 			return err
 		}
 		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v issued (ticket %04d): printing", t.Validation, amount, t.TicketNumber()),
-			"ticket_issued", argText(t.Validation), argMoney(amount))
+			"ticket_issued", meters.TextArg(t.Validation), meters.MoneyArg(amount))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: %s: %w", op, err)
@@ -494,7 +492,7 @@ func (d *ticketDesk) printerStatus(ev TicketEvent) error {
 	case hw.PrinterPaperOut:
 		text, detail = "ticket printer out of paper: cash-outs are handpays", "printer_paper_out"
 	case hw.PrinterFault:
-		text, detail, args = fmt.Sprintf("ticket printer fault (%s): cash-outs are handpays", flags), "printer_fault", []meters.Arg{argText(flags)}
+		text, detail, args = fmt.Sprintf("ticket printer fault (%s): cash-outs are handpays", flags), "printer_fault", []meters.Arg{meters.TextArg(flags)}
 	case hw.PrinterNoAnswer:
 		text, detail = fmt.Sprintf("ticket printer not answering (%v): cash-outs are handpays", ev.Err), "printer_no_answer"
 	}
@@ -567,7 +565,7 @@ func (d *ticketDesk) printResult(ev TicketEvent) error {
 			if ev.Status.PaperLow {
 				text += " (printer paper low)"
 			}
-			return d.led.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", argText(t.Validation), argMoney(t.Amount))
+			return d.led.logDetail(tx, meters.KindTicketOut, text, "ticket_printed", meters.TextArg(t.Validation), meters.MoneyArg(t.Amount))
 		}
 		reason := printReason(ev.Err)
 		t, err := tx.TicketPrintFailed(ev.Seq, reason)
@@ -576,7 +574,7 @@ func (d *ticketDesk) printResult(ev TicketEvent) error {
 		}
 		s.ticket = &t
 		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v uncertain: %s; the attendant reprints or voids it", t.Validation, t.Amount, reason),
-			"ticket_uncertain", argText(t.Validation), argMoney(t.Amount), argText(reason))
+			"ticket_uncertain", meters.TextArg(t.Validation), meters.MoneyArg(t.Amount), meters.TextArg(reason))
 	})
 }
 
@@ -598,7 +596,7 @@ func (d *ticketDesk) handpay(reason string, pressed bool) error {
 				return err
 			}
 		}
-		if err := d.led.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", argMoney(m.Credits)); err != nil {
+		if err := d.led.logDetail(tx, meters.KindHandpay, "cash out: handpay "+m.Credits.String(), "cashout_handpay", meters.MoneyArg(m.Credits)); err != nil {
 			return err
 		}
 		if reason == "" || reason == "-" {
@@ -606,7 +604,7 @@ func (d *ticketDesk) handpay(reason string, pressed bool) error {
 		}
 		s.ticketReason = reason
 		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("cash out %v by handpay, no ticket: %s", m.Credits, reason),
-			"ticket_handpay", argMoney(m.Credits), argKey("tito_reason."+reason))
+			"ticket_handpay", meters.MoneyArg(m.Credits), meters.KeyArg("tito_reason."+reason))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: cash out: %w", err)
@@ -663,7 +661,7 @@ func (d *ticketDesk) hostValidationID(h HostValidationID) error {
 		}
 		id = ValidationState{next.MachineID, next.Sequence, next.SetID, next.SetSeq}
 		return d.led.logDetail(tx, meters.KindHost, fmt.Sprintf("host: ticket validation ID %06X, sequence %d (LP 4C)", next.MachineID, next.Sequence),
-			"host_validation_id", argText(fmt.Sprintf("%06X", next.MachineID)), argCount(uint64(next.Sequence)))
+			"host_validation_id", meters.TextArg(fmt.Sprintf("%06X", next.MachineID)), meters.CountArg(uint64(next.Sequence)))
 	})
 	if errors.Is(err, errNothing) {
 		return nil
@@ -704,7 +702,7 @@ func (d *ticketDesk) attendant() error {
 			s.m.Meters.TicketVoided(v.Amount)
 			s.ticket = &v
 			return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s voided: %v paid by the attendant", v.Validation, v.Amount),
-				"ticket_voided", argText(v.Validation), argMoney(v.Amount))
+				"ticket_voided", meters.TextArg(v.Validation), meters.MoneyArg(v.Amount))
 		})
 	}
 	if d.cfg == nil || d.cfg.Printer == nil || d.printing {
@@ -718,7 +716,7 @@ func (d *ticketDesk) attendant() error {
 		}
 		s.ticket = &r
 		return d.led.logDetail(tx, meters.KindTicketOut, fmt.Sprintf("ticket %s of %v reprinted by the attendant (same validation number, reprint %d)", r.Validation, r.Amount, r.Reprints),
-			"ticket_reprint", argText(r.Validation), argMoney(r.Amount))
+			"ticket_reprint", meters.TextArg(r.Validation), meters.MoneyArg(r.Amount))
 	})
 	if err != nil {
 		return err

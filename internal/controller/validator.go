@@ -280,7 +280,7 @@ func (d *noteDesk) powerUp(at hw.NotePlace, text string) error {
 		switch {
 		case a == recovery.NoteReturnedToPlayer && n.Ticket == 0:
 			return d.led.logDetail(tx, meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
-				"bill_refused", argMoney(n.Value), argKey("bill_reason.refused"))
+				"bill_refused", meters.MoneyArg(n.Value), meters.KeyArg("bill_reason.refused"))
 		case a == recovery.NoteCreditedNotStacked:
 			text := fmt.Sprintf("note %v credited at vend valid, yet the validator reports %s: attendant to check the note returned", n.Value, p)
 			if n.Ticket != 0 {
@@ -429,10 +429,10 @@ func (d *noteDesk) tilt(f func(*validatorTilts) *bool, on bool, text string, hos
 		t := s.tilts()
 		switch {
 		case on:
-			return d.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", argTilts(t)...)
+			return d.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", meters.TiltArgs(t)...)
 		case len(t) == 0:
 			return d.led.logDetail(tx, meters.KindTiltClear, "tilt cleared ("+text+")", "tilt_cleared")
 		}
-		return d.led.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", argTilts(t)...)
+		return d.led.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", meters.TiltArgs(t)...)
 	})
 }
