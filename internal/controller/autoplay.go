@@ -146,7 +146,7 @@ func (a *autoplayer) next() (hw.Input, error) {
 	if cs.switches[hw.ResetKey] {
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: false}, nil
 	}
-	if cs.ticketUncertain() && cs.memErr == nil && !c.tickets.printing && c.tickets.cfg != nil && c.tickets.cfg.Printer != nil {
+	if c.tickets.CanReprint() {
 		// The attendant's key on a ticket not confirmed: printed again,
 		// same validation number (tito.go).
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}, nil

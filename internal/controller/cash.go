@@ -1,10 +1,12 @@
 package controller
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/hw"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
@@ -14,7 +16,7 @@ import (
 
 // Handpay kinds kept in the machine record.
 const (
-	HandpayCashout = "cashout"
+	HandpayCashout = desk.HandpayCashout
 	HandpayJackpot = "jackpot"
 )
 
@@ -124,11 +126,7 @@ func (c *Controller) cashOut() error {
 	if c.led.cur().m.Credits <= 0 {
 		return fmt.Errorf("%w: no credits", ErrNotNow)
 	}
-	reason := c.tickets.refusal()
-	if reason == "" {
-		return c.tickets.cashOut()
-	}
-	return c.tickets.handpay(reason, true)
+	return c.tickets.CashOut()
 }
 
 // clearHandpay is the attendant's reset key: a cash-out handpay takes the
@@ -232,8 +230,14 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			c.playedAtDoor = c.led.cur().m.Meters.Played
 		}
 	case hw.ResetKey:
-		if on && c.led.cur().memErr == nil && c.led.cur().ticketUncertain() {
-			return c.tickets.attendant() // reprint, or void with the audit key (tito.go)
+		if on && c.led.cur().memErr == nil && c.led.cur().tickets.Uncertain() {
+			// reprint, or void with the audit key (internal/desk)
+			if err := c.tickets.Attendant(c.led.cur().switches[hw.AuditKey]); errors.Is(err, desk.ErrNoReprint) {
+				return fmt.Errorf("%w: %w", ErrNotNow, err)
+			} else if err != nil {
+				return err
+			}
+			return nil
 		}
 		if on && c.led.cur().m.Handpay > 0 && c.led.cur().memErr == nil && !c.led.cur().switches[hw.AuditKey] {
 			return c.clearHandpay()
@@ -295,7 +299,7 @@ func (c *Controller) outputs(cs state) {
 	switch {
 	case len(cs.tilts()) > 0:
 		tower = hw.TowerTilt
-	case cs.m.Handpay > 0 || cs.ticketUncertain():
+	case cs.m.Handpay > 0 || cs.tickets.Uncertain():
 		tower = hw.TowerAttendant
 	}
 	if err := c.hw.SetTower(tower); err != nil {
@@ -306,14 +310,14 @@ func (c *Controller) outputs(cs state) {
 		c.log.Error("set acceptance", "err", err)
 	}
 	// A serial validator takes notes up to max and asks at escrow
-	// (noteDesk.escrow decides by the same rules).
+	// (the note desk asks noteCabinet.BillRefusal: the same rules).
 	// Tickets: the validator takes them as the cabinet would, except
 	// while the casino system is offline: then the cabinet draws the
 	// ticket in and gives it back itself, saying why (a validator's own
 	// reject names no reason the player can act on).
-	tin := ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.led.sasOn(), c.led.hostDown())
+	tin := c.ticketRefusal(cs)
 	if c.opt.Validator != nil {
-		c.opt.Validator.SetAcceptance(max, tin == "" || tin == tinHostDown)
+		c.opt.Validator.SetAcceptance(max, tin == "" || tin == desk.TicketInHostDown)
 	}
 }
 

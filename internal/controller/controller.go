@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/inforce"
@@ -93,8 +94,8 @@ type Controller struct {
 	hostRTP  map[game.ID]int64 // main-bet return in force per game (nil: to compute)
 	// Rounds played at boot and when the main door last closed (HostInfo).
 	playedAtBoot, playedAtDoor int64
-	tickets                    ticketDesk // cash-out by ticket (tito.go)
-	notes                      noteDesk   // the note validator's calls (validator.go)
+	tickets                    *desk.TicketDesk // cash-out by ticket (internal/desk)
+	notes                      *desk.NoteDesk   // the note validator's calls (internal/desk)
 }
 
 // New boots the cabinet on an open store: integrity check, power-up, resume
@@ -126,8 +127,8 @@ func New(opt Options) (*Controller, error) {
 	c := &Controller{led: newBooks(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
-	c.tickets.init(c.led, opt.Log, opt.TITO, opt.Now, c.scr.clearBets)
-	c.notes.init(c.led, opt.Log, &c.set, &c.scr, c.hardware, opt.TITO, opt.Now)
+	c.tickets = desk.NewTicketDesk(deskLedger[desk.Tickets]{c.led, &c.set, func(s *state) *desk.Tickets { return &s.tickets }}, ticketCabinet{c}, opt.Log, opt.TITO, opt.Now)
+	c.notes = desk.NewNoteDesk(deskLedger[desk.Notes]{c.led, &c.set, func(s *state) *desk.Notes { return &s.notes }}, noteCabinet{c}, opt.Log, opt.TITO, opt.Now)
 	if err := c.boot(); err != nil {
 		c.led.fail(err)
 	}
@@ -207,14 +208,10 @@ func (c *Controller) boot() error {
 			}
 		}
 		s.open = open
-		ts, err := tx.TicketsIn(1)
-		if len(ts) > 0 {
-			s.ticketIn = &ts[0]
-		}
-		return err
+		return s.notes.Load(tx)
 	})
 	if err == nil {
-		err = c.tickets.boot()
+		err = c.tickets.Boot()
 	}
 	if err != nil {
 		if c.led.cur().memErr != nil {

@@ -161,13 +161,13 @@ func (c *Controller) hostRequest(r HostRequest) error {
 		errs = append(errs, c.host(r.Cmd))
 	}
 	if r.ValidationID != nil {
-		errs = append(errs, c.tickets.hostValidationID(*r.ValidationID))
+		errs = append(errs, c.tickets.HostValidationID(*r.ValidationID))
 	}
 	if r.Validation != nil {
-		errs = append(errs, c.tickets.hostValidation(*r.Validation))
+		errs = append(errs, c.tickets.HostValidation(*r.Validation))
 	}
 	if len(r.ValidationRead) > 0 {
-		errs = append(errs, c.tickets.hostValidationRead(r.ValidationRead))
+		errs = append(errs, c.tickets.HostValidationRead(r.ValidationRead))
 	}
 	if r.Link != nil {
 		c.led.hostLink(*r.Link)
@@ -176,7 +176,7 @@ func (c *Controller) hostRequest(r HostRequest) error {
 		errs = append(errs, c.led.lineFault(deviceSAS, *r.Line))
 	}
 	if r.Redemption != nil {
-		errs = append(errs, c.notes.hostRedemption(*r.Redemption))
+		errs = append(errs, c.notes.HostRedemption(*r.Redemption))
 	}
 	return errors.Join(errs...)
 }
@@ -351,7 +351,7 @@ func (c *Controller) publishHost(cs state) {
 		hi.Games = append(hi.Games, g)
 	}
 	c.hostInfo.Store(hi)
-	c.tickets.publish(cs, c.set.CreditLimit)
+	c.tickets.Publish(cs.tickets, cs.m.Credits, c.set.CreditLimit, cs.notes.Redemption())
 }
 
 // gameSelected raises 8C (game selected) as the player takes a game from

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/hw/tcl"
@@ -84,7 +85,7 @@ func (r *titoRig) printResult() {
 		select {
 		case ev := <-r.c.TicketEvents():
 			r.handle(Input{Ticket: &ev})
-			if ev.Kind == TicketPrintResult {
+			if ev.Kind == desk.TicketPrintResult {
 				return
 			}
 		case <-time.After(30 * time.Second): // a bound on a wait, not a timing assertion

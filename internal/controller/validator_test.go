@@ -410,7 +410,9 @@ func TestValidatorMemoryError(t *testing.T) {
 	r.c.led.fail(ErrMemory)
 	r.emu.PowerCycle()
 	r.serve("the power up seen", func() bool { return r.emu.Snapshot().Status == id003.StDisabled })
-	if d, err := r.c.notes.escrow(500); err != nil || d.Stack {
+	reply := make(chan hw.NoteAnswer, 1)
+	err := r.c.notes.Request(&hw.NoteCall{Kind: hw.NoteEscrow, Value: 500, Reply: reply})
+	if d := <-reply; err != nil || d.Stack {
 		t.Errorf("escrow under a memory error = %+v, %v; want returned", d, err)
 	}
 }
