@@ -315,7 +315,7 @@ func (c *Controller) outputs(cs state) {
 	// while the casino system is offline: then the cabinet draws the
 	// ticket in and gives it back itself, saying why (a validator's own
 	// reject names no reason the player can act on).
-	tin := c.ticketRefusal(cs)
+	tin := ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.led.sasOn(), c.led.hostDown())
 	if c.opt.Validator != nil {
 		c.opt.Validator.SetAcceptance(max, tin == "" || tin == desk.TicketInHostDown)
 	}

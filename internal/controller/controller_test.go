@@ -75,8 +75,8 @@ func (r *rig) boot() {
 	if r.sas {
 		hear = hostKinds
 	}
-	r.c, r.st = testCabinet(r.t, r.path, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
-		Exceptions: hear, OnCommit: r.onCommit, Display: r.display}, nil)
+	r.c, r.st = testCabinet(r.t, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
+		Exceptions: hear, OnCommit: r.onCommit, Display: r.display}, kitStore{path: r.path})
 }
 
 func (r *rig) press(b hw.Button) error {

@@ -103,7 +103,10 @@ func (n noteCabinet) BillRefusal(v money.Cents) string {
 	return billReasons[NoticeBillInhibited].text // a jam is a tilt: the acceptor is off
 }
 
-func (n noteCabinet) TicketRefusal() string     { return n.c.ticketRefusal(n.c.led.cur()) }
+func (n noteCabinet) TicketRefusal() string {
+	c := n.c
+	return ticketRefusal(c.led.cur(), &c.set, c.scr.mode, c.opt.TITO, c.led.sasOn(), c.led.hostDown())
+}
 func (n noteCabinet) Refused(in hw.Input) error { return n.c.hardware(in) }
 func (n noteCabinet) BillJam(on bool, why string) error {
 	return n.c.led.billJam(on, why)
@@ -127,16 +130,15 @@ func (t ticketCabinet) ClearBets() { t.c.scr.clearBets() }
 // (ticket in follows the bills' inhibits, but not the host's bill
 // disable, which is the bills'), the casino system needed to redeem it,
 // and a ticket out not settled.
-func (c *Controller) ticketRefusal(cs state) string {
-	t := c.opt.TITO
+func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn, hostDown bool) string {
 	switch {
-	case t == nil || !t.TicketIn || !c.led.sasOn():
+	case t == nil || !t.TicketIn || !sasOn:
 		return desk.TicketInOff
-	case c.led.hostDown():
+	case hostDown:
 		return desk.TicketInHostDown
-	case acceptorOff(cs, c.scr.mode) || cs.tickets.Busy() != "":
+	case acceptorOff(cs, mode) || cs.tickets.Busy() != "":
 		return desk.TicketInInhibited
-	case cs.m.Credits >= c.set.CreditLimit:
+	case cs.m.Credits >= set.CreditLimit:
 		return desk.TicketInCreditLimit
 	}
 	return ""

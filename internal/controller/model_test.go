@@ -206,7 +206,7 @@ func modelRun(t *testing.T, seed uint64, steps int, wired bool) (rounds uint64, 
 		dev = wire(t, &opt)
 		defer dev.stop()
 	}
-	c, _ := testCabinet(t, path, opt, func(st *recovery.Store) Store { fs = &failingStore{Store: st}; return fs })
+	c, _ := testCabinet(t, opt, kitStore{path: path, wrap: func(st *recovery.Store) Store { fs = &failingStore{Store: st}; return fs }})
 	var billsIn money.Cents
 	modes := map[string]int{}
 	defer func() {

@@ -55,7 +55,7 @@ func newTITORig(t testing.TB, every time.Duration, seed func(tx *recovery.Tx) er
 	t.Cleanup(func() { p.Close() })
 	tito := &TITO{Printer: tcl.Device{P: p, Heading: tcl.Ticket{Currency: "EUR", Lang: "en",
 		Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}, Validation: ValidateSecureEnhanced, StatusEvery: every, ExpiryDays: 30}
-	c, st := testCabinet(t, path, Options{HW: sim.New(), RNG: SeededRNG{Seed: 3}, InForce: testSettings(), Exceptions: hostKinds, TITO: tito}, nil)
+	c, st := testCabinet(t, Options{HW: sim.New(), RNG: SeededRNG{Seed: 3}, InForce: testSettings(), Exceptions: hostKinds, TITO: tito}, kitStore{path: path})
 	r := &titoRig{t: t, st: st, c: c, pr: pr}
 	r.handle(Input{Host: &HostRequest{ValidationID: &HostValidationID{MachineID: 0x654321}}})
 	return r

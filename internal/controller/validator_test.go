@@ -63,7 +63,7 @@ func newVRigTITO(t *testing.T, mod func(*InForce), tito *TITO) *vrig {
 func (r *vrig) boot() {
 	r.t.Helper()
 	r.v = id003.NewSeam()
-	r.c, r.st = testCabinet(r.t, r.path, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito}, nil)
+	r.c, r.st = testCabinet(r.t, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito}, kitStore{path: r.path})
 	var err error
 	if r.port, err = id003.OpenPort(r.emu.Path); err != nil {
 		r.t.Fatal(err)
