@@ -148,7 +148,7 @@ func (a *autoplayer) next() (hw.Input, error) {
 	}
 	if c.tickets.CanReprint() {
 		// The attendant's key on a ticket not confirmed: printed again,
-		// same validation number (tito.go).
+		// same validation number (internal/desk).
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}, nil
 	}
 	if why := stopped(cs, u.mode); why != "" {

@@ -114,7 +114,7 @@ func (l *books) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from
 }
 
 // cashOut pays the whole credit meter out: on a ticket when the cabinet
-// can print one (tito.go), else by locking a handpay, with the reason a
+// can print one (the ticket desk), else by locking a handpay, with the reason a
 // ticket could not be printed on screen. Only between rounds.
 func (c *Controller) cashOut() error {
 	if err := c.playing(); err != nil {
@@ -332,7 +332,7 @@ func acceptorOff(cs state, mode view.Mode) bool {
 // billNotice is why a bill of value v is not taken now (a notice), "" if
 // it is: the one decision of bill acceptance, most specific first. The
 // pulse acceptor's inhibit (acceptance), the serial validator's escrow
-// (noteDesk.refusal) and the notice of a bill returned all come from it.
+// (noteCabinet.BillRefusal) and the notice of a bill returned all come from it.
 func billNotice(cs state, set *InForce, mode view.Mode, v money.Cents) string {
 	switch {
 	case cs.jam:

@@ -58,12 +58,12 @@ type Options struct {
 	// controller's goroutine (Run hands each to Handle; a loop of its own,
 	// as cabinet sim's, does the same); the ledger commits them. nil: none.
 	Host <-chan HostRequest
-	// TITO turns cash-out by ticket on (tito.go; nil: handpays only).
+	// TITO turns cash-out by ticket on (internal/desk; nil: handpays only).
 	TITO *TITO
 	// Autoplay is one more input source of Run: autoplay's steps, each
 	// answered with its result (cabinet sim). nil: none.
 	Autoplay <-chan AutoRequest
-	// Validator is the serial note validator's seam (validator.go,
+	// Validator is the serial note validator's seam (desks.go,
 	// id003.Seam; nil: a pulse acceptor or none). With it autoplay
 	// inserts no bills.
 	Validator NoteValidator

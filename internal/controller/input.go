@@ -21,8 +21,8 @@ type Input struct {
 	HW     hw.Input     // Kind set: a hardware or touch input
 	Host   *HostRequest // the SAS host's command and/or acknowledgements
 	Auto   *AutoStep    // one committed step of autoplay
-	Ticket *TicketEvent // the printer's result, a validation timeout (tito.go)
-	Note   *hw.NoteCall // a call of the note validator's driver (validator.go)
+	Ticket *TicketEvent // the printer's result, a validation timeout (internal/desk)
+	Note   *hw.NoteCall // a call of the note validator's driver (internal/desk)
 	// Shown is the display's report of how far its presentation has got
 	// (shown.go).
 	Shown *view.Shown
