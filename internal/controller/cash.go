@@ -232,12 +232,11 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 	case hw.ResetKey:
 		if on && c.led.cur().memErr == nil && c.led.cur().tickets.Uncertain() {
 			// reprint, or void with the audit key (internal/desk)
-			if err := c.tickets.Attendant(c.led.cur().switches[hw.AuditKey]); errors.Is(err, desk.ErrNoReprint) {
-				return fmt.Errorf("%w: %w", ErrNotNow, err)
-			} else if err != nil {
-				return err
+			err := c.tickets.Attendant(c.led.cur().switches[hw.AuditKey])
+			if errors.Is(err, desk.ErrNoReprint) {
+				err = fmt.Errorf("%w: %w", ErrNotNow, err)
 			}
-			return nil
+			return err
 		}
 		if on && c.led.cur().m.Handpay > 0 && c.led.cur().memErr == nil && !c.led.cur().switches[hw.AuditKey] {
 			return c.clearHandpay()

@@ -127,8 +127,10 @@ func New(opt Options) (*Controller, error) {
 	c := &Controller{led: newBooks(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
-	c.tickets = desk.NewTicketDesk(deskLedger[desk.Tickets]{c.led, &c.set, func(s *state) *desk.Tickets { return &s.tickets }}, ticketCabinet{c}, opt.Log, opt.TITO, opt.Now)
-	c.notes = desk.NewNoteDesk(deskLedger[desk.Notes]{c.led, &c.set, func(s *state) *desk.Notes { return &s.notes }}, noteCabinet{c}, opt.Log, opt.TITO, opt.Now)
+	tickets := deskLedger[desk.Tickets]{c.led, &c.set, func(s *state) *desk.Tickets { return &s.tickets }}
+	notes := deskLedger[desk.Notes]{c.led, &c.set, func(s *state) *desk.Notes { return &s.notes }}
+	c.tickets = desk.NewTicketDesk(tickets, ticketCabinet{c}, opt.Log, opt.TITO, opt.Now)
+	c.notes = desk.NewNoteDesk(notes, noteCabinet{c}, opt.Log, opt.TITO, opt.Now)
 	if err := c.boot(); err != nil {
 		c.led.fail(err)
 	}

@@ -98,7 +98,7 @@ type presenter struct {
 	digest, version string
 	figures         func(game.ID) []view.RTPLine // nil: none shown
 	operator        OperatorMenu                 // nil: no operator menu
-	printer         string                       // the printer's notice ("msg."+printer), "" none (tito.go)
+	printer         string                       // the printer's notice ("msg."+printer), "" none (internal/desk)
 }
 
 // snapshot is the snapshot number seq of committed state cs, screen u and

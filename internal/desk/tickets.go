@@ -279,10 +279,6 @@ func (t Tickets) Uncertain() bool {
 	return t.ticket != nil && t.ticket.Status == recovery.TicketUncertain
 }
 
-// Reason is why the cash-out handpay pending is not a ticket (a handpay
-// reason: the screen shows "msg.tito_"+reason), "" if none.
-func (t Tickets) Reason() string { return t.reason }
-
 // Notice is what the screen says of tickets ("" for nothing) with the
 // machine record m and a round open or not: the wait for the host, the
 // print, its result, or why a cash-out handpay is not a ticket.
