@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/game"
 	"cabinet/internal/game/card"
 	"cabinet/internal/hw"
@@ -146,7 +147,7 @@ func ticketsView(m meters.Meters, pg pages) *view.TicketsView {
 		l := view.TicketLine{Validation: hw.FormatValidation(t.Validation), Amount: t.Amount,
 			Time: t.Inserted.Format(time.DateTime), Status: string(t.Status), Reason: t.Reason}
 		if t.Status == recovery.TicketInRejected || t.Status == recovery.TicketInReturned {
-			l.Code = ticketInReason(t) // as the player was shown it (ticketin.go)
+			l.Code = desk.TicketInReason(t) // as the player was shown it (internal/desk)
 		}
 		tv.In = append(tv.In, l)
 	}

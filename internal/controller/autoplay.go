@@ -146,9 +146,9 @@ func (a *autoplayer) next() (hw.Input, error) {
 	if cs.switches[hw.ResetKey] {
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: false}, nil
 	}
-	if cs.ticketUncertain() && cs.memErr == nil && !c.tickets.printing && c.tickets.cfg != nil && c.tickets.cfg.Printer != nil {
+	if c.tickets.CanReprint() {
 		// The attendant's key on a ticket not confirmed: printed again,
-		// same validation number (tito.go).
+		// same validation number (internal/desk).
 		return hw.Input{Kind: hw.SwitchChanged, Switch: hw.ResetKey, On: true}, nil
 	}
 	if why := stopped(cs, u.mode); why != "" {

@@ -1,10 +1,12 @@
 package controller
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/hw"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
@@ -14,7 +16,7 @@ import (
 
 // Handpay kinds kept in the machine record.
 const (
-	HandpayCashout = "cashout"
+	HandpayCashout = desk.HandpayCashout
 	HandpayJackpot = "jackpot"
 )
 
@@ -34,8 +36,8 @@ var billReasons = map[string]struct{ key, text string }{
 // the English record.
 func (c *Controller) billRefused(in hw.Input) error {
 	r := billReasons[refusal(c.led.cur(), &c.scr, &c.set, in, nil)]
-	reason := argKey("bill_reason." + r.key)
-	text, detail, args := fmt.Sprintf("bill %v refused: %s", in.Value, r.text), "bill_refused", []meters.Arg{argMoney(in.Value), reason}
+	reason := meters.KeyArg("bill_reason." + r.key)
+	text, detail, args := fmt.Sprintf("bill %v refused: %s", in.Value, r.text), "bill_refused", []meters.Arg{meters.MoneyArg(in.Value), reason}
 	if in.Value <= 0 { // the acceptor did not say which bill
 		text, detail, args = "bill refused: "+r.text, "bill_refused_unknown", []meters.Arg{reason}
 	}
@@ -96,7 +98,7 @@ func (l *books) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from
 		text += " (credit limit exceeded: acceptor was not inhibited)"
 		detail = "bill_over_limit"
 	}
-	if err := l.logDetail(tx, meters.KindBillAccepted, text, detail, argMoney(v)); err != nil {
+	if err := l.logDetail(tx, meters.KindBillAccepted, text, detail, meters.MoneyArg(v)); err != nil {
 		return err
 	}
 	if s.host.BillOneShot && !s.host.BillsOff {
@@ -112,7 +114,7 @@ func (l *books) creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from
 }
 
 // cashOut pays the whole credit meter out: on a ticket when the cabinet
-// can print one (tito.go), else by locking a handpay, with the reason a
+// can print one (the ticket desk), else by locking a handpay, with the reason a
 // ticket could not be printed on screen. Only between rounds.
 func (c *Controller) cashOut() error {
 	if err := c.playing(); err != nil {
@@ -124,11 +126,7 @@ func (c *Controller) cashOut() error {
 	if c.led.cur().m.Credits <= 0 {
 		return fmt.Errorf("%w: no credits", ErrNotNow)
 	}
-	reason := c.tickets.refusal()
-	if reason == "" {
-		return c.tickets.cashOut()
-	}
-	return c.tickets.handpay(reason, true)
+	return c.tickets.CashOut()
 }
 
 // clearHandpay is the attendant's reset key: a cash-out handpay takes the
@@ -155,7 +153,7 @@ func (c *Controller) clearHandpay() error {
 		}
 		m.Handpay, m.HandpayKind = 0, ""
 		return c.led.logDetail(tx, meters.KindHandpayClear, fmt.Sprintf("%s handpay %v paid by attendant", kind, amount),
-			"handpay_paid", argKey("handpay_kind."+kind), argMoney(amount))
+			"handpay_paid", meters.KeyArg("handpay_kind."+kind), meters.MoneyArg(amount))
 	})
 	if err != nil {
 		return fmt.Errorf("cabinet: clear handpay: %w", err)
@@ -216,7 +214,7 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 		}
 		door := sw == hw.MainDoor || sw == hw.CashDoor
 		if t := s.tilts(); door && on && len(t) > 0 {
-			return c.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", argTilts(t)...)
+			return c.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v", t), "tilt", meters.TiltArgs(t)...)
 		}
 		if door && !on && len(s.tilts()) == 0 {
 			return c.led.logDetail(tx, meters.KindTiltClear, "tilt cleared", "tilt_cleared")
@@ -232,8 +230,13 @@ func (c *Controller) switchChanged(sw hw.Switch, on bool) error {
 			c.playedAtDoor = c.led.cur().m.Meters.Played
 		}
 	case hw.ResetKey:
-		if on && c.led.cur().memErr == nil && c.led.cur().ticketUncertain() {
-			return c.tickets.attendant() // reprint, or void with the audit key (tito.go)
+		if on && c.led.cur().memErr == nil && c.led.cur().tickets.Uncertain() {
+			// reprint, or void with the audit key (internal/desk)
+			err := c.tickets.Attendant(c.led.cur().switches[hw.AuditKey])
+			if errors.Is(err, desk.ErrNoReprint) {
+				err = fmt.Errorf("%w: %w", ErrNotNow, err)
+			}
+			return err
 		}
 		if on && c.led.cur().m.Handpay > 0 && c.led.cur().memErr == nil && !c.led.cur().switches[hw.AuditKey] {
 			return c.clearHandpay()
@@ -274,11 +277,11 @@ func (l *books) billJam(on bool, why string) error {
 			if err := l.emit(tx, HostEvent{Kind: HostBillJam}); err != nil {
 				return err
 			}
-			return l.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", argTilts(t)...)
+			return l.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (bill jam: %s)", t, why), "tilt", meters.TiltArgs(t)...)
 		case len(t) == 0:
 			return l.logDetail(tx, meters.KindTiltClear, "tilt cleared (bill jam cleared)", "tilt_cleared")
 		}
-		return l.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t), "jam_cleared_still_tilted", argTilts(t)...)
+		return l.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("bill jam cleared, still tilted: %v", t), "jam_cleared_still_tilted", meters.TiltArgs(t)...)
 	})
 }
 
@@ -295,7 +298,7 @@ func (c *Controller) outputs(cs state) {
 	switch {
 	case len(cs.tilts()) > 0:
 		tower = hw.TowerTilt
-	case cs.m.Handpay > 0 || cs.ticketUncertain():
+	case cs.m.Handpay > 0 || cs.tickets.Uncertain():
 		tower = hw.TowerAttendant
 	}
 	if err := c.hw.SetTower(tower); err != nil {
@@ -306,14 +309,14 @@ func (c *Controller) outputs(cs state) {
 		c.log.Error("set acceptance", "err", err)
 	}
 	// A serial validator takes notes up to max and asks at escrow
-	// (noteDesk.escrow decides by the same rules).
+	// (the note desk asks noteCabinet.BillRefusal: the same rules).
 	// Tickets: the validator takes them as the cabinet would, except
 	// while the casino system is offline: then the cabinet draws the
 	// ticket in and gives it back itself, saying why (a validator's own
 	// reject names no reason the player can act on).
 	tin := ticketRefusal(cs, &c.set, c.scr.mode, c.opt.TITO, c.led.sasOn(), c.led.hostDown())
 	if c.opt.Validator != nil {
-		c.opt.Validator.SetAcceptance(max, tin == "" || tin == tinHostDown)
+		c.opt.Validator.SetAcceptance(max, tin == "" || tin == desk.TicketInHostDown)
 	}
 }
 
@@ -328,7 +331,7 @@ func acceptorOff(cs state, mode view.Mode) bool {
 // billNotice is why a bill of value v is not taken now (a notice), "" if
 // it is: the one decision of bill acceptance, most specific first. The
 // pulse acceptor's inhibit (acceptance), the serial validator's escrow
-// (noteDesk.refusal) and the notice of a bill returned all come from it.
+// (noteCabinet.BillRefusal) and the notice of a bill returned all come from it.
 func billNotice(cs state, set *InForce, mode view.Mode, v money.Cents) string {
 	switch {
 	case cs.jam:

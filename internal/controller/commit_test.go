@@ -47,21 +47,11 @@ func (f *failingStore) Update(fn func(tx *recovery.Tx) error) error {
 func newFailingRig(t *testing.T) (*failingStore, *sim.Backend, *Controller, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "cabinet.db")
-	st, err := recovery.Open(path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	fs := &failingStore{Store: st}
+	var fs *failingStore
 	be := sim.New()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	c, err := New(Options{Store: fs, HW: be, RNG: SeededRNG{Seed: 7}, InForce: testSettings(), Now: func() time.Time { return now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Err(); err != nil {
-		t.Fatal(err)
-	}
+	c, _ := testCabinet(t, Options{HW: be, RNG: SeededRNG{Seed: 7}, InForce: testSettings(), Now: func() time.Time { return now }},
+		kitStore{path: path, wrap: func(st *recovery.Store) Store { fs = &failingStore{Store: st}; return fs }})
 	return fs, be, c, path
 }
 
@@ -167,24 +157,12 @@ func TestDamagedStoreTilts(t *testing.T) {
 	}
 	f.Close()
 	// recovery.Open either refuses the file (ErrCorrupt: Options.StoreErr)
-	// or opens it failed (Store.Err): both must boot a tilted cabinet.
+	// or opens it failed (Store.Err): both must boot a tilted cabinet
+	// (testCabinet: New fails the test if it fails, as the program would
+	// exit).
 	be := sim.New()
-	opt := Options{HW: be, InForce: testSettings()}
-	dst, openErr := recovery.Open(path, recovery.Options{})
-	switch {
-	case openErr == nil:
-		defer dst.Close()
-		opt.Store = dst
-	case errors.Is(openErr, recovery.ErrCorrupt):
-		opt.StoreErr = openErr
-	default:
-		t.Fatalf("open damaged store: %v, want ErrCorrupt or a failed store", openErr)
-	}
-	c, err := New(opt)
-	if err != nil {
-		t.Fatalf("New on a damaged store failed (the program would exit): %v", err)
-	}
-	if !errors.Is(c.Err(), ErrMemory) || !errors.Is(c.Err(), recovery.ErrCorrupt) {
+	c, _ := testCabinet(t, Options{HW: be, InForce: testSettings()}, kitStore{path: path, damaged: true})
+	if !errors.Is(c.Err(), recovery.ErrCorrupt) {
 		t.Fatalf("Err = %v, want a memory error wrapping the store's", c.Err())
 	}
 	s := c.Snapshot()

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/inforce"
@@ -57,12 +58,12 @@ type Options struct {
 	// controller's goroutine (Run hands each to Handle; a loop of its own,
 	// as cabinet sim's, does the same); the ledger commits them. nil: none.
 	Host <-chan HostRequest
-	// TITO turns cash-out by ticket on (tito.go; nil: handpays only).
+	// TITO turns cash-out by ticket on (internal/desk; nil: handpays only).
 	TITO *TITO
 	// Autoplay is one more input source of Run: autoplay's steps, each
 	// answered with its result (cabinet sim). nil: none.
 	Autoplay <-chan AutoRequest
-	// Validator is the serial note validator's seam (validator.go,
+	// Validator is the serial note validator's seam (desks.go,
 	// id003.Seam; nil: a pulse acceptor or none). With it autoplay
 	// inserts no bills.
 	Validator NoteValidator
@@ -93,8 +94,8 @@ type Controller struct {
 	hostRTP  map[game.ID]int64 // main-bet return in force per game (nil: to compute)
 	// Rounds played at boot and when the main door last closed (HostInfo).
 	playedAtBoot, playedAtDoor int64
-	tickets                    ticketDesk // cash-out by ticket (tito.go)
-	notes                      noteDesk   // the note validator's calls (validator.go)
+	tickets                    *desk.TicketDesk // cash-out by ticket (internal/desk)
+	notes                      *desk.NoteDesk   // the note validator's calls (internal/desk)
 }
 
 // New boots the cabinet on an open store: integrity check, power-up, resume
@@ -126,8 +127,10 @@ func New(opt Options) (*Controller, error) {
 	c := &Controller{led: newBooks(opt.Store, opt.Log, digestErr, opt.Exceptions), hw: opt.HW, rng: opt.RNG, now: opt.Now, log: opt.Log, opt: opt,
 		set: opt.InForce, base: opt.InForce}
 	c.scr.init(c)
-	c.tickets.init(c.led, opt.Log, opt.TITO, opt.Now, c.scr.clearBets)
-	c.notes.init(c.led, opt.Log, &c.set, &c.scr, c.hardware, opt.TITO, opt.Now)
+	tickets := deskLedger[desk.Tickets]{c.led, &c.set, func(s *state) *desk.Tickets { return &s.tickets }}
+	notes := deskLedger[desk.Notes]{c.led, &c.set, func(s *state) *desk.Notes { return &s.notes }}
+	c.tickets = desk.NewTicketDesk(tickets, ticketCabinet{c}, opt.Log, opt.TITO, opt.Now)
+	c.notes = desk.NewNoteDesk(notes, noteCabinet{c}, opt.Log, opt.TITO, opt.Now)
 	if err := c.boot(); err != nil {
 		c.led.fail(err)
 	}
@@ -150,7 +153,7 @@ func (c *Controller) boot() error {
 			m.PoolUnits = int64(c.set.JackpotReset) * PoolUnitsPerCent
 			// The store's own creation (cabinet init or a memory clear) is
 			// logged by the store; this is the first boot's set-up on it.
-			if err := c.led.logDetail(tx, meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String(), "pool_set", argMoney(c.set.JackpotReset)); err != nil {
+			if err := c.led.logDetail(tx, meters.KindConfigChange, "first boot: progressive pool set to its reset value "+c.set.JackpotReset.String(), "pool_set", meters.MoneyArg(c.set.JackpotReset)); err != nil {
 				return err
 			}
 		}
@@ -186,7 +189,7 @@ func (c *Controller) boot() error {
 		if open != nil {
 			m.Meters.Recoveries++
 			if err := c.led.logDetail(tx, meters.KindRecovery, fmt.Sprintf("round %d of %s recovered at step %d", open.Round, open.Game, len(open.Steps)),
-				"round_recovered", argCount(open.Round), argKey("game."+string(open.Game)), argCount(uint64(len(open.Steps)))); err != nil {
+				"round_recovered", meters.CountArg(open.Round), meters.KeyArg("game."+string(open.Game)), meters.CountArg(uint64(len(open.Steps)))); err != nil {
 				return err
 			}
 			if c.now().Sub(open.Start) > voidAfter(&c.set, open.Game) {
@@ -207,14 +210,10 @@ func (c *Controller) boot() error {
 			}
 		}
 		s.open = open
-		ts, err := tx.TicketsIn(1)
-		if len(ts) > 0 {
-			s.ticketIn = &ts[0]
-		}
-		return err
+		return s.notes.Load(tx)
 	})
 	if err == nil {
-		err = c.tickets.boot()
+		err = c.tickets.Boot()
 	}
 	if err != nil {
 		if c.led.cur().memErr != nil {
@@ -290,7 +289,7 @@ func (l *books) void(tx *recovery.Tx, s *state, open *recovery.OpenRound, now ti
 	}
 	text := fmt.Sprintf("round %d of %s voided after %s, %v refunded", open.Round, open.Game,
 		now.Sub(open.Start).Round(time.Second), refund)
-	return l.logDetail(tx, meters.KindVoid, text, "round_voided", argCount(open.Round), argKey("game."+string(open.Game)), argMoney(refund))
+	return l.logDetail(tx, meters.KindVoid, text, "round_voided", meters.CountArg(open.Round), meters.KeyArg("game."+string(open.Game)), meters.MoneyArg(refund))
 }
 
 // Snapshot returns the last published snapshot (committed state only).

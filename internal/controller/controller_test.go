@@ -75,8 +75,8 @@ func (r *rig) boot() {
 	if r.sas {
 		hear = hostKinds
 	}
-	r.c, r.st = testCabinet(r.t, r.path, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
-		Exceptions: hear, OnCommit: r.onCommit, Display: r.display}, nil)
+	r.c, r.st = testCabinet(r.t, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(), Now: func() time.Time { return r.now },
+		Exceptions: hear, OnCommit: r.onCommit, Display: r.display}, kitStore{path: r.path})
 }
 
 func (r *rig) press(b hw.Button) error {
@@ -299,7 +299,7 @@ func TestVoid(t *testing.T) {
 		}
 	}
 	if void == nil || void.Detail != "round_voided" || len(void.Args) != 3 || void.Args[0].Type != meters.ArgCount ||
-		void.Args[1] != argKey("game.classic") || void.Args[2] != argMoney(m.Credits-atCut) || m.Credits == atCut {
+		void.Args[1] != meters.KeyArg("game.classic") || void.Args[2] != meters.MoneyArg(m.Credits-atCut) || m.Credits == atCut {
 		t.Fatalf("void logged as %+v, want round_voided with the round, game.classic and the refund", void)
 	}
 	for _, lang := range i18n.Langs() {

@@ -15,17 +15,20 @@
 //   - the presenter (presenter.go) draws the snapshot as a pure function of
 //     the committed state, the screen and the audit page's data.
 //
-// Two desks own a peripheral's flow each. They write only through the
-// ledger and hold what they ask of the rest as fields of their own (no
-// *Controller field; the note desk gets the controller's hardware path as a
-// function value):
-//   - the ticket desk (ticketDesk, tito.go) owns cash-out by ticket: the
+// Two desks own a peripheral's flow each, in their own package
+// (internal/desk, which imports neither this package nor the display).
+// Each holds a deskLedger (desks.go): its commits reach the money and the
+// desk's own committed values (state.tickets, state.notes), nothing else
+// of state; what they ask of the rest is a narrow interface
+// (ticketCabinet, noteCabinet: acceptance decided here, the screen's
+// words, the hardware path of a refused note):
+//   - the ticket desk (desk.TicketDesk) owns cash-out by ticket: the
 //     printer's goroutine, the wait for the host's validation number, the
 //     channel their results come back on, the secure-enhanced ID;
-//   - the note desk (noteDesk, validator.go) answers the note validator's
-//     driver: escrow by the rules of acceptance, credit at vend valid,
-//     power-up statuses, the validator's tilts, and tickets in (hold while
-//     the host redeems, order, credit once; ticketin.go).
+//   - the note desk (desk.NoteDesk) answers the note validator's driver:
+//     escrow by the rules of acceptance, credit at vend valid, power-up
+//     statuses, the validator's tilts, and tickets in (hold while the host
+//     redeems, order, credit once).
 //
 // It is single-threaded: every input (hardware, touch, the SAS host's
 // commands and acknowledgements, autoplay) reaches it through Handle, its
@@ -48,9 +51,9 @@
 //     reports (Input.Shown), the table unlit while a step is revealed, the
 //     result held before the next round.
 //   - cash.go: bills, cash out, handpays, doors and keys, outputs.
-//   - tito.go: the ticket desk (cash-out by ticket, TITO out), TITOInfo.
-//   - validator.go: the ID-003 note validator's seam (Validator) and the
-//     note desk that answers it; ticketin.go: its tickets in (TITO in).
+//   - desks.go: the desks' ledger and cabinet interfaces, the note
+//     validator's seam (NoteValidator), ticket-in acceptance; tito.go:
+//     the desks' names for the controller's callers, TITOInfo.
 //   - step.go: a game step, its money and the progressive pool.
 //   - duel.go: Poker Duel's table; rounds.go: engines, replay, restore.
 //   - autoplay.go: autoplay, pressing lit buttons only.

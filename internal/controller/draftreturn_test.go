@@ -8,7 +8,6 @@ import (
 	"cabinet/internal/config"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
-	"cabinet/internal/recovery"
 	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
@@ -30,16 +29,8 @@ func liveReturnsRig(t testing.TB, cfg *config.Config) *rig {
 	}
 	r := newRig(t, 5)
 	r.st.Close()
-	st, err := recovery.Open(r.path, recovery.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.st = st
-	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: 5}, InForce: set,
-		Settings: settings.New(cfg, rtp.NewGuard()), Operator: cfg, Display: NewPresentation()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.c, r.st = testCabinet(t, Options{HW: r.be, RNG: SeededRNG{Seed: 5}, InForce: set,
+		Settings: settings.New(cfg, rtp.NewGuard()), Operator: cfg, Display: NewPresentation()}, kitStore{path: r.path})
 	return r
 }
 

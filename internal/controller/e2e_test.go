@@ -180,21 +180,9 @@ func TestEndToEnd(t *testing.T) {
 	}
 	r := &rig{t: t, path: filepath.Join(t.TempDir(), "cabinet.db"), now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), seed: 8}
 	clock := func() time.Time { return r.now }
-	st, err := recovery.Open(r.path, recovery.Options{Init: true, Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.st = st
-	t.Cleanup(func() { r.st.Close() })
 	r.be = sim.New()
-	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: set, Now: clock,
-		Settings: settings.New(cfg, nil), Operator: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.c.Err(); err != nil {
-		t.Fatal(err)
-	}
+	r.c, r.st = testCabinet(t, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: set, Now: clock,
+		Settings: settings.New(cfg, nil), Operator: cfg}, kitStore{path: r.path, opts: recovery.Options{Now: clock}})
 
 	// Cash in.
 	if s := r.c.Snapshot(); s.Mode != view.Attract || r.be.Acceptance() == 0 {

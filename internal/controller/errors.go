@@ -1,10 +1,14 @@
 package controller
 
-import "errors"
+import (
+	"errors"
 
-// ErrMemory is wrapped when the store failed its integrity checks at boot:
-// play stays disabled until a full memory clear.
-var ErrMemory = errors.New("cabinet: memory error")
+	"cabinet/internal/ledger"
+)
+
+// ErrMemory is wrapped when the store failed (ledger.ErrMemory): play
+// stays disabled until a full memory clear.
+var ErrMemory = ledger.ErrMemory
 
 // ErrNotNow is returned for an input that the cabinet's state does not accept
 // (e.g. a bet while tilted, cash out during a round). Nothing is changed.

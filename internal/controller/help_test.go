@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/i18n"
@@ -105,7 +106,7 @@ func TestTiltReasonsTranslated(t *testing.T) {
 	var s state
 	s.memErr, s.digestErr, s.jam = ErrMemory, ErrDigest, true
 	s.switches[hw.MainDoor], s.switches[hw.CashDoor] = true, true
-	s.val = validatorTilts{stackerOpen: true, stackerFull: true, failure: true, gone: true}
+	s.notes.Val = desk.ValidatorTilts{StackerOpen: true, StackerFull: true, Failure: true, Gone: true}
 	if got := s.tilts(); !slices.Equal(got, TiltReasons) {
 		t.Fatalf("tilts() with every condition = %q, want TiltReasons %q", got, TiltReasons)
 	}

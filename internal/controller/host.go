@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cabinet/internal/game"
+	"cabinet/internal/hostev"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
@@ -43,32 +44,28 @@ const (
 	NoticeHostGameOff = "host_game_off" // LP 09: this game disabled by the host
 )
 
-// HostEventKind names a HostEvent.
-type HostEventKind int
-
-// Host events: what the casino's host system may have to hear of, emitted
-// by the controller in the transaction that commits it.
-const (
-	HostLogged           HostEventKind = iota + 1 // an event-log entry (HostEvent.Log)
-	HostGameStarted                               // a round's first step
-	HostGameEnded                                 // a round settled or voided
-	HostGameSelected                              // the player took a game from the menu to its table
-	HostBillJam                                   // the bill acceptor jammed
-	HostStackerRemoved                            // the validator's stacker (cash box) was removed
-	HostStackerInstalled                          // the validator's stacker is back
-	HostStackerFull                               // the validator's stacker is full
-	HostValidatorFailure                          // the note validator failed (failure, fraud attempt, no answer)
-	HostCashout                                   // the player pressed CASH OUT (a ticket or a handpay follows)
+// HostEvent is one event the host may have to hear of (hostev.Event:
+// the controller says what happened, typed, never a SAS code; which SAS
+// exceptions it raises is sasmachine.Exceptions, wired as
+// Options.Exceptions).
+type (
+	HostEvent     = hostev.Event
+	HostEventKind = hostev.Kind
 )
 
-// HostEvent is one event the host may have to hear of. Which SAS
-// exceptions it raises is the SAS side's table (sasmachine.Exceptions,
-// wired as Options.Exceptions): the controller says what happened, typed,
-// never a SAS code.
-type HostEvent struct {
-	Kind HostEventKind
-	Log  meters.Event // HostLogged: the entry as logged
-}
+// Host events (hostev's), as the controller's callers name them.
+const (
+	HostLogged           = hostev.Logged
+	HostGameStarted      = hostev.GameStarted
+	HostGameEnded        = hostev.GameEnded
+	HostGameSelected     = hostev.GameSelected
+	HostBillJam          = hostev.BillJam
+	HostStackerRemoved   = hostev.StackerRemoved
+	HostStackerInstalled = hostev.StackerInstalled
+	HostStackerFull      = hostev.StackerFull
+	HostValidatorFailure = hostev.ValidatorFailure
+	HostCashout          = hostev.Cashout
+)
 
 // HostKind names a host command.
 type HostKind int
@@ -164,13 +161,13 @@ func (c *Controller) hostRequest(r HostRequest) error {
 		errs = append(errs, c.host(r.Cmd))
 	}
 	if r.ValidationID != nil {
-		errs = append(errs, c.tickets.hostValidationID(*r.ValidationID))
+		errs = append(errs, c.tickets.HostValidationID(*r.ValidationID))
 	}
 	if r.Validation != nil {
-		errs = append(errs, c.tickets.hostValidation(*r.Validation))
+		errs = append(errs, c.tickets.HostValidation(*r.Validation))
 	}
 	if len(r.ValidationRead) > 0 {
-		errs = append(errs, c.tickets.hostValidationRead(r.ValidationRead))
+		errs = append(errs, c.tickets.HostValidationRead(r.ValidationRead))
 	}
 	if r.Link != nil {
 		c.led.hostLink(*r.Link)
@@ -179,7 +176,7 @@ func (c *Controller) hostRequest(r HostRequest) error {
 		errs = append(errs, c.led.lineFault(deviceSAS, *r.Line))
 	}
 	if r.Redemption != nil {
-		errs = append(errs, c.notes.hostRedemption(*r.Redemption))
+		errs = append(errs, c.notes.HostRedemption(*r.Redemption))
 	}
 	return errors.Join(errs...)
 }
@@ -232,7 +229,7 @@ func (c *Controller) host(cmd HostCommand) error {
 			slices.Sort(h.GamesOff)
 			text, detail = "host: game "+string(cmd.Game)+" disabled", "host_game_off"
 		}
-		args = []meters.Arg{argKey("game." + string(cmd.Game))}
+		args = []meters.Arg{meters.KeyArg("game." + string(cmd.Game))}
 	case HostSound:
 		h.SoundOff = !cmd.On
 		text, detail = "host: sound on (the operator's setting applies)", "host_sound_on"
@@ -354,7 +351,7 @@ func (c *Controller) publishHost(cs state) {
 		hi.Games = append(hi.Games, g)
 	}
 	c.hostInfo.Store(hi)
-	c.tickets.publish(cs, c.set.CreditLimit)
+	c.tickets.Publish(cs.tickets, cs.m.Credits, c.set.CreditLimit, cs.notes.Redemption())
 }
 
 // gameSelected raises 8C (game selected) as the player takes a game from
@@ -384,7 +381,7 @@ func (c *Controller) recallShown() error {
 			return errNothing // no such round: nothing to log
 		}
 		round := rs[idx].Round
-		return c.led.logDetail(tx, meters.KindRecall, fmt.Sprintf("round %d shown on the recall page", round), "recall_shown", argCount(round))
+		return c.led.logDetail(tx, meters.KindRecall, fmt.Sprintf("round %d shown on the recall page", round), "recall_shown", meters.CountArg(round))
 	})
 	if errors.Is(err, errNothing) {
 		return nil

@@ -21,8 +21,8 @@ type Input struct {
 	HW     hw.Input     // Kind set: a hardware or touch input
 	Host   *HostRequest // the SAS host's command and/or acknowledgements
 	Auto   *AutoStep    // one committed step of autoplay
-	Ticket *TicketEvent // the printer's result, a validation timeout (tito.go)
-	Note   *hw.NoteCall // a call of the note validator's driver (validator.go)
+	Ticket *TicketEvent // the printer's result, a validation timeout (internal/desk)
+	Note   *hw.NoteCall // a call of the note validator's driver (internal/desk)
 	// Shown is the display's report of how far its presentation has got
 	// (shown.go).
 	Shown *view.Shown
@@ -81,9 +81,9 @@ func (c *Controller) Handle(in Input) (err error) {
 	case in.Auto != nil:
 		return c.autoStep(*in.Auto)
 	case in.Ticket != nil:
-		return c.tickets.event(*in.Ticket)
+		return c.tickets.Event(*in.Ticket)
 	case in.Note != nil:
-		return c.notes.request(in.Note)
+		return c.notes.Request(in.Note)
 	case in.Shown != nil:
 		return c.shownReport(*in.Shown)
 	case in.Return != nil:
@@ -145,7 +145,7 @@ func (c *Controller) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case ev := <-c.tickets.events:
+		case ev := <-c.tickets.Events():
 			if err := c.Handle(Input{Ticket: &ev}); err != nil {
 				c.log.Error("ticket", "err", err)
 			}

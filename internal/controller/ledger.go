@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"strconv"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/game"
 	"cabinet/internal/hw"
 	"cabinet/internal/ledger"
@@ -39,7 +39,6 @@ type state struct {
 	// Hardware facts, committed with their event-log entry.
 	switches [hw.NumSwitches]bool
 	jam      bool
-	val      validatorTilts // the serial note validator's faults (validator.go)
 
 	// host is what the casino's host system commanded (host.go), as
 	// committed.
@@ -59,14 +58,13 @@ type state struct {
 	// (read at boot, replaced by the commit of a change).
 	overrides map[string]string
 
-	// Tickets out (tito.go), as committed: the cash-out waiting for the
-	// host's validation number, the last ticket out recorded this boot,
-	// and why the cash-out handpay pending is not a ticket.
-	cashout      *waitingCashout
-	ticket       *recovery.TicketOut
-	ticketReason string
-	// ticketIn is the newest ticket in (ticketin.go), as committed.
-	ticketIn *recovery.TicketIn
+	// tickets are the ticket desk's (desk.Tickets: the cash-out waiting
+	// for the host's number, the last ticket out, why a cash-out handpay
+	// is not a ticket), as committed.
+	tickets desk.Tickets
+	// notes are the note desk's (desk.Notes: the validator's tilts, the
+	// newest ticket in), as committed.
+	notes desk.Notes
 
 	// digestErr is set when the program's digest is not the one the
 	// configuration expects (fixed at boot): play is disabled.
@@ -108,7 +106,8 @@ var errNothing = errors.New("cabinet: nothing to commit")
 // writer of the store outside internal/recovery: the controller's steps,
 // bills, doors, keys, operator changes, the host's commands and the host's
 // acknowledgements of exceptions all reach it through commit. The
-// controller holds it as a field, its desks through the narrow deskLedger.
+// controller holds it as a field, its desks through the narrow deskLedger
+// (desks.go).
 type books struct {
 	core *ledger.Ledger[state]
 	log  *slog.Logger
@@ -118,28 +117,6 @@ type books struct {
 	// link is the SAS link's state (hostLink).
 	link linkState
 }
-
-// deskLedger is what a desk (tickets out, the note validator) has of the
-// ledger: the committed state read, a commit, and the event log and SAS
-// exceptions written inside one.
-type deskLedger interface {
-	cur() state
-	commit(op string, change func(tx *recovery.Tx, s *state) error) error
-	emit(tx *recovery.Tx, e HostEvent) error
-	logDetail(tx *recovery.Tx, kind, text, detail string, args ...meters.Arg) error
-	logOnly(kind, text, detail string, args ...meters.Arg) error
-	billJam(on bool, why string) error
-	lineFault(device string, r serial.FaultReport) error
-	creditBill(tx *recovery.Tx, s *state, v, limit money.Cents, from string) error
-	store() interface {
-		Check() error
-		View(fn func(tx *recovery.Tx) error) error
-	}
-	sasOn() bool
-	hostDown() bool
-}
-
-var _ deskLedger = (*books)(nil)
 
 // stateRules are how the committed state meets the store: each
 // transaction starts from the machine record as stored and writes it back;
@@ -155,7 +132,7 @@ var stateRules = ledger.Rules[state]{
 	Failed:    func(s state) error { return s.memErr },
 	SetFailed: func(s *state, err error) { s.memErr = err },
 	Evidence: func(cur *state, next state) {
-		cur.switches, cur.jam, cur.val = next.switches, next.jam, next.val
+		cur.switches, cur.jam, cur.notes.Val = next.switches, next.jam, next.notes.Val
 	},
 	Wrap: func(op string, err error) error { return fmt.Errorf("%w: %s: %w", ErrMemory, op, err) },
 }
@@ -264,7 +241,7 @@ func (s state) tilts() []string {
 	if s.jam {
 		t = append(t, "bill_jam")
 	}
-	t = append(t, s.val.tilts()...)
+	t = append(t, s.notes.Val.Tilts()...)
 	return t
 }
 
@@ -349,13 +326,9 @@ func (l *books) logOnly(kind, text, detail string, args ...meters.Arg) error {
 	return l.commit("log "+kind, func(tx *recovery.Tx, s *state) error { return l.logDetail(tx, kind, text, detail, args...) })
 }
 
-// Devices whose line faults are logged (lineFault; "device."+name is the
-// display's name).
-const (
-	deviceValidator = "validator"
-	devicePrinter   = "printer"
-	deviceSAS       = "sas"
-)
+// deviceSAS is the SAS line, whose faults are logged ("device."+name is
+// the display's name; the desks name theirs).
+const deviceSAS = "sas"
 
 // lineFault commits a device line's fault report (serial.LineFault: when
 // it began, with the first bytes seen; its count at 10, 100, 1000, …
@@ -363,18 +336,18 @@ const (
 // from the significant events (meters.Noise): a noisy device never
 // evicts a power-up, a door or a memory clear from the log.
 func (l *books) lineFault(device string, r serial.FaultReport) error {
-	dev := argKey("device." + device)
+	dev := meters.KeyArg("device." + device)
 	var text, detail string
 	var args []meters.Arg
 	switch r.Phase {
 	case serial.FaultBegan:
-		text, detail, args = fmt.Sprintf("%s line fault began: %s", device, r.First), "line_fault_began", []meters.Arg{dev, argText(r.First)}
+		text, detail, args = fmt.Sprintf("%s line fault began: %s", device, r.First), "line_fault_began", []meters.Arg{dev, meters.TextArg(r.First)}
 	case serial.FaultLasts:
 		text, detail, args = fmt.Sprintf("%s line fault goes on: %d errors (first: %s; latest: %s)", device, r.Count, r.First, r.Last),
-			"line_fault_lasts", []meters.Arg{dev, argCount(uint64(r.Count))}
+			"line_fault_lasts", []meters.Arg{dev, meters.CountArg(uint64(r.Count))}
 	case serial.FaultCleared:
 		text, detail, args = fmt.Sprintf("%s line fault cleared after %d errors (first: %s; latest: %s)", device, r.Count, r.First, r.Last),
-			"line_fault_cleared", []meters.Arg{dev, argCount(uint64(r.Count))}
+			"line_fault_cleared", []meters.Arg{dev, meters.CountArg(uint64(r.Count))}
 	default:
 		panic(fmt.Sprintf("BUG: controller: line fault report %+v", r))
 	}
@@ -398,21 +371,7 @@ func (l *books) ack(seqs []uint64) error {
 	})
 }
 
-func argMoney(v money.Cents) meters.Arg { return meters.Arg{Type: meters.ArgMoney, Value: v.String()} }
-func argSwitch(s hw.Switch) meters.Arg  { return meters.Arg{Type: meters.ArgSwitch, Value: s.String()} }
-func argKey(k string) meters.Arg        { return meters.Arg{Type: meters.ArgKey, Value: k} }
-func argCount(n uint64) meters.Arg {
-	return meters.Arg{Type: meters.ArgCount, Value: strconv.FormatUint(n, 10)}
-}
-
-// argTilts are tilt reasons as message keys.
-func argTilts(t []string) []meters.Arg {
-	out := make([]meters.Arg, len(t))
-	for i, r := range t {
-		out[i] = argKey("tilt." + r)
-	}
-	return out
-}
+func argSwitch(s hw.Switch) meters.Arg { return meters.Arg{Type: meters.ArgSwitch, Value: s.String()} }
 
 // brokenStore stands for a store that could not be opened: every call
 // fails with the opening error, so the cabinet boots in a memory-error tilt

@@ -173,7 +173,7 @@ func (d *devices) serve(t *testing.T, c *Controller) {
 			continue
 		default:
 		}
-		if !c.tickets.printing {
+		if !c.tickets.Printing() {
 			return
 		}
 		select {
@@ -206,7 +206,7 @@ func modelRun(t *testing.T, seed uint64, steps int, wired bool) (rounds uint64, 
 		dev = wire(t, &opt)
 		defer dev.stop()
 	}
-	c, _ := testCabinet(t, path, opt, func(st *recovery.Store) Store { fs = &failingStore{Store: st}; return fs })
+	c, _ := testCabinet(t, opt, kitStore{path: path, wrap: func(st *recovery.Store) Store { fs = &failingStore{Store: st}; return fs }})
 	var billsIn money.Cents
 	modes := map[string]int{}
 	defer func() {
@@ -259,10 +259,10 @@ func modelRun(t *testing.T, seed uint64, steps int, wired bool) (rounds uint64, 
 				return 0, 0, 0
 			}
 			continue
-		case dev != nil && k < 2 && !c.tickets.printing:
+		case dev != nil && k < 2 && !c.tickets.Printing():
 			dev.pr.FailAt(tclemu.Jam, 2) // the next print jams: a ticket for the attendant
 			continue
-		case dev != nil && c.led.cur().ticketUncertain() && dev.pr.Flags()&tcl.PaperJam != 0 && k < 10:
+		case dev != nil && c.led.cur().tickets.Uncertain() && dev.pr.Flags()&tcl.PaperJam != 0 && k < 10:
 			dev.pr.Clear(tcl.PaperJam) // the attendant clears the jam
 			continue
 		}

@@ -33,16 +33,9 @@ func configRig(t *testing.T) (*rig, *config.Config) {
 	}
 	reboot := func() {
 		r.st.Close()
-		st, err := recovery.Open(r.path, recovery.Options{Init: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.st, r.be = st, sim.New()
-		r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: 11}, InForce: set,
-			Settings: settings.New(cfg, nil), Operator: cfg})
-		if err != nil {
-			t.Fatal(err)
-		}
+		r.be = sim.New()
+		r.c, r.st = testCabinet(t, Options{HW: r.be, RNG: SeededRNG{Seed: 11}, InForce: set,
+			Settings: settings.New(cfg, nil), Operator: cfg}, kitStore{path: r.path})
 	}
 	reboot()
 	return r, cfg
@@ -116,15 +109,8 @@ func TestOperatorMenu(t *testing.T) {
 	// A reboot keeps the override.
 	set, _ := inForceFrom(cfg)
 	r.st.Close()
-	st, err := recovery.Open(r.path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.st = st
-	c, err := New(Options{Store: st, HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var c *Controller
+	c, r.st = testCabinet(t, Options{HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg}, kitStore{path: r.path})
 	if got := c.set.Rules[game.Zappit].WinCap; got != newCap {
 		t.Fatalf("after reboot cap = %v, want %v", got, newCap)
 	}
@@ -168,20 +154,9 @@ func TestMemoryError(t *testing.T) {
 	if err := os.WriteFile(r.path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	st, err := recovery.Open(r.path, recovery.Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.st = st
 	r.be = sim.New()
-	c, err := New(Options{Store: st, HW: r.be, InForce: testSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.c = c
-	if !errors.Is(c.Err(), ErrMemory) {
-		t.Fatalf("Err() = %v, want ErrMemory", c.Err())
-	}
+	c, st := testCabinet(t, Options{HW: r.be, InForce: testSettings()}, kitStore{path: r.path, damaged: true})
+	r.c, r.st = c, st
 	if s := c.Snapshot(); s.Mode != view.Tilt || s.Tilts[0] != "memory_error" || r.be.Acceptance() != 0 {
 		t.Fatalf("memory error: mode %s tilts %v acceptance %v", s.Mode, s.Tilts, r.be.Acceptance())
 	}
@@ -240,11 +215,8 @@ func TestOperatorRTPLive(t *testing.T) {
 		}
 		return 9700 + int64(s.Rules[game.Zappit].WinCap)/100, nil
 	}
-	r.c, err = New(Options{Store: r.st, HW: r.be, RNG: SeededRNG{Seed: 11}, InForce: set,
-		Settings: stubReturn{settings.New(cfg, nil), rtp, 9000}, Operator: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.c, _ = testCabinet(t, Options{Store: r.st, HW: r.be, RNG: SeededRNG{Seed: 11}, InForce: set,
+		Settings: stubReturn{settings.New(cfg, nil), rtp, 9000}, Operator: cfg}, kitStore{})
 	r.set(hw.OperatorKey, true)
 	cur := func() view.Setting { op := r.c.Snapshot().Operator; return op.Items[op.Cursor] }
 	for i := 0; r.c.Snapshot().Operator.Group != "games.zappit"; i++ {
@@ -352,15 +324,7 @@ func TestOperatorFlowInBothLanguages(t *testing.T) {
 			}
 			r := newRig(t, 5)
 			r.st.Close()
-			st, err := recovery.Open(r.path, recovery.Options{Init: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.st = st
-			r.c, err = New(Options{Store: st, HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r.c, r.st = testCabinet(t, Options{HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg}, kitStore{path: r.path})
 			r.set(hw.OperatorKey, true)
 			op := func() *view.OperatorView { return r.c.Snapshot().Operator }
 			cur := func() view.Setting { o := op(); return o.Items[o.Cursor] }

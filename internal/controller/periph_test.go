@@ -35,8 +35,8 @@ func newPeriphRig(t *testing.T) *periphRig {
 	t.Helper()
 	r := &periphRig{t: t, hw: periphtest.NewRig(t, periph.DefaultConfig())}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	r.c, r.st = testCabinet(t, filepath.Join(t.TempDir(), "cabinet.db"),
-		Options{HW: r.hw.Backend, RNG: SeededRNG{Seed: 7}, InForce: testSettings(), Now: func() time.Time { return now }}, nil)
+	r.c, r.st = testCabinet(t, Options{HW: r.hw.Backend, RNG: SeededRNG{Seed: 7}, InForce: testSettings(), Now: func() time.Time { return now }},
+		kitStore{path: filepath.Join(t.TempDir(), "cabinet.db")})
 	r.checkLamps()
 	return r
 }

@@ -73,7 +73,7 @@ func (c *Controller) publish(cs state) {
 	}
 	c.scr.panel = c.scr.build(cs, pg)
 	pr := presenter{set: &c.set, digest: c.opt.Digest, version: c.opt.Version, figures: c.ReturnFigures, operator: c.opt.Operator,
-		printer: c.tickets.printerNotice()}
+		printer: c.tickets.PrinterNotice()}
 	s := pr.snapshot(c.seq, cs, &c.scr, pg)
 	if prev := c.snap.Load(); prev == nil || prev.Mode != s.Mode || prev.Under != s.Under || !slices.Equal(prev.Tilts, s.Tilts) {
 		// Every state transition goes to the program log (journald on the
@@ -98,7 +98,7 @@ type presenter struct {
 	digest, version string
 	figures         func(game.ID) []view.RTPLine // nil: none shown
 	operator        OperatorMenu                 // nil: no operator menu
-	printer         string                       // the printer's notice ("msg."+printer), "" none (tito.go)
+	printer         string                       // the printer's notice ("msg."+printer), "" none (internal/desk)
 }
 
 // snapshot is the snapshot number seq of committed state cs, screen u and
@@ -205,7 +205,7 @@ func (pr presenter) snapshot(seq uint64, cs state, u *screen, pg pages) *view.Sn
 		standing = hostNotice(cs, u.game) // why no round starts, while it is so
 	}
 	if standing == "" {
-		standing = ticketNotice(cs) // tickets out (tito.go)
+		standing = cs.tickets.Notice(cs.m, cs.open != nil) // tickets out (internal/desk)
 	}
 	if standing == "" {
 		standing = pr.printer // paper low, out, a fault, no answer, between tickets

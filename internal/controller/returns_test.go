@@ -11,7 +11,6 @@ import (
 	"cabinet/internal/game"
 	"cabinet/internal/game/blackjack"
 	"cabinet/internal/hw"
-	"cabinet/internal/recovery"
 	"cabinet/internal/settings"
 	"cabinet/internal/view"
 )
@@ -26,16 +25,8 @@ func returnsRig(t *testing.T, cfg *config.Config) *rig {
 	}
 	r := newRig(t, 5)
 	r.st.Close()
-	st, err := recovery.Open(r.path, recovery.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.st = st
-	r.c, err = New(Options{Store: st, HW: r.be, RNG: SeededRNG{Seed: 5}, InForce: set,
-		Settings: settings.New(cfg, rtp.NewGuard()), Operator: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.c, r.st = testCabinet(t, Options{HW: r.be, RNG: SeededRNG{Seed: 5}, InForce: set,
+		Settings: settings.New(cfg, rtp.NewGuard()), Operator: cfg}, kitStore{path: r.path})
 	return r
 }
 

@@ -127,7 +127,7 @@ func (c *Controller) commitShoe(tx *recovery.Tx, s *state, id game.ID) error {
 			return err
 		}
 		text := fmt.Sprintf("shoe %d of %s (commitment %s) retired after %d cards and revealed: %s", r.No, id, r.Commitment, r.Pos, r.Retired)
-		if err := c.led.logDetail(tx, meters.KindConfigChange, text, "shoe_retired", argCount(r.No), argKey("game."+string(id))); err != nil {
+		if err := c.led.logDetail(tx, meters.KindConfigChange, text, "shoe_retired", meters.CountArg(r.No), meters.KeyArg("game."+string(id))); err != nil {
 			return err
 		}
 	}

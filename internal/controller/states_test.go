@@ -29,7 +29,7 @@ func newRigWith(t *testing.T, seed uint64, mod func(*InForce)) *rig {
 	set := testSettings()
 	mod(&set)
 	r.be = sim.New()
-	r.c, r.st = testCabinet(t, r.path, Options{HW: r.be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return r.now }}, nil)
+	r.c, r.st = testCabinet(t, Options{HW: r.be, RNG: SeededRNG{Seed: seed}, InForce: set, Now: func() time.Time { return r.now }}, kitStore{path: r.path})
 	if err := r.c.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -197,16 +197,8 @@ func stMemoryError(t *testing.T) *rig {
 	if err := os.WriteFile(r.path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r.st, err = recovery.Open(r.path, recovery.Options{Init: true}); err != nil {
-		t.Fatal(err)
-	}
 	r.be = sim.New()
-	if r.c, err = New(Options{Store: r.st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings()}); err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(r.c.Err(), ErrMemory) {
-		t.Fatalf("Err() = %v, want ErrMemory", r.c.Err())
-	}
+	r.c, r.st = testCabinet(t, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings()}, kitStore{path: r.path, damaged: true})
 	return r
 }
 
@@ -216,17 +208,11 @@ func stDigest(t *testing.T) *rig {
 	if err := r.st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	var err error
-	if r.st, err = recovery.Open(r.path, recovery.Options{Init: true}); err != nil {
-		t.Fatal(err)
-	}
 	r.be = sim.New()
-	if r.c, err = New(Options{Store: r.st, HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(),
-		Digest: "aaaa", WantDigest: "bbbb"}); err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(r.c.Err(), ErrDigest) || r.c.Snapshot().Mode != view.Tilt {
-		t.Fatalf("Err() = %v mode %s, want ErrDigest and a tilt", r.c.Err(), r.c.Snapshot().Mode)
+	r.c, r.st = testCabinet(t, Options{HW: r.be, RNG: SeededRNG{Seed: r.seed}, InForce: testSettings(),
+		Digest: "aaaa", WantDigest: "bbbb"}, kitStore{path: r.path, wantErr: ErrDigest})
+	if r.c.Snapshot().Mode != view.Tilt {
+		t.Fatalf("mode %s, want a tilt", r.c.Snapshot().Mode)
 	}
 	return r
 }

@@ -28,12 +28,8 @@ func stopped(cs state, mode view.Mode) string {
 		return NoticeTiltPrefix + cs.tilts()[0]
 	case cs.m.Handpay > 0:
 		return NoticeHandpayWait
-	case cs.cashout != nil:
-		return NoticeTicketWait
-	case cs.ticket != nil && cs.ticket.Status == recovery.TicketPending:
-		return NoticeTicketPrinting
-	case cs.ticketUncertain():
-		return NoticeTicketUncertain
+	case cs.tickets.Busy() != "":
+		return cs.tickets.Busy()
 	case cs.switches[hw.AuditKey]:
 		return NoticeAuditKey
 	case mode == view.Operator:
@@ -178,7 +174,7 @@ func (c *Controller) play(a game.Action) error {
 		for _, e := range step.Events {
 			if e.Handpay {
 				if err := c.led.logDetail(tx, meters.KindHandpay, fmt.Sprintf("jackpot handpay %v (round %d)", e.Amount, no),
-					"jackpot_handpay", argMoney(e.Amount), argCount(no)); err != nil {
+					"jackpot_handpay", meters.MoneyArg(e.Amount), meters.CountArg(no)); err != nil {
 					return err
 				}
 			}

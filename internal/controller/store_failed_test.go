@@ -22,27 +22,16 @@ func TestFailedStoreTilts(t *testing.T) {
 	setup := func(t *testing.T) (store, mirror string) {
 		dir := t.TempDir()
 		store, mirror = filepath.Join(dir, "c.db"), filepath.Join(dir, "c.mirror")
-		st, err := recovery.Open(store, recovery.Options{Mirror: mirror, Init: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: testSettings(), Now: time.Now})
-		if err != nil || c.Err() != nil {
-			t.Fatalf("first boot: %v, %v", err, c.Err())
-		}
+		_, st := testCabinet(t, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: testSettings(), Now: time.Now},
+			kitStore{path: store, opts: recovery.Options{Mirror: mirror}})
 		_ = st.Close()
 		return store, mirror
 	}
 	cases := map[string]func(t *testing.T, store, mirror string){
 		"rolled back": func(t *testing.T, store, mirror string) {
 			old, _ := os.ReadFile(store)
-			st, err := recovery.Open(store, recovery.Options{Mirror: mirror})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: testSettings(), Now: time.Now}); err != nil {
-				t.Fatal(err)
-			}
+			_, st := testCabinet(t, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: testSettings(), Now: time.Now},
+				kitStore{path: store, opts: recovery.Options{Mirror: mirror}})
 			_ = st.Close()
 			if err := os.WriteFile(store, old, 0o600); err != nil {
 				t.Fatal(err)
@@ -62,14 +51,10 @@ func TestFailedStoreTilts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			store, mirror := setup(t)
 			damage(t, store, mirror)
-			st, err := recovery.Open(store, recovery.Options{Mirror: mirror})
-			if err != nil {
-				t.Fatalf("Open = %v, want a failed store", err)
-			}
-			defer st.Close()
-			c, err := New(Options{Store: st, HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: testSettings(), Now: time.Now})
-			if err != nil {
-				t.Fatalf("New = %v, want a tilted controller", err)
+			c, st := testCabinet(t, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: testSettings(), Now: time.Now},
+				kitStore{path: store, opts: recovery.Options{Mirror: mirror}, damaged: true})
+			if st == nil {
+				t.Fatalf("Open refused the store (StoreErr %v), want a failed store", c.Err())
 			}
 			if !errors.Is(c.Err(), recovery.ErrCorrupt) {
 				t.Errorf("Err() = %v, want a memory error", c.Err())

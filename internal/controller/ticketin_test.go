@@ -37,8 +37,8 @@ func (r *vrig) insertTicket(number string) {
 		r.t.Fatal(err)
 	}
 	r.serve("ticket "+number+" in escrow", func() bool {
-		t := r.c.led.cur().ticketIn
-		return t != nil && t.Validation == number && t.Status == recovery.TicketInEscrow
+		t, ok := r.c.led.cur().notes.TicketIn()
+		return ok && t.Validation == number && t.Status == recovery.TicketInEscrow
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"cabinet/internal/desk"
 	"cabinet/internal/hw"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/hw/tcl"
@@ -54,7 +55,7 @@ func newTITORig(t testing.TB, every time.Duration, seed func(tx *recovery.Tx) er
 	t.Cleanup(func() { p.Close() })
 	tito := &TITO{Printer: tcl.Device{P: p, Heading: tcl.Ticket{Currency: "EUR", Lang: "en",
 		Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}, Validation: ValidateSecureEnhanced, StatusEvery: every, ExpiryDays: 30}
-	c, st := testCabinet(t, path, Options{HW: sim.New(), RNG: SeededRNG{Seed: 3}, InForce: testSettings(), Exceptions: hostKinds, TITO: tito}, nil)
+	c, st := testCabinet(t, Options{HW: sim.New(), RNG: SeededRNG{Seed: 3}, InForce: testSettings(), Exceptions: hostKinds, TITO: tito}, kitStore{path: path})
 	r := &titoRig{t: t, st: st, c: c, pr: pr}
 	r.handle(Input{Host: &HostRequest{ValidationID: &HostValidationID{MachineID: 0x654321}}})
 	return r
@@ -84,7 +85,7 @@ func (r *titoRig) printResult() {
 		select {
 		case ev := <-r.c.TicketEvents():
 			r.handle(Input{Ticket: &ev})
-			if ev.Kind == TicketPrintResult {
+			if ev.Kind == desk.TicketPrintResult {
 				return
 			}
 		case <-time.After(30 * time.Second): // a bound on a wait, not a timing assertion

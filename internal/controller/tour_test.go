@@ -238,10 +238,7 @@ func TestOperatorSpotPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := newRig(t, 5)
-	r.c, err = New(Options{Store: r.st, HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r.c, _ = testCabinet(t, Options{Store: r.st, HW: sim.New(), InForce: set, Settings: settings.New(cfg, nil), Operator: cfg}, kitStore{})
 	r.set(hw.OperatorKey, true)
 	op := func() *view.OperatorView { return r.c.Snapshot().Operator }
 	paged := false

@@ -362,7 +362,7 @@ func TestBillRefusalReasons(t *testing.T) {
 			evs := storeEvents(t, r.st)
 			e := evs[len(evs)-1]
 			if e.Kind != meters.KindBillRefused || e.Detail != tt.detail || len(e.Args) != 2 ||
-				e.Args[0] != argMoney(tt.bill) || e.Args[1] != argKey(tt.reason) {
+				e.Args[0] != meters.MoneyArg(tt.bill) || e.Args[1] != meters.KeyArg(tt.reason) {
 				t.Fatalf("logged %+v, want %s %s with %v and %s", e, meters.KindBillRefused, tt.detail, tt.bill, tt.reason)
 			}
 			if !strings.HasPrefix(e.Text, tt.recText) {

@@ -63,7 +63,7 @@ func newVRigTITO(t *testing.T, mod func(*InForce), tito *TITO) *vrig {
 func (r *vrig) boot() {
 	r.t.Helper()
 	r.v = id003.NewSeam()
-	r.c, r.st = testCabinet(r.t, r.path, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito}, nil)
+	r.c, r.st = testCabinet(r.t, Options{HW: sim.New(), RNG: SeededRNG{Seed: 1}, InForce: r.set, Exceptions: hostKinds, Validator: r.v, TITO: r.tito}, kitStore{path: r.path})
 	var err error
 	if r.port, err = id003.OpenPort(r.emu.Path); err != nil {
 		r.t.Fatal(err)
@@ -410,7 +410,9 @@ func TestValidatorMemoryError(t *testing.T) {
 	r.c.led.fail(ErrMemory)
 	r.emu.PowerCycle()
 	r.serve("the power up seen", func() bool { return r.emu.Snapshot().Status == id003.StDisabled })
-	if d, err := r.c.notes.escrow(500); err != nil || d.Stack {
+	reply := make(chan hw.NoteAnswer, 1)
+	err := r.c.notes.Request(&hw.NoteCall{Kind: hw.NoteEscrow, Value: 500, Reply: reply})
+	if d := <-reply; err != nil || d.Stack {
 		t.Errorf("escrow under a memory error = %+v, %v; want returned", d, err)
 	}
 }

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"cabinet/internal/cabinet"
 	"context"
 	"errors"
 	"os"
@@ -88,7 +89,7 @@ func TestBurstOnLiveWindow(t *testing.T) {
 		commits = append(commits, commit{id, round, time.Now()})
 		commitMu.Unlock()
 	}
-	c, err := controller.New(controller.Options{Store: st, HW: be, RNG: controller.SeededRNG{Seed: 3}, InForce: controller.InForce(set), Display: pres,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: controller.InForce(set)}, Store: st, HW: be, RNG: controller.SeededRNG{Seed: 3}, Display: pres,
 		OnCommit: onCommit})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"cabinet/internal/cabinet"
 	"context"
 	"go/parser"
 	"go/token"
@@ -147,8 +148,7 @@ func realController(t *testing.T) (*controller.Controller, *config.Config, contr
 	if _, err := g.Check(context.Background(), in); err != nil {
 		t.Fatal(err)
 	}
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5}, InForce: controller.InForce(set),
-		Operator: cfg, Settings: settings.New(cfg, g)})
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: controller.InForce(set), Config: cfg, Returns: settings.New(cfg, g)}, Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"cabinet/internal/cabinet"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -51,7 +52,7 @@ func ticketShots(t *testing.T) []namedShot {
 	t.Cleanup(func() { p.Close() })
 	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: tcl.Ticket{Currency: "EUR", Lang: "fr",
 		Casino: "Casino du Lac", Address1: "1 quai du Lac", Machine: "A-12", Asset: 4242, ExpiryDays: 30}}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: 30}
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5}, InForce: set,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: set}, Store: st, HW: sim.New(), RNG: controller.SeededRNG{Seed: 5},
 		Exceptions: func(controller.HostEvent) []byte { return nil }, TITO: tito})
 	if err != nil {
 		t.Fatal(err)

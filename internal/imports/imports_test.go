@@ -19,6 +19,10 @@ import (
 //   - the display reads view snapshots and never the store or the
 //     controller; only it and cmd/cabinet touch the graphics binding
 //     (github.com/gen2brain/..., also checked by scripts/test);
+//   - the desks (desk: notes, tickets in and out) know the devices' words
+//     (hw), the store and the ledger, never the controller nor the
+//     display: the controller gives them a narrow ledger and routes
+//     device events and host requests to them;
 //   - the controller knows no configuration file and no return analysis:
 //     it sees the settings in force as data (inforce) and one interface
 //     (controller.Settings) that settings implements from config and
@@ -36,6 +40,7 @@ var rules = map[string][]string{
 	"recovery/recoverytest": {"money", "recovery", "sas"},
 	"recovery":              {"game", "game/card", "meters", "money", "sas", "go.etcd.io/bbolt", "go.etcd.io/bbolt/errors"},
 	"ledger":                {"recovery"},
+	"hostev":                {"meters"},
 	"hw":                    {"money", "serial"},
 	"hw/pulse":              {"money"},
 	"hw/sim":                {"hw", "money"},
@@ -59,7 +64,8 @@ var rules = map[string][]string{
 	"config":                {"game", "game/blackjack", "game/duel", "hw/periph/pins", "money", "sas", "view", "github.com/BurntSushi/toml"},
 	"inforce":               {"game", "game/blackjack", "money", "view"},
 	"settings":              {"analysis/par", "analysis/rtp", "config", "game", "game/blackjack", "inforce", "view"},
-	"controller":            {"game", "game/...", "hw", "inforce", "ledger", "meters", "money", "player", "recovery", "serial", "view"},
+	"desk":                  {"hostev", "hw", "ledger", "meters", "money", "recovery", "serial"},
+	"controller":            {"desk", "game", "game/...", "hostev", "hw", "inforce", "ledger", "meters", "money", "player", "recovery", "serial", "view"},
 	"display":               {"game", "game/...", "hw", "i18n", "meters", "money", "selftest", "view", "github.com/gen2brain/...", "rsc.io/qr"},
 	"auditcmd":              {"game", "game/...", "i18n", "meters", "money", "recovery"},
 	"crashtest":             {"config", "game", "hw/id003", "hw/id003/id003emu", "hw/tcl/tclemu", "meters", "money", "recovery", "sashost"},

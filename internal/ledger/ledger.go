@@ -15,6 +15,11 @@ import (
 	"cabinet/internal/recovery"
 )
 
+// ErrMemory is wrapped by every memory error: the store failed its
+// integrity checks at boot, or a commit could not be written. Play stays
+// disabled until a full memory clear.
+var ErrMemory = errors.New("cabinet: memory error")
+
 // Store is what the ledger needs of the durable store (*recovery.Store).
 // It is an interface so that a test can wrap the real bbolt store in one
 // that fails commits on demand.

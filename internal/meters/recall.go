@@ -2,6 +2,7 @@ package meters
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"cabinet/internal/game"
@@ -142,4 +143,25 @@ func Kinds() []string {
 	return []string{KindPowerUp, KindRecovery, KindDoor, KindKey, KindBillAccepted, KindBillRefused,
 		KindBillError, KindTilt, KindTiltClear, KindHandpay, KindHandpayClear, KindConfigChange,
 		KindMemoryClear, KindVoid, KindJackpot, KindMemoryError, KindProgram, KindTicketOut, KindTicketIn, KindNote, KindDevice}
+}
+
+// MoneyArg is v as a log argument.
+func MoneyArg(v money.Cents) Arg { return Arg{Type: ArgMoney, Value: v.String()} }
+
+// KeyArg is message key k as a log argument (translated).
+func KeyArg(k string) Arg { return Arg{Type: ArgKey, Value: k} }
+
+// TextArg is s as a log argument, shown as is.
+func TextArg(s string) Arg { return Arg{Type: ArgText, Value: s} }
+
+// CountArg is n as a log argument.
+func CountArg(n uint64) Arg { return Arg{Type: ArgCount, Value: strconv.FormatUint(n, 10)} }
+
+// TiltArgs are tilt reasons as message keys ("tilt."+reason).
+func TiltArgs(t []string) []Arg {
+	out := make([]Arg, len(t))
+	for i, r := range t {
+		out[i] = KeyArg("tilt." + r)
+	}
+	return out
 }

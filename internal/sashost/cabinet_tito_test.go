@@ -14,6 +14,7 @@ package sashost_test
 // nothing of the cabinet.
 
 import (
+	assembly "cabinet/internal/cabinet"
 	"context"
 	"errors"
 	"path/filepath"
@@ -60,7 +61,7 @@ func boot(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Host, mode s
 		CreditLimit: 100000, HandpayLimit: 120000, Bills: []money.Cents{500, 1000, 2000, 5000, 10000},
 		Chips: []money.Cents{100, 500, 2500}, Denom: 1, Currency: "€", Language: "en", Volume: 80,
 	}
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: set, Exceptions: sasmachine.Exceptions, Host: host,
+	c, err := assembly.New(assembly.Parts{Rules: assembly.Rules{InForce: set}, Store: st, HW: be, Exceptions: sasmachine.Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, TITO: tito})
 	if err != nil {
 		t.Fatal(err)

@@ -154,7 +154,7 @@ func loggedCodes(e meters.Event) []byte {
 		return []byte{exRecall}
 	case meters.KindTicketOut:
 		// The ticket printer's condition between tickets, logged once
-		// per change (controller tito.go): paper out 61; a fault (head
+		// per change (internal/desk tickets.go): paper out 61; a fault (head
 		// open, jam, offline, an error flag) or no answer 60, the only
 		// other printer failure SAS names that covers them; paper low 74.
 		switch e.Detail {

@@ -1,6 +1,7 @@
 package sasmachine
 
 import (
+	"cabinet/internal/cabinet"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ import (
 func TestExceptionsFollowEvents(t *testing.T) {
 	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	defer st.Close()
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: sim.New(), Exceptions: Exceptions,
 		RNG: controller.SeededRNG{Seed: 3}, Now: func() time.Time { return time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC) }})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package sasmachine
 
 import (
+	"cabinet/internal/cabinet"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func TestRedemptionStepsChainBeforeTheirCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := make(chan controller.HostRequest, 8)
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions, Host: host,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: sim.New(), Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 1}, TITO: &controller.TITO{TicketIn: true}})
 	if err != nil {
 		t.Fatal(err)

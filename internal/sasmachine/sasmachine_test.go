@@ -1,6 +1,7 @@
 package sasmachine
 
 import (
+	"cabinet/internal/cabinet"
 	"fmt"
 
 	"cabinet/internal/analysis/rtp"
@@ -57,7 +58,7 @@ func boot(t *testing.T, path string) *cab {
 	st := recoverytest.Open(t, path, recovery.Options{})
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: be, Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}})
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +245,7 @@ func TestMemoryErrorReportedThenSilent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions})
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: sim.New(), Exceptions: Exceptions})
 	if err != nil || c.Err() != nil {
 		t.Fatal(err, c.Err())
 	}
@@ -257,7 +258,7 @@ func TestMemoryErrorReportedThenSilent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	c, err = controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions})
+	c, err = cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: sim.New(), Exceptions: Exceptions})
 	if err != nil || c.Err() == nil {
 		t.Fatalf("boot on a rolled-back store: %v, memory error %v", err, c.Err())
 	}
@@ -314,7 +315,7 @@ func TestRepliesDoNotWaitForTheStore(t *testing.T) {
 	gs := &gatedStore{Store: st, entered: make(chan struct{}, 1)}
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	c, err := controller.New(controller.Options{Store: gs, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: gs, HW: be, Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}})
 	if err != nil {
 		t.Fatal(err)
@@ -423,8 +424,8 @@ func TestBasePctIsTheRulesInForce(t *testing.T) {
 	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: controller.InForce(set), Exceptions: Exceptions, Host: host,
-		RNG: controller.SeededRNG{Seed: 7}, Settings: rules.New(cfg, rtp.NewGuard())})
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: controller.InForce(set), Returns: rules.New(cfg, rtp.NewGuard())}, Store: st, HW: be, Exceptions: Exceptions, Host: host,
+		RNG: controller.SeededRNG{Seed: 7}})
 	if err != nil {
 		t.Fatal(err)
 	}

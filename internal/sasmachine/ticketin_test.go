@@ -1,6 +1,7 @@
 package sasmachine
 
 import (
+	"cabinet/internal/cabinet"
 	"context"
 	"path/filepath"
 	"testing"
@@ -70,7 +71,7 @@ func newTinRigHost(t *testing.T, serve bool) *tinRig {
 	be := sim.New()
 	v := id003.NewSeam()
 	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSystem, Wait: 30 * time.Second, ExpiryDays: heading.ExpiryDays, TicketIn: true}
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: be, Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, TITO: tito, Validator: v})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package sasmachine
 
 import (
 	"bufio"
+	"cabinet/internal/cabinet"
 	"fmt"
 	"os"
 	"os/exec"
@@ -75,7 +76,7 @@ func TestKillWhilePrinting(t *testing.T) {
 	defer p.Close()
 	be := sim.New()
 	defer be.Close()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: be, Exceptions: Exceptions,
 		Host: make(chan controller.HostRequest, 8), RNG: controller.SeededRNG{Seed: 1},
 		TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {
@@ -134,7 +135,7 @@ func killChildMain(env string) {
 	if err != nil {
 		fail(err)
 	}
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: sim.New(), Exceptions: Exceptions,
 		Host: make(chan controller.HostRequest, 8), RNG: controller.SeededRNG{Seed: 1},
 		TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {

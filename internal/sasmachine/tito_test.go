@@ -2,6 +2,7 @@ package sasmachine
 
 import (
 	"bytes"
+	"cabinet/internal/cabinet"
 	"context"
 	"path/filepath"
 	"testing"
@@ -60,7 +61,7 @@ func titoBootEvery(t *testing.T, path string, pr *tclemu.Printer, h *sashost.Hos
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
 	tito := &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.TicketValidation(mode), Wait: wait, StatusEvery: every, ExpiryDays: heading.ExpiryDays}
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: be, Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 7}, TITO: tito})
 	if err != nil {
 		t.Fatal(err)
@@ -486,7 +487,7 @@ func TestTicketsAfterPlay(t *testing.T) {
 	host := make(chan controller.HostRequest, 64)
 	be := sim.New()
 	defer be.Close()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions, Host: host,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: be, Exceptions: Exceptions, Host: host,
 		RNG: controller.SeededRNG{Seed: 11}, TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {
 		t.Fatal(err)
@@ -589,12 +590,12 @@ func TestCashOutHandpayReasons(t *testing.T) {
 			defer st.Close()
 			be := sim.New()
 			defer be.Close()
-			opt := controller.Options{Store: st, HW: be, InForce: settings(), RNG: controller.SeededRNG{Seed: 1},
+			opt := cabinet.Parts{Store: st, HW: be, Rules: cabinet.Rules{InForce: settings()}, RNG: controller.SeededRNG{Seed: 1},
 				TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: tc.mode, ExpiryDays: heading.ExpiryDays}}
 			if tc.sas {
 				opt.Exceptions, opt.Host = Exceptions, make(chan controller.HostRequest, 8)
 			}
-			c, err := controller.New(opt)
+			c, err := cabinet.New(opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -635,7 +636,7 @@ func BenchmarkCashOutTicket(b *testing.B) {
 	defer p.Close()
 	be := sim.New()
 	defer be.Close()
-	c, err := controller.New(controller.Options{Store: st, HW: be, InForce: settings(), Exceptions: Exceptions,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: be, Exceptions: Exceptions,
 		Host: make(chan controller.HostRequest, 8), RNG: controller.SeededRNG{Seed: 1},
 		TITO: &controller.TITO{Printer: tcl.Device{P: p, Heading: heading}, Validation: controller.ValidateSecureEnhanced, ExpiryDays: heading.ExpiryDays}})
 	if err != nil {

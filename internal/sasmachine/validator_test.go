@@ -1,6 +1,7 @@
 package sasmachine
 
 import (
+	"cabinet/internal/cabinet"
 	"context"
 	"path/filepath"
 	"slices"
@@ -29,7 +30,7 @@ func TestValidatorExceptions(t *testing.T) {
 	st := recoverytest.Open(t, filepath.Join(t.TempDir(), "cabinet.db"), recovery.Options{})
 	defer st.Close()
 	v := id003.NewSeam()
-	c, err := controller.New(controller.Options{Store: st, HW: sim.New(), InForce: settings(), Exceptions: Exceptions,
+	c, err := cabinet.New(cabinet.Parts{Rules: cabinet.Rules{InForce: settings()}, Store: st, HW: sim.New(), Exceptions: Exceptions,
 		RNG: controller.SeededRNG{Seed: 3}, Validator: v})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package controller
+package desk
 
 import (
 	"errors"
@@ -8,7 +8,6 @@ import (
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
-	"cabinet/internal/view"
 )
 
 // Tickets in (TITO in, docs/tito.md). The note validator reads a ticket's
@@ -51,95 +50,77 @@ type HostRedemption struct {
 // it ("msg.ticket_in_"+reason) when no record says it (the records carry
 // the host's transfer code or the machine's SAS status: ticketInReason).
 const (
-	tinTicketsOff  = "tickets_off"  // ticket in not configured, or the link is off
-	tinInhibited   = "inhibited"    // a tilt, a door, the audit key, a handpay, a ticket out
-	tinCreditLimit = "credit_limit" // the credit meter is at its limit
-	tinBusy        = "busy"         // the last ticket's result is not yet read by the host
-	tinBadBarcode  = "bad_barcode"  // the validator read no 18-digit number
-	tinHostDown    = "status_89"    // the SAS link is down: the casino system is offline
+	TicketInOff         = "tickets_off"  // ticket in not configured, or the link is off
+	TicketInInhibited   = "inhibited"    // a tilt, a door, the audit key, a handpay, a ticket out
+	TicketInCreditLimit = "credit_limit" // the credit meter is at its limit
+	TicketInBusy        = "busy"         // the last ticket's result is not yet read by the host
+	TicketInBadBarcode  = "bad_barcode"  // the validator read no 18-digit number
+	TicketInHostDown    = "status_89"    // the SAS link is down: the casino system is offline
 )
 
 // ticketInReason is the screen's reason key of a ticket in's final
 // status: the host's transfer code when it rejected the ticket, else the
 // machine's SAS status (88 timeout, 87 unable, 8B validator…).
-func ticketInReason(t recovery.TicketIn) string {
+func TicketInReason(t recovery.TicketIn) string {
 	if t.HostRejected() {
 		return fmt.Sprintf("host_%02x", byte(t.Code))
 	}
 	return fmt.Sprintf("status_%02x", byte(t.SASStatus))
 }
 
-// ticketRefusal is why no ticket may come in now ("" if one may): the
-// acceptance rules of notes (ticket in follows the bills' inhibits, but
-// not the host's bill disable, which is the bills'), the casino system
-// needed to redeem it, and a ticket out not settled.
-func ticketRefusal(cs state, set *InForce, mode view.Mode, t *TITO, sasOn, hostDown bool) string {
-	switch {
-	case t == nil || !t.TicketIn || !sasOn:
-		return tinTicketsOff
-	case hostDown:
-		return tinHostDown
-	case acceptorOff(cs, mode) || cs.ticketBusy() != "":
-		return tinInhibited
-	case cs.m.Credits >= set.CreditLimit:
-		return tinCreditLimit
-	}
-	return ""
-}
-
 // ticket answers the driver for the ticket number in escrow (or held).
-func (d *noteDesk) ticket(number string) (hw.NoteAnswer, error) {
+func (d *NoteDesk) ticket(number string) (hw.NoteAnswer, error) {
 	fresh := d.fresh
 	d.fresh = false
-	if d.led.cur().memErr != nil {
+	if d.led.Cur().Failed {
 		// The store is evidence: nothing is recorded, the ticket goes back
 		// (a record left open stays for the memory clear's boot to see).
-		return d.refuseTicket(number, tinInhibited, "memory error")
+		return d.refuseTicket(number, TicketInInhibited, "memory error")
 	}
-	last := d.led.cur().ticketIn
+	last := d.led.Cur().Own.ticketIn
 	if last != nil && last.Validation == number && (last.Unresolved() || !fresh) {
 		return d.ticketHeld(*last)
 	}
 	if last != nil && last.Unresolved() {
 		// The validator escrows another ticket while one is open: it gave
 		// the first back without saying so; settled() records it.
-		return d.refuseTicket(number, tinBusy, "ticket "+last.Validation+" is still being redeemed")
+		return d.refuseTicket(number, TicketInBusy, "ticket "+last.Validation+" is still being redeemed")
 	}
-	if why := ticketRefusal(d.led.cur(), d.set, d.scr.mode, d.tito, d.led.sasOn(), d.led.hostDown()); why != "" {
+	if why := d.cab.TicketRefusal(); why != "" {
 		return d.refuseTicket(number, why, "")
 	}
 	var t recovery.TicketIn
-	err := d.led.commit("ticket inserted", func(tx *recovery.Tx, s *state) error {
+	err := d.led.Commit("ticket inserted", func(tx *recovery.Tx, b *Books[Notes]) error {
 		var err error
 		if t, err = tx.TicketInserted(number); err != nil {
 			return err
 		}
-		s.ticketIn = &t
-		return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s inserted: asking the casino system (exception 67)", number),
-			"ticket_in_inserted", argText(number))
+		b.Own.ticketIn = &t
+		return b.Log(meters.KindTicketIn, fmt.Sprintf("ticket %s inserted: asking the casino system (exception 67)", number),
+			"ticket_in_inserted", meters.TextArg(number))
 	})
 	switch {
 	case errors.Is(err, recovery.ErrTicketState):
-		return d.refuseTicket(number, tinBusy, err.Error())
+		return d.refuseTicket(number, TicketInBusy, err.Error())
 	case errors.Is(err, recovery.ErrBadTicket):
-		return d.refuseTicket(number, tinBadBarcode, err.Error())
+		return d.refuseTicket(number, TicketInBadBarcode, err.Error())
 	case err != nil:
 		return hw.NoteAnswer{}, err
 	}
-	d.scr.message = "ticket_in_validating"
+	d.cab.Say("ticket_in_validating")
 	return hw.NoteAnswer{Ticket: hw.TicketHold}, nil
 }
 
 // ticketHeld answers for the ticket in t's record, still in the
 // validator.
-func (d *noteDesk) ticketHeld(t recovery.TicketIn) (hw.NoteAnswer, error) {
+func (d *NoteDesk) ticketHeld(t recovery.TicketIn) (hw.NoteAnswer, error) {
 	switch t.Status {
 	case recovery.TicketInEscrow:
-		status, why := recovery.ReturnTimeout, "no answer from the casino system within "+d.tito.wait().String()
+		status, why := recovery.ReturnTimeout, "no answer from the casino system within "+d.tito.HostWait().String()
 		switch {
-		case d.led.hostDown():
+		case d.led.HostDown():
 			status, why = recovery.ReturnLinkDown, "the SAS link went down: casino system offline"
-		case d.now().Sub(t.Inserted) < d.tito.wait():
+		case d.now().Sub(t.Inserted) < d.tito.HostWait():
 			return hw.NoteAnswer{Ticket: hw.TicketHold}, nil
 		}
 		r, err := d.returnTicket(t.Seq, status, why)
@@ -148,7 +129,7 @@ func (d *noteDesk) ticketHeld(t recovery.TicketIn) (hw.NoteAnswer, error) {
 		}
 		return d.ticketBack(r), nil
 	case recovery.TicketInAuthorised:
-		err := d.led.commit("order ticket stacked", func(tx *recovery.Tx, s *state) error {
+		err := d.led.Commit("order ticket stacked", func(tx *recovery.Tx, b *Books[Notes]) error {
 			rec, err := tx.Note()
 			if err != nil {
 				return err
@@ -166,57 +147,57 @@ func (d *noteDesk) ticketHeld(t recovery.TicketIn) (hw.NoteAnswer, error) {
 		}
 		return hw.NoteAnswer{Ticket: hw.TicketStack}, nil
 	case recovery.TicketInStacked:
-		return d.refuseTicket(t.Validation, tinBusy, "ticket "+t.Validation+" was stacked and credited already")
+		return d.refuseTicket(t.Validation, TicketInBusy, "ticket "+t.Validation+" was stacked and credited already")
 	}
 	return d.ticketBack(t), nil
 }
 
 // ticketBack returns the ticket whose record t is final (rejected or
 // returned), its reason on screen.
-func (d *noteDesk) ticketBack(t recovery.TicketIn) hw.NoteAnswer {
-	d.scr.message = "ticket_in_" + ticketInReason(t)
+func (d *NoteDesk) ticketBack(t recovery.TicketIn) hw.NoteAnswer {
+	d.cab.Say("ticket_in_" + TicketInReason(t))
 	d.returning = t.Validation
 	return hw.NoteAnswer{Ticket: hw.TicketReturn, Reason: t.Reason}
 }
 
 // refuseTicket returns a ticket with no record of it (why: the screen's
 // reason key), logged.
-func (d *noteDesk) refuseTicket(number, why, detail string) (hw.NoteAnswer, error) {
+func (d *NoteDesk) refuseTicket(number, why, detail string) (hw.NoteAnswer, error) {
 	text := fmt.Sprintf("ticket %s returned: %s", number, why)
 	if detail != "" {
 		text += " (" + detail + ")"
 	}
-	d.scr.message = "ticket_in_" + why
+	d.cab.Say("ticket_in_" + why)
 	d.returning = number
-	err := d.led.logOnly(meters.KindTicketIn, text, "ticket_in_refused", argText(number), argKey("msg.ticket_in_"+why))
+	err := d.led.LogOnly(meters.KindTicketIn, text, "ticket_in_refused", meters.TextArg(number), meters.KeyArg("msg.ticket_in_"+why))
 	return hw.NoteAnswer{Ticket: hw.TicketReturn, Reason: text}, err
 }
 
 // returnTicket records open ticket seq returned for the cabinet's reason
 // (status 87–8B for the host), nothing credited.
-func (d *noteDesk) returnTicket(seq uint64, status recovery.RedemptionStatus, reason string) (recovery.TicketIn, error) {
+func (d *NoteDesk) returnTicket(seq uint64, status recovery.RedemptionStatus, reason string) (recovery.TicketIn, error) {
 	var r recovery.TicketIn
-	err := d.led.commit("return ticket", func(tx *recovery.Tx, s *state) error {
+	err := d.led.Commit("return ticket", func(tx *recovery.Tx, b *Books[Notes]) error {
 		var err error
 		if r, err = tx.TicketReturned(seq, status, reason); err != nil {
 			return err
 		}
-		s.ticketIn = &r
-		return d.logTicketReturned(tx, r)
+		b.Own.ticketIn = &r
+		return d.logTicketReturned(b, r)
 	})
 	return r, err
 }
 
-func (d *noteDesk) logTicketReturned(tx *recovery.Tx, r recovery.TicketIn) error {
-	return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s returned, not credited: %s (SAS status %02X)", r.Validation, r.Reason, byte(r.SASStatus)),
-		"ticket_in_returned", argText(r.Validation), argKey("msg.ticket_in_"+ticketInReason(r)))
+func (d *NoteDesk) logTicketReturned(b *Books[Notes], r recovery.TicketIn) error {
+	return b.Log(meters.KindTicketIn, fmt.Sprintf("ticket %s returned, not credited: %s (SAS status %02X)", r.Validation, r.Reason, byte(r.SASStatus)),
+		"ticket_in_returned", meters.TextArg(r.Validation), meters.KeyArg("msg.ticket_in_"+TicketInReason(r)))
 }
 
 // creditTicket credits the ticket the order rec stacks, in tx, at vend
 // valid (or a power up with it in the stacker): the order credited, the
 // ticket stacked, its amount on the credit meter and the ticket-in
 // meters, logged.
-func (d *noteDesk) creditTicket(tx *recovery.Tx, s *state, seq uint64, at string) (money.Cents, error) {
+func (d *NoteDesk) creditTicket(tx *recovery.Tx, b *Books[Notes], seq uint64, at string) (money.Cents, error) {
 	if _, err := tx.NoteCredited(); err != nil {
 		return 0, err
 	}
@@ -224,11 +205,11 @@ func (d *noteDesk) creditTicket(tx *recovery.Tx, s *state, seq uint64, at string
 	if err != nil {
 		return 0, err
 	}
-	s.ticketIn = &t
-	s.m.Credits += t.Amount
-	s.m.Meters.TicketRedeemed(t.Amount)
-	return t.Amount, d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s stacked (%s): %v credited", t.Validation, at, t.Amount),
-		"ticket_in_stacked", argText(t.Validation), argMoney(t.Amount))
+	b.Own.ticketIn = &t
+	b.M.Credits += t.Amount
+	b.M.Meters.TicketRedeemed(t.Amount)
+	return t.Amount, b.Log(meters.KindTicketIn, fmt.Sprintf("ticket %s stacked (%s): %v credited", t.Validation, at, t.Amount),
+		"ticket_in_stacked", meters.TextArg(t.Validation), meters.MoneyArg(t.Amount))
 }
 
 // unorderedTicket settles the open ticket in when the validator reports
@@ -236,7 +217,7 @@ func (d *noteDesk) creditTicket(tx *recovery.Tx, s *state, seq uint64, at string
 // is credited (ordered and credited in this transaction: fresh); in
 // escrow, it is recorded returned (87) and never credited, and the
 // attendant is told. ok is false when no ticket is open.
-func (d *noteDesk) unorderedTicket(tx *recovery.Tx, s *state, at string) (v money.Cents, credited, ok bool, err error) {
+func (d *NoteDesk) unorderedTicket(tx *recovery.Tx, b *Books[Notes], at string) (v money.Cents, credited, ok bool, err error) {
 	t, open, err := tx.OpenTicketIn()
 	if err != nil || !open {
 		return 0, false, false, err
@@ -247,22 +228,22 @@ func (d *noteDesk) unorderedTicket(tx *recovery.Tx, s *state, at string) (v mone
 		if err := tx.TicketStacking(t.Seq); err != nil {
 			return 0, false, true, err
 		}
-		v, err := d.creditTicket(tx, s, t.Seq, at+", with no order: the host authorised it")
+		v, err := d.creditTicket(tx, b, t.Seq, at+", with no order: the host authorised it")
 		return v, true, true, err
 	}
 	r, err := tx.TicketReturned(t.Seq, recovery.ReturnUnable, "unauthorised ticket in the stacker: not credited, attendant to take it out")
 	if err != nil {
 		return 0, false, true, err
 	}
-	s.ticketIn = &r
-	return 0, false, true, d.logTicketReturned(tx, r)
+	b.Own.ticketIn = &r
+	return 0, false, true, d.logTicketReturned(b, r)
 }
 
 // ticketGone records the open ticket in returned when the validator shows
 // it no longer holds it (at: idle, rejecting, returning; st its status in
 // its own words) and no vend valid came: nothing credited. gone is false
 // when no ticket was open.
-func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, at hw.NotePlace, st string) (gone bool, err error) {
+func (d *NoteDesk) ticketGone(tx *recovery.Tx, b *Books[Notes], at hw.NotePlace, st string) (gone bool, err error) {
 	t, open, err := tx.OpenTicketIn()
 	if err != nil || !open {
 		return false, err
@@ -275,27 +256,27 @@ func (d *noteDesk) ticketGone(tx *recovery.Tx, s *state, at hw.NotePlace, st str
 	if err != nil {
 		return true, err
 	}
-	s.ticketIn = &r
-	return true, d.logTicketReturned(tx, r)
+	b.Own.ticketIn = &r
+	return true, d.logTicketReturned(b, r)
 }
 
 // ticketPowerUp resolves the open ticket in at the validator's power up
 // p without a note in the stacker (recovery TicketInAtBoot), in tx.
-func (d *noteDesk) ticketPowerUp(tx *recovery.Tx, s *state, p recovery.PowerUp) (bool, error) {
+func (d *NoteDesk) ticketPowerUp(tx *recovery.Tx, b *Books[Notes], p recovery.PowerUp) (bool, error) {
 	a, t, err := tx.TicketInAtBoot(p)
 	if err != nil || a == recovery.TicketInNothing || a == recovery.TicketInWait {
 		return false, err
 	}
-	s.ticketIn = &t
-	return true, d.logTicketReturned(tx, t)
+	b.Own.ticketIn = &t
+	return true, d.logTicketReturned(b, t)
 }
 
-// hostRedemption commits a redemption step the SAS link answered. A step
+// HostRedemption commits a redemption step the SAS link answered. A step
 // the record has moved past (the cabinet returned the ticket meanwhile)
 // is not committed: the host hears the final status with exception 68.
-func (d *noteDesk) hostRedemption(h HostRedemption) error {
-	before := d.led.cur().ticketIn
-	err := d.led.commit("host redemption", func(tx *recovery.Tx, s *state) error {
+func (d *NoteDesk) HostRedemption(h HostRedemption) error {
+	before := d.led.Cur().Own.ticketIn
+	err := d.led.Commit("host redemption", func(tx *recovery.Tx, b *Books[Notes]) error {
 		if tx == nil {
 			return errNothing
 		}
@@ -307,17 +288,17 @@ func (d *noteDesk) hostRedemption(h HostRedemption) error {
 			return err
 		}
 		t := ts[0]
-		s.ticketIn = &t
+		b.Own.ticketIn = &t
 		if before != nil && before.Seq == t.Seq && before.Status == t.Status {
 			return nil // LP 70's read, or the host's read of the result
 		}
 		switch t.Status {
 		case recovery.TicketInAuthorised:
-			return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s authorised by the casino system for %v (LP 71)", t.Validation, t.Amount),
-				"ticket_in_authorised", argText(t.Validation), argMoney(t.Amount))
+			return b.Log(meters.KindTicketIn, fmt.Sprintf("ticket %s authorised by the casino system for %v (LP 71)", t.Validation, t.Amount),
+				"ticket_in_authorised", meters.TextArg(t.Validation), meters.MoneyArg(t.Amount))
 		case recovery.TicketInRejected:
-			return d.led.logDetail(tx, meters.KindTicketIn, fmt.Sprintf("ticket %s rejected by the casino system: %s (LP 71 code %02X, status %02X)", t.Validation, t.Reason, byte(t.Code), byte(t.SASStatus)),
-				"ticket_in_rejected", argText(t.Validation), argKey("msg.ticket_in_"+ticketInReason(t)))
+			return b.Log(meters.KindTicketIn, fmt.Sprintf("ticket %s rejected by the casino system: %s (LP 71 code %02X, status %02X)", t.Validation, t.Reason, byte(t.Code), byte(t.SASStatus)),
+				"ticket_in_rejected", meters.TextArg(t.Validation), meters.KeyArg("msg.ticket_in_"+TicketInReason(t)))
 		}
 		return nil
 	})
@@ -335,21 +316,21 @@ func (d *noteDesk) hostRedemption(h HostRedemption) error {
 // desk's own decision (shown and logged already), or the driver's (a
 // barcode that is no ticket number, tickets off in the validator),
 // shown and logged here.
-func (d *noteDesk) ticketReturned(e hw.NoteEvent) error {
+func (d *NoteDesk) ticketReturned(e hw.NoteEvent) error {
 	if e.Ticket != "" && e.Ticket == d.returning {
 		d.returning = ""
 		return nil
 	}
-	why := tinBadBarcode
+	why := TicketInBadBarcode
 	if e.Ticket != "" && len(e.Ticket) == 18 {
 		// Tickets were off in the validator: say why the cabinet turned
 		// them off (its acceptance may have changed since: then "off").
-		why = ticketRefusal(d.led.cur(), d.set, d.scr.mode, d.tito, d.led.sasOn(), d.led.hostDown())
+		why = d.cab.TicketRefusal()
 		if why == "" {
-			why = tinTicketsOff
+			why = TicketInOff
 		}
 	}
-	d.scr.message = "ticket_in_" + why
-	return d.led.logOnly(meters.KindTicketIn, fmt.Sprintf("ticket %q returned by the validator: %s", e.Ticket, e.Text),
-		"ticket_in_refused", argText(e.Ticket), argKey("msg.ticket_in_"+why))
+	d.cab.Say("ticket_in_" + why)
+	return d.led.LogOnly(meters.KindTicketIn, fmt.Sprintf("ticket %q returned by the validator: %s", e.Ticket, e.Text),
+		"ticket_in_refused", meters.TextArg(e.Ticket), meters.KeyArg("msg.ticket_in_"+why))
 }

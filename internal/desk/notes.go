@@ -1,4 +1,4 @@
-package controller
+package desk
 
 import (
 	"errors"
@@ -6,11 +6,12 @@ import (
 	"log/slog"
 	"time"
 
+	"cabinet/internal/hostev"
 	"cabinet/internal/hw"
+	"cabinet/internal/ledger"
 	"cabinet/internal/meters"
 	"cabinet/internal/money"
 	"cabinet/internal/recovery"
-	"cabinet/internal/view"
 )
 
 // The serial note validator (platform.md §5 serial mode,
@@ -36,24 +37,22 @@ import (
 // Requests go through one channel in the order the driver made them, so
 // the ledger sees the validator's story in order.
 
-// noteDesk owns the cabinet's side of the note validator: it answers the
+// NoteDesk owns the cabinet's side of the note validator: it answers the
 // driver's calls (hw.NoteCall) on the controller's goroutine, deciding
-// escrow by the rules of acceptance, crediting at vend valid, resolving
-// power-up statuses, and turning the validator's faults into tilts. It
-// writes only through the ledger. Of the rest of the cabinet it reads the
-// settings in force (the bills enabled, the credit limit) and the
-// screen's mode (the operator menu inhibits notes), wakes the screen from
-// attract when a note is credited, and hands a returned or rejected note
-// to the controller's hardware path (hardware), so the player's refusal
-// notice is decided where a pulse acceptor's is.
-type noteDesk struct {
-	led      deskLedger
-	log      *slog.Logger
-	set      *InForce // the controller's settings in force
-	scr      *screen
-	hardware func(hw.Input) error
-	tito     *TITO            // Options.TITO: ticket in (ticketin.go)
-	now      func() time.Time // Options.Now
+// escrow by the cabinet's rules of acceptance (NoteCabinet.BillRefusal,
+// TicketRefusal: the controller decides acceptance, in one place),
+// crediting at vend valid, resolving power-up statuses, turning the
+// validator's faults into tilts, and redeeming tickets in. It writes only
+// through its Ledger, and of the committed state it reaches the money and
+// its own Notes. A returned or rejected note goes to the controller's
+// hardware path (NoteCabinet.Refused), so the player's refusal notice is
+// decided where a pulse acceptor's is.
+type NoteDesk struct {
+	led  Ledger[Notes]
+	cab  NoteCabinet
+	log  *slog.Logger
+	tito *TITO            // the controller's Options.TITO: ticket in (ticketin.go)
+	now  func() time.Time // Options.Now
 
 	// Of the validator's story (its events, in order): fresh is set when
 	// it reports a new ticket in escrow, until the desk answers for it;
@@ -63,55 +62,95 @@ type noteDesk struct {
 	returning string
 }
 
-// init wires the desk (before boot).
-func (d *noteDesk) init(l deskLedger, log *slog.Logger, set *InForce, scr *screen, hardware func(hw.Input) error, tito *TITO, now func() time.Time) {
-	d.led, d.log, d.set, d.scr, d.hardware, d.tito, d.now = l, log, set, scr, hardware, tito, now
+// NoteCabinet is what the note desk asks of the rest of the cabinet.
+type NoteCabinet interface {
+	// BillRefusal is why a note of value v in escrow is returned now, in
+	// the words of the refusal notices, "" if it may be stacked.
+	BillRefusal(v money.Cents) string
+	// TicketRefusal is why no ticket may come in now (a TicketIn reason),
+	// "" if one may.
+	TicketRefusal() string
+	// Refused is a note the validator returned, rejected or could not
+	// credit, as the pulse acceptor's hw.Input (shown and logged there).
+	Refused(in hw.Input) error
+	// BillJam starts (on) or ends the acceptor's jam tilt.
+	BillJam(on bool, why string) error
+	// Credited: money came in (the screen wakes from attract).
+	Credited()
+	// Say shows message "msg."+key on the screen.
+	Say(key string)
 }
 
-// ErrNoCredits is returned by an autoplay step with a validator wired when
-// the credits are short of the next round: autoplay inserts no bills of
-// its own then; the caller waits for the validator's notes.
-var ErrNoCredits = errors.New("cabinet: autoplay: credits short, waiting for a note")
+// NewNoteDesk is the note desk over l, asking cab (before boot). tito
+// is Options.TITO (nil: no tickets in).
+func NewNoteDesk(l Ledger[Notes], cab NoteCabinet, log *slog.Logger, tito *TITO, now func() time.Time) *NoteDesk {
+	return &NoteDesk{led: l, cab: cab, log: log, tito: tito, now: now}
+}
 
-// validatorTilts are the validator's faults in force: hardware facts,
+// Notes are the note desk's committed values, held as one field of the
+// controller's committed state and changed only through its commits: the
+// validator's tilts and the newest ticket in.
+type Notes struct {
+	Val      ValidatorTilts
+	ticketIn *recovery.TicketIn // as committed (nil: none yet)
+}
+
+// Load reads at boot, in the controller's boot commit, the newest ticket in.
+func (n *Notes) Load(tx *recovery.Tx) error {
+	ts, err := tx.TicketsIn(1)
+	if len(ts) > 0 {
+		n.ticketIn = &ts[0]
+	}
+	return err
+}
+
+// TicketIn is the newest ticket in as committed, if any.
+func (n Notes) TicketIn() (recovery.TicketIn, bool) {
+	if n.ticketIn == nil {
+		return recovery.TicketIn{}, false
+	}
+	return *n.ticketIn, true
+}
+
+// Redemption is the newest ticket in's SAS redemption record as
+// committed (zero before the first).
+func (n Notes) Redemption() recovery.Redemption {
+	if n.ticketIn == nil {
+		return recovery.Redemption{}
+	}
+	return n.ticketIn.Redemption()
+}
+
+// ValidatorTilts are the validator's faults in force: hardware facts,
 // committed with their event-log entries like the jam, reported again by
 // the validator after a restart.
-type validatorTilts struct {
-	stackerOpen bool // stacker (cash box) removed: ID-003 44h
-	stackerFull bool // 43h
-	failure     bool // failure 49h or a fraud attempt (cheated 48h)
-	gone        bool // the validator stopped answering
+type ValidatorTilts struct {
+	StackerOpen bool // stacker (cash box) removed: ID-003 44h
+	StackerFull bool // 43h
+	Failure     bool // failure 49h or a fraud attempt (cheated 48h)
+	Gone        bool // the validator stopped answering
 }
 
-// tilts are the reasons (message keys "tilt."+reason) in a fixed order.
-func (v validatorTilts) tilts() []string {
+// Tilts are the reasons (message keys "tilt."+reason) in a fixed order.
+func (v ValidatorTilts) Tilts() []string {
 	var t []string
-	if v.stackerOpen {
+	if v.StackerOpen {
 		t = append(t, "stacker_open")
 	}
-	if v.stackerFull {
+	if v.StackerFull {
 		t = append(t, "stacker_full")
 	}
-	if v.failure {
+	if v.Failure {
 		t = append(t, "bill_error")
 	}
-	if v.gone {
+	if v.Gone {
 		t = append(t, "validator_gone")
 	}
 	return t
 }
 
-// NoteValidator is a serial note validator as the controller sees it
-// (id003.Seam): the channel of its driver's calls, the acceptance the
-// controller sets, and its health for the self-test page.
-type NoteValidator interface {
-	Calls() <-chan *hw.NoteCall
-	SetAcceptance(max money.Cents, tickets bool)
-	Health() hw.ValidatorHealth
-}
-
-// request handles one call of the driver and answers it.
-func (d *noteDesk) request(r *hw.NoteCall) error {
+// Request handles one call of the driver and answers it.
+func (d *NoteDesk) Request(r *hw.NoteCall) error {
 	var a hw.NoteAnswer
 	switch r.Kind {
 	case hw.NoteEscrow:
@@ -132,31 +171,16 @@ func (d *noteDesk) request(r *hw.NoteCall) error {
 	return a.Err
 }
 
-// refusal is why a note of value v in escrow is returned now, "" if
-// it may be stacked: acceptance's rules, most specific first, in the words
-// of the refusal notices (billReasons).
-func (d *noteDesk) refusal(v money.Cents) string {
-	switch billNotice(d.led.cur(), d.set, d.scr.mode, v) {
-	case "":
-		return ""
-	case NoticeBillRefused:
-		return "not an enabled bill (" + v.String() + ")"
-	case NoticeCreditLimit:
-		return billReasons[NoticeCreditLimit].text
-	}
-	return billReasons[NoticeBillInhibited].text // a jam is a tilt: the acceptor is off
-}
-
 // escrow decides the note in escrow. Stack is answered only once the
 // order is committed; an order left by an earlier note is closed in the
 // same transaction (credited: that note is done, as the validator is
 // escrowing another; stacking: it never reached the stacker). The refusal
 // is logged and shown when the driver reports the return (NoteReturned).
-func (d *noteDesk) escrow(v money.Cents) (hw.NoteAnswer, error) {
-	if why := d.refusal(v); why != "" {
+func (d *NoteDesk) escrow(v money.Cents) (hw.NoteAnswer, error) {
+	if why := d.cab.BillRefusal(v); why != "" {
 		return hw.NoteAnswer{Reason: why}, nil
 	}
-	err := d.led.commit("order note stacked", func(tx *recovery.Tx, s *state) error {
+	err := d.led.Commit("order note stacked", func(tx *recovery.Tx, b *Books[Notes]) error {
 		if err := closeNote(tx); err != nil {
 			return err
 		}
@@ -188,13 +212,13 @@ func closeNote(tx *recovery.Tx) error {
 // credited in the same transaction), an order credited is not credited
 // again, no order is never credited (hw.ErrNotOrdered: the driver reports
 // it and the attendant reconciles the stacker).
-func (d *noteDesk) credit(powerUp bool) (hw.NoteAnswer, error) {
-	if d.led.cur().memErr != nil {
-		return hw.NoteAnswer{}, fmt.Errorf("%w: note in the stacker during a memory error: not credited, not acknowledged", ErrMemory)
+func (d *NoteDesk) credit(powerUp bool) (hw.NoteAnswer, error) {
+	if d.led.Cur().Failed {
+		return hw.NoteAnswer{}, fmt.Errorf("%w: note in the stacker during a memory error: not credited, not acknowledged", ledger.ErrMemory)
 	}
 	var n hw.NoteAnswer
 	var unordered bool
-	err := d.led.commit("credit note", func(tx *recovery.Tx, s *state) error {
+	err := d.led.Commit("credit note", func(tx *recovery.Tx, b *Books[Notes]) error {
 		rec, err := tx.Note()
 		if err != nil {
 			return err
@@ -206,7 +230,7 @@ func (d *noteDesk) credit(powerUp bool) (hw.NoteAnswer, error) {
 		switch recovery.ResolveAtBoot(rec, recovery.PowerUpBillInStacker) {
 		case recovery.NoteCredit:
 			if rec.Ticket != 0 {
-				v, err := d.creditTicket(tx, s, rec.Ticket, at)
+				v, err := d.creditTicket(tx, b, rec.Ticket, at)
 				n = hw.NoteAnswer{IsTicket: true, Value: v, Fresh: true}
 				return err
 			}
@@ -215,12 +239,12 @@ func (d *noteDesk) credit(powerUp bool) (hw.NoteAnswer, error) {
 				return err
 			}
 			n = hw.NoteAnswer{Value: v, Fresh: true}
-			return d.led.creditBill(tx, s, v, d.set.CreditLimit, "validator, "+at)
+			return b.Bill(v, "validator, "+at)
 		case recovery.NoteAlreadyCredited:
 			n = hw.NoteAnswer{Value: rec.Value, IsTicket: rec.Ticket != 0}
 			return errNothing
 		}
-		v, credited, ok, err := d.unorderedTicket(tx, s, at)
+		v, credited, ok, err := d.unorderedTicket(tx, b, at)
 		switch {
 		case err != nil:
 			return err
@@ -242,11 +266,9 @@ func (d *noteDesk) credit(powerUp bool) (hw.NoteAnswer, error) {
 	case err != nil:
 		return hw.NoteAnswer{}, err
 	}
-	if d.scr.mode == view.Attract {
-		d.scr.mode = view.Menu
-	}
+	d.cab.Credited()
 	if n.Fresh && n.IsTicket {
-		d.scr.message = "ticket_in_credited"
+		d.cab.Say("ticket_in_credited")
 	}
 	return n, nil
 }
@@ -255,8 +277,8 @@ func (d *noteDesk) credit(powerUp bool) (hw.NoteAnswer, error) {
 // (at: NoteIdle or NoteInAcceptor; text its own words) with the note
 // record (recovery.ResolveNoteAtBoot), committed before the driver resets
 // the validator.
-func (d *noteDesk) powerUp(at hw.NotePlace, text string) error {
-	if d.led.cur().memErr != nil {
+func (d *NoteDesk) powerUp(at hw.NotePlace, text string) error {
+	if d.led.Cur().Failed {
 		// The store is evidence: nothing is resolved; the record stays
 		// for the memory clear's boot to see.
 		d.log.Error("note validator power up during a memory error: the note record is not resolved", "status", text)
@@ -266,27 +288,27 @@ func (d *noteDesk) powerUp(at hw.NotePlace, text string) error {
 	if at == hw.NoteInAcceptor {
 		p = recovery.PowerUpBillInAcceptor
 	}
-	err := d.led.commit("resolve the note at the validator's power up", func(tx *recovery.Tx, s *state) error {
+	err := d.led.Commit("resolve the note at the validator's power up", func(tx *recovery.Tx, b *Books[Notes]) error {
 		a, n, err := tx.ResolveNoteAtBoot(p)
 		if err != nil {
 			return err
 		}
 		// A ticket in the validator went back to the player (its order,
 		// if any, is the note record's: resolved above as a note's).
-		tickets, err := d.ticketPowerUp(tx, s, p)
+		tickets, err := d.ticketPowerUp(tx, b, p)
 		if err != nil {
 			return err
 		}
 		switch {
 		case a == recovery.NoteReturnedToPlayer && n.Ticket == 0:
-			return d.led.logDetail(tx, meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
-				"bill_refused", argMoney(n.Value), argKey("bill_reason.refused"))
+			return b.Log(meters.KindBillRefused, fmt.Sprintf("bill %v refused: the validator powered up (%s) before stacking it; not credited", n.Value, p),
+				"bill_refused", meters.MoneyArg(n.Value), meters.KeyArg("bill_reason.refused"))
 		case a == recovery.NoteCreditedNotStacked:
 			text := fmt.Sprintf("note %v credited at vend valid, yet the validator reports %s: attendant to check the note returned", n.Value, p)
 			if n.Ticket != 0 {
 				text = fmt.Sprintf("ticket in %d (%v) credited at vend valid, yet the validator reports %s: attendant to check the ticket returned", n.Ticket, n.Value, p)
 			}
-			return d.led.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
+			return b.Log(meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text})
 		case a == recovery.NoteNothing && !tickets:
 			return errNothing
 		}
@@ -301,7 +323,7 @@ func (d *noteDesk) powerUp(at hw.NotePlace, text string) error {
 // event turns a validator's report into the cabinet's: the record
 // closed, tilts and their SAS exceptions, refusals shown and logged as
 // today, errors logged with their reason.
-func (d *noteDesk) event(e hw.NoteEvent) error {
+func (d *NoteDesk) event(e hw.NoteEvent) error {
 	switch e.Kind {
 	case hw.NotePowerUp:
 		d.log.Info("note validator power up", "status", e.Text)
@@ -319,17 +341,17 @@ func (d *noteDesk) event(e hw.NoteEvent) error {
 		}
 		// The cabinet's decision, a code not accepted, or above the
 		// acceptance: shown and logged as a pulse acceptor's refusal.
-		return d.hardware(hw.Input{Kind: hw.BillRefused, Value: e.Value, Err: "validator: " + e.Text})
+		return d.cab.Refused(hw.Input{Kind: hw.BillRefused, Value: e.Value, Err: "validator: " + e.Text})
 	case hw.NoteRejected:
-		return d.hardware(hw.Input{Kind: hw.BillRefused, Err: e.Text})
+		return d.cab.Refused(hw.Input{Kind: hw.BillRefused, Err: e.Text})
 	case hw.NoteUncredited:
-		return d.hardware(hw.Input{Kind: hw.BillError, Err: e.Text})
+		return d.cab.Refused(hw.Input{Kind: hw.BillError, Err: e.Text})
 	case hw.NoteLine:
-		return d.led.lineFault(deviceValidator, e.Line)
+		return d.led.LineFault(deviceValidator, e.Line)
 	case hw.NoteGone:
-		return d.tilt(func(t *validatorTilts) *bool { return &t.gone }, true, "note validator not answering: "+e.Text, HostValidatorFailure)
+		return d.tilt(func(t *ValidatorTilts) *bool { return &t.Gone }, true, "note validator not answering: "+e.Text, hostev.ValidatorFailure)
 	case hw.NoteBack:
-		return d.tilt(func(t *validatorTilts) *bool { return &t.gone }, false, "note validator answers again", 0)
+		return d.tilt(func(t *ValidatorTilts) *bool { return &t.Gone }, false, "note validator answers again", 0)
 	case hw.NoteFault:
 		return d.fault(e)
 	case hw.NoteInfo:
@@ -341,16 +363,16 @@ func (d *noteDesk) event(e hw.NoteEvent) error {
 // settled closes the note record when the validator shows where its
 // note went: stacked or idle after vend valid (done), rejecting, returning
 // or idle before it (returned).
-func (d *noteDesk) settled(at hw.NotePlace, st string) error {
-	if d.led.cur().memErr != nil {
+func (d *NoteDesk) settled(at hw.NotePlace, st string) error {
+	if d.led.Cur().Failed {
 		return nil
 	}
-	err := d.led.commit("close the note record", func(tx *recovery.Tx, s *state) error {
+	err := d.led.Commit("close the note record", func(tx *recovery.Tx, b *Books[Notes]) error {
 		rec, err := tx.Note()
 		ticketGone := false
 		if err == nil && at != hw.NoteStacked && (rec == nil || rec.Status == recovery.NoteStacking) {
 			// A ticket the validator no longer holds, never stacked.
-			ticketGone, err = d.ticketGone(tx, s, at, st)
+			ticketGone, err = d.ticketGone(tx, b, at, st)
 		}
 		switch {
 		case err != nil:
@@ -372,7 +394,7 @@ func (d *noteDesk) settled(at hw.NotePlace, st string) error {
 			if rec.Ticket != 0 {
 				text = fmt.Sprintf("ticket in %d (%v) ordered stacked, the validator %s without vend valid: not credited (returned; if disputed, check the stacker)", rec.Ticket, rec.Value, st)
 			}
-			if err := d.led.logDetail(tx, meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
+			if err := b.Log(meters.KindBillError, text, "bill_error", meters.Arg{Type: meters.ArgText, Value: text}); err != nil {
 				return err
 			}
 		}
@@ -385,13 +407,13 @@ func (d *noteDesk) settled(at hw.NotePlace, st string) error {
 }
 
 // fault starts (e.On) or ends a tilt for a validator's fault.
-func (d *noteDesk) fault(e hw.NoteEvent) error {
+func (d *NoteDesk) fault(e hw.NoteEvent) error {
 	what := e.Text
-	field := func(f func(*validatorTilts) *bool, host HostEventKind) error {
+	field := func(f func(*ValidatorTilts) *bool, host hostev.Kind) error {
 		if !e.On {
 			host = 0
 			if e.Fault == hw.FaultStackerOpen {
-				host = HostStackerInstalled
+				host = hostev.StackerInstalled
 			}
 			what += " cleared"
 		}
@@ -399,13 +421,13 @@ func (d *noteDesk) fault(e hw.NoteEvent) error {
 	}
 	switch e.Fault {
 	case hw.FaultStackerOpen:
-		return field(func(t *validatorTilts) *bool { return &t.stackerOpen }, HostStackerRemoved)
+		return field(func(t *ValidatorTilts) *bool { return &t.StackerOpen }, hostev.StackerRemoved)
 	case hw.FaultStackerFull:
-		return field(func(t *validatorTilts) *bool { return &t.stackerFull }, HostStackerFull)
+		return field(func(t *ValidatorTilts) *bool { return &t.StackerFull }, hostev.StackerFull)
 	case hw.FaultJam:
-		return d.led.billJam(e.On, "note validator "+what)
+		return d.cab.BillJam(e.On, "note validator "+what)
 	case hw.FaultFailure:
-		return field(func(t *validatorTilts) *bool { return &t.failure }, HostValidatorFailure)
+		return field(func(t *ValidatorTilts) *bool { return &t.Failure }, hostev.ValidatorFailure)
 	}
 	// Pause (a second note pushed in): the validator's own business.
 	d.log.Warn("note validator", "status", what, "on", e.On)
@@ -414,25 +436,25 @@ func (d *noteDesk) fault(e hw.NoteEvent) error {
 
 // tilt sets one of the validator's tilts (f selects it) and logs
 // it, with host's SAS exception if any, in one commit.
-func (d *noteDesk) tilt(f func(*validatorTilts) *bool, on bool, text string, host HostEventKind) error {
-	cur := d.led.cur().val
+func (d *NoteDesk) tilt(f func(*ValidatorTilts) *bool, on bool, text string, host hostev.Kind) error {
+	cur := d.led.Cur().Own.Val
 	if *f(&cur) == on {
 		return nil
 	}
-	return d.led.commit("log "+text, func(tx *recovery.Tx, s *state) error {
-		*f(&s.val) = on
+	return d.led.Commit("log "+text, func(tx *recovery.Tx, b *Books[Notes]) error {
+		*f(&b.Own.Val) = on
 		if host != 0 {
-			if err := d.led.emit(tx, HostEvent{Kind: host}); err != nil {
+			if err := b.Emit(hostev.Event{Kind: host}); err != nil {
 				return err
 			}
 		}
-		t := s.tilts()
+		t := b.Tilts()
 		switch {
 		case on:
-			return d.led.logDetail(tx, meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", argTilts(t)...)
+			return b.Log(meters.KindTilt, fmt.Sprintf("tilt: %v (%s)", t, text), "tilt", meters.TiltArgs(t)...)
 		case len(t) == 0:
-			return d.led.logDetail(tx, meters.KindTiltClear, "tilt cleared ("+text+")", "tilt_cleared")
+			return b.Log(meters.KindTiltClear, "tilt cleared ("+text+")", "tilt_cleared")
 		}
-		return d.led.logDetail(tx, meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", argTilts(t)...)
+		return b.Log(meters.KindTiltClear, fmt.Sprintf("%s, still tilted: %v", text, t), "tilt", meters.TiltArgs(t)...)
 	})
 }
