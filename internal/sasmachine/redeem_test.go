@@ -1,11 +1,11 @@
 package sasmachine
 
 import (
-	"cabinet/internal/cabinet"
 	"errors"
 	"path/filepath"
 	"testing"
 
+	"cabinet/internal/cabinet"
 	"cabinet/internal/controller"
 	"cabinet/internal/hw/sim"
 	"cabinet/internal/money"
