@@ -44,14 +44,46 @@ func loadFonts() (*fonts, error) {
 	f := new(fonts)
 	cps := codepoints()
 	for i, sz := range fontSizes {
-		f.regular[i] = rl.LoadFontFromMemory(".ttf", fontRegular, sz, cps)
-		f.bold[i] = rl.LoadFontFromMemory(".ttf", fontBold, sz, cps)
-		if f.regular[i].Texture.ID == 0 || f.bold[i].Texture.ID == 0 {
-			return nil, fmt.Errorf("display: load font size %d: %w", sz, ErrFont)
+		var err error
+		if f.regular[i], err = loadFont(fontRegular, sz, cps); err != nil {
+			return nil, err
 		}
-		toRGBA(&f.regular[i])
-		toRGBA(&f.bold[i])
+		if f.bold[i], err = loadFont(fontBold, sz, cps); err != nil {
+			return nil, err
+		}
 	}
+	return f, nil
+}
+
+// fontPadding is raylib's FONT_TTF_DEFAULT_CHARS_PADDING, the padding
+// LoadFontFromMemory gives each glyph in the atlas.
+const fontPadding = 4
+
+// loadFont rasterises data at size px, as raylib's LoadFontFromMemory
+// does, but uploads the atlas as RGBA8 made on the CPU: raylib makes it
+// grey+alpha, which software GL (Mesa llvmpipe, the Pi's fallback) samples
+// many times slower. Reading a grey+alpha texture back to convert it works
+// on desktop OpenGL only: OpenGL ES 2 (the Pi's DRM/KMS build) reads it
+// through a framebuffer, which a grey+alpha texture cannot be attached to,
+// so the atlas came back empty and no text was drawn at all
+// (TestFontAtlasNotEmpty).
+func loadFont(data []byte, size int32, cps []rune) (rl.Font, error) {
+	glyphs := rl.LoadFontData(data, size, cps, int32(len(cps)), rl.FontDefault)
+	if len(glyphs) == 0 {
+		return rl.Font{}, fmt.Errorf("display: load font size %d: %w", size, ErrFont)
+	}
+	recs := []*rl.Rectangle{nil}
+	atlas := rl.GenImageFontAtlas(glyphs, recs, size, fontPadding, 0)
+	rl.ImageFormat(&atlas, rl.UncompressedR8g8b8a8)
+	tex := rl.LoadTextureFromImage(&atlas)
+	rl.UnloadImage(&atlas)
+	f := rl.Font{BaseSize: size, CharsCount: int32(len(glyphs)), CharsPadding: fontPadding,
+		Texture: tex, Recs: recs[0], Chars: &glyphs[0]}
+	if tex.ID == 0 || recs[0] == nil {
+		rl.UnloadFont(f)
+		return rl.Font{}, fmt.Errorf("display: load font size %d: %w", size, ErrFont)
+	}
+	rl.SetTextureFilter(f.Texture, rl.FilterBilinear)
 	return f, nil
 }
 
@@ -75,19 +107,4 @@ func (f *fonts) pick(size float32, bold bool) rl.Font {
 		return f.bold[i]
 	}
 	return f.regular[i]
-}
-
-// toRGBA re-uploads a font atlas as RGBA8: raylib makes it grey+alpha, which
-// software GL (Mesa llvmpipe, the Pi's fallback) samples many times slower.
-func toRGBA(f *rl.Font) {
-	img := rl.LoadImageFromTexture(f.Texture)
-	rl.ImageFormat(img, rl.UncompressedR8g8b8a8)
-	tex := rl.LoadTextureFromImage(img)
-	rl.UnloadImage(img)
-	if tex.ID == 0 {
-		return // keep the original atlas
-	}
-	rl.UnloadTexture(f.Texture)
-	f.Texture = tex
-	rl.SetTextureFilter(f.Texture, rl.FilterBilinear)
 }
