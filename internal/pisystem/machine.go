@@ -86,12 +86,15 @@ func (c Config) args() []string {
 		"-chardev", "file,id=con,path=" + sock("console.log"), "-device", "virtconsole,chardev=con",
 		"-chardev", "socket,id=sh,server=on,wait=off,path=" + sock("shell.sock"), "-device", "virtconsole,chardev=sh",
 		"-qmp", "unix:" + sock("qmp.sock") + ",server=on,wait=off",
+		// A second QMP socket, never used by the test: a person can take a
+		// screendump or `info usb` while it runs (the first takes one client).
+		"-qmp", "unix:" + sock("look.sock") + ",server=on,wait=off",
 	}
 }
 
 // Boot powers the machine on.
 func Boot(c Config) (*Machine, error) {
-	for _, n := range []string{"qmp.sock", "shell.sock"} {
+	for _, n := range []string{"qmp.sock", "look.sock", "shell.sock"} {
 		os.Remove(filepath.Join(c.Dir, n))
 	}
 	log, err := os.OpenFile(filepath.Join(c.Dir, "qemu.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -213,6 +216,9 @@ func (m *Machine) Shell(cmd string, wait time.Duration) (string, int, error) {
 	for {
 		line, err := m.shRd.ReadString('\n')
 		if err != nil {
+			// Connect again for the next command: a connection made
+			// before the guest opened its end of hvc1 may never carry
+			// the shell's answers (seen on QEMU 7.2).
 			m.sh.Close()
 			m.sh = nil
 			return out.String(), -1, fmt.Errorf("%w: %q: %v (output so far %q)", ErrNoShell, cmd, err, out.String())
@@ -222,7 +228,8 @@ func (m *Machine) Shell(cmd string, wait time.Duration) (string, int, error) {
 			return strings.TrimSuffix(out.String(), "\n"), rc, nil
 		}
 		if strings.HasPrefix(line, "@@END") || strings.HasPrefix(line, "@@READY") {
-			continue // an earlier command's, given up on
+			out.Reset() // what came before was an earlier command's, given up on
+			continue
 		}
 		out.WriteString(line)
 	}

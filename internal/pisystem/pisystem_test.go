@@ -23,9 +23,12 @@ import (
 )
 
 // appendBase is the kernel command line of the test's boot: the Pi's
-// cmdline.txt (deploy/pi-image: quiet, no cursor, no blanking) with the
-// root by label, the kernel's console on hvc0 and the test hook enabled.
-const appendBase = "root=LABEL=cabinet-root ro console=hvc0 cabinet.testhook quiet loglevel=3 " +
+// cmdline.txt (deploy/pi-image: kernel messages on tty3, quiet, no cursor,
+// no blanking) with the root by label, the kernel's messages also on hvc0
+// (console.log) and the test hook enabled. tty3 comes last, so it is
+// /dev/console, as on the Pi: hvc0's driver is a module the initrd does not
+// carry, and an initrd started without a console never mounts the root.
+const appendBase = "root=LABEL=cabinet-root ro console=hvc0 console=tty3 cabinet.testhook quiet loglevel=3 " +
 	"systemd.show_status=false vt.global_cursor_default=0 consoleblank=0 panic=10"
 
 // rig is the emulated cabinet and what is plugged into it.

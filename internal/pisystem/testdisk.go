@@ -19,7 +19,10 @@ const hook = `#!/bin/sh
 T=/run/cabtest
 for i in $(seq 100); do [ -e /dev/hvc1 ] && break; sleep 0.2; done
 mount --bind "$T/cabinet.toml" /etc/cabinet/cabinet.toml
-setsid sh "$T/shell" </dev/hvc1 >/dev/hvc1 2>&1 &
+# The test's shell, started again whenever it ends: the test's end of hvc1
+# connects and disconnects (a connection given up on while the guest boots
+# hangs up the console, and the shell reads its end).
+setsid sh -c 'trap "" HUP; while :; do sh "$0" </dev/hvc1 >/dev/hvc1 2>&1; sleep 0.2; done' "$T/shell" &
 for f in "$T"/hook.d/*.sh; do
 	[ -e "$f" ] && sh "$f"
 done
@@ -29,7 +32,8 @@ exit 0
 // shell serves the test's commands on hvc1: one "SEQ COMMAND" a line, its
 // output, then "@@ENDSEQ@@ STATUS" on a line of its own.
 const shell = `#!/bin/sh
-stty raw -echo 2>/dev/null
+trap "" HUP
+stty raw -echo clocal -hupcl 2>/dev/null
 printf '@@READY@@\n'
 while IFS=' ' read -r seq line; do
 	sh -c "$line" </dev/null 2>&1
