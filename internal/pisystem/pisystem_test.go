@@ -406,8 +406,8 @@ func (r *rig) keys(keys ...string) {
 	}
 }
 
-// deal bets one chip and deals round n; it returns the round as the store
-// has it once dealt.
+// deal bets a chip and deals round n (from the menu or a table); it
+// returns the round as the store has it once dealt.
 func (r *rig) deal(n uint64) peek {
 	r.t.Helper()
 	r.keys("b", "d")
@@ -425,7 +425,10 @@ func (r *rig) deal(n uint64) peek {
 			r.t.Fatalf("round %d not dealt: open %v round %d, next %d\n%s", n, p.Round.Open, p.Round.Round, p.Meters.NextRound,
 				r.shOut("journalctl -b -u cabinet.service -o cat | tail -n 30"))
 		}
-		r.keys("d")
+		// BET+ and DEAL again: after a power cut the cabinet starts at
+		// the menu, where BET+ moves the choice and DEAL opens a table;
+		// at the table they bet a chip and deal.
+		r.keys("b", "d")
 		time.Sleep(2 * time.Second)
 	}
 }
