@@ -45,6 +45,9 @@ type rig struct {
 	// ([sas] line = "marked"), so the host's polls reach it through QEMU's
 	// PL011 (sasCheck polls the meters).
 	sasMarked bool
+	// last is the picture waitPicture returned, kept at lastPath.
+	last     image.Image
+	lastPath string
 }
 
 // TestPiSystem boots the Pi image and checks, in order: systemd starts the
@@ -144,7 +147,13 @@ func TestPiSystem(t *testing.T) {
 		r.boot()
 		r.waitActive()
 		r.waitPicture(fmt.Sprintf("cut%02d-resumed", i+1), isDrawn, 10*time.Minute)
+		firstLit := panelLit(r.last)
 		got := r.peek()
+		// A resumed round is shown before any button is lit: the first
+		// frame drawn after the cut has the button panel dark.
+		if got.Round.Open && firstLit {
+			r.t.Fatalf("cut %d: round %d resumed with a button already lit in its first frame (%s)", i+1, round, r.lastPath)
+		}
 		r.sameRound(round, pre, got)
 		r.checkFS()
 		if got.Round.Open {
@@ -294,7 +303,8 @@ func (r *rig) waitPicture(name string, ok func(image.Image) bool, wait time.Dura
 		if err == nil && ok(img) {
 			at := time.Since(r.m.PowerOn)
 			r.pics++
-			os.Rename(path, filepath.Join(r.dir, fmt.Sprintf("%02d-%s.png", r.pics, name)))
+			r.last, r.lastPath = img, filepath.Join(r.dir, fmt.Sprintf("%02d-%s.png", r.pics, name))
+			os.Rename(path, r.lastPath)
 			return at
 		}
 		if time.Now().After(deadline) {
@@ -322,6 +332,23 @@ func isDrawn(img image.Image) bool {
 		}
 	}
 	return lit*2 > n
+}
+
+// panelLit: a button of the on-screen panel (the sim backend's lamps,
+// drawn along the bottom: internal/display/chrome.go) is lit. A lit button
+// is amber (red and green high, blue low); an unlit one is grey. The panel
+// is the band at 76-84 % of the height (1280x1024: rows 780-860).
+func panelLit(img image.Image) bool {
+	b := img.Bounds()
+	for y := b.Min.Y + b.Dy()*76/100; y < b.Min.Y+b.Dy()*84/100; y += 4 {
+		for x := b.Min.X; x < b.Max.X; x += 4 {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			if cr>>8 > 200 && cg>>8 > 140 && cb>>8 < 90 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // peek is what the store says, read in the guest from a copy of the store
