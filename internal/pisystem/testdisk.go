@@ -79,6 +79,11 @@ func GuestConfig(shipped string) (string, error) {
 	sets := []struct{ section, key, value string }{
 		{"cabinet", "store", `"/var/lib/cabinet/cabinet.db"`},
 		{"cabinet", "backend", `"sim"`},
+		// The longest pause (operator range 250-1000 ms) before a shown
+		// step's buttons light: the test's screendumps, a few hundred ms
+		// apart under emulation, then see a resumed round before its
+		// buttons (pisystem_test.go, panelLit).
+		{"cabinet", "decision_pause_ms", "1000"},
 		{"sas", "address", "1"},
 		{"sas", "port", `"` + GuestSAS + `"`},
 		{"sas", "serial", `"PI-QEMU-1"`},
