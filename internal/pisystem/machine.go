@@ -81,17 +81,21 @@ func (c Config) args() []string {
 		"-device", "qemu-xhci,id=xhci",
 		"-chardev", "serial,id=val,path=" + c.Validator, "-device", "usb-serial,bus=xhci.0,chardev=val,serial=VALIDATOR",
 		"-chardev", "serial,id=prn,path=" + c.Printer, "-device", "usb-serial,bus=xhci.0,chardev=prn,serial=PRINTER",
-		// hvc0: the kernel's console, to a file; hvc1: the test's shell.
+		// hvc0: the kernel's console, to a file; the port cabinet.test:
+		// the test's shell (a plain port, not a console: see testdisk.go).
 		"-device", "virtio-serial-pci",
 		"-chardev", "file,id=con,path=" + sock("console.log"), "-device", "virtconsole,chardev=con",
-		"-chardev", "socket,id=sh,server=on,wait=off,path=" + sock("shell.sock"), "-device", "virtconsole,chardev=sh",
+		"-chardev", "socket,id=sh,server=on,wait=off,path=" + sock("shell.sock"), "-device", "virtserialport,chardev=sh,name=cabinet.test",
 		"-qmp", "unix:" + sock("qmp.sock") + ",server=on,wait=off",
+		// A second QMP socket, never used by the test: a person can take a
+		// screendump or `info usb` while it runs (the first takes one client).
+		"-qmp", "unix:" + sock("look.sock") + ",server=on,wait=off",
 	}
 }
 
 // Boot powers the machine on.
 func Boot(c Config) (*Machine, error) {
-	for _, n := range []string{"qmp.sock", "shell.sock"} {
+	for _, n := range []string{"qmp.sock", "look.sock", "shell.sock"} {
 		os.Remove(filepath.Join(c.Dir, n))
 	}
 	log, err := os.OpenFile(filepath.Join(c.Dir, "qemu.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -180,8 +184,9 @@ func (m *Machine) WaitShell(wait time.Duration) error {
 var ErrNoShell = errors.New("pisystem: the guest's test shell did not answer")
 
 // Shell runs a shell command line in the guest as root (over the virtio
-// console hvc1 the test hook serves) and returns its output and exit
-// status. The command must fit on one line.
+// serial port cabinet.test the test hook serves) and returns its output and exit
+// status; the output without the newlines that end it. The command must
+// fit on one line.
 func (m *Machine) Shell(cmd string, wait time.Duration) (string, int, error) {
 	if strings.Contains(cmd, "\n") {
 		return "", -1, fmt.Errorf("pisystem: shell command on one line only: %q", cmd)
@@ -213,16 +218,20 @@ func (m *Machine) Shell(cmd string, wait time.Duration) (string, int, error) {
 	for {
 		line, err := m.shRd.ReadString('\n')
 		if err != nil {
+			// Connect again for the next command: a connection made
+			// before the guest opened its end of the port may never carry
+			// the shell's answers (seen on QEMU 7.2).
 			m.sh.Close()
 			m.sh = nil
 			return out.String(), -1, fmt.Errorf("%w: %q: %v (output so far %q)", ErrNoShell, cmd, err, out.String())
 		}
 		if rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), end); ok {
 			rc, _ := strconv.Atoi(rest)
-			return strings.TrimSuffix(out.String(), "\n"), rc, nil
+			return strings.TrimRight(out.String(), "\n"), rc, nil
 		}
 		if strings.HasPrefix(line, "@@END") || strings.HasPrefix(line, "@@READY") {
-			continue // an earlier command's, given up on
+			out.Reset() // what came before was an earlier command's, given up on
+			continue
 		}
 		out.WriteString(line)
 	}

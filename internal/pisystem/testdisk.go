@@ -12,24 +12,29 @@ import (
 // hook is run as root by the image's cabinet-testhook.service, before the
 // cabinet's service, only in the test's boot (cabinet.testhook on the
 // kernel command line and this disk attached): the test's configuration
-// over the shipped one, the test's shell on hvc1, then every hook.d/*.sh
-// (test-only additions, e.g. a GPIO simulator's kernel module).
+// over the shipped one, the test's shell on the virtio serial port
+// cabinet.test, then every hook.d/*.sh (test-only additions, e.g. a GPIO
+// simulator's kernel module).
 const hook = `#!/bin/sh
 # scripts/test-pi-system's hook (internal/pisystem), run by cabinet-testhook.service.
 T=/run/cabtest
-for i in $(seq 100); do [ -e /dev/hvc1 ] && break; sleep 0.2; done
+P=/dev/virtio-ports/cabinet.test
+for i in $(seq 150); do [ -e "$P" ] && break; sleep 0.2; done
 mount --bind "$T/cabinet.toml" /etc/cabinet/cabinet.toml
-setsid sh "$T/shell" </dev/hvc1 >/dev/hvc1 2>&1 &
+# The test's shell on a virtio serial port (not a console: no line
+# discipline, no hang-up; a write waits while the test is not connected, a
+# read ends when it disconnects), started again whenever it ends. The port
+# opens once, for reading and writing.
+setsid sh -c 'while :; do sh "$0" <>"$1" >&0 2>&1; sleep 0.2; done' "$T/shell" "$P" &
 for f in "$T"/hook.d/*.sh; do
 	[ -e "$f" ] && sh "$f"
 done
 exit 0
 `
 
-// shell serves the test's commands on hvc1: one "SEQ COMMAND" a line, its
-// output, then "@@ENDSEQ@@ STATUS" on a line of its own.
+// shell serves the test's commands on the port: one "SEQ COMMAND" a line,
+// its output, then "@@ENDSEQ@@ STATUS" on a line of its own.
 const shell = `#!/bin/sh
-stty raw -echo 2>/dev/null
 printf '@@READY@@\n'
 while IFS=' ' read -r seq line; do
 	sh -c "$line" </dev/null 2>&1
@@ -74,6 +79,11 @@ func GuestConfig(shipped string) (string, error) {
 	sets := []struct{ section, key, value string }{
 		{"cabinet", "store", `"/var/lib/cabinet/cabinet.db"`},
 		{"cabinet", "backend", `"sim"`},
+		// The longest pause (operator range 250-1000 ms) before a shown
+		// step's buttons light: the test's screendumps, a few hundred ms
+		// apart under emulation, then see a resumed round before its
+		// buttons (pisystem_test.go, panelLit).
+		{"cabinet", "decision_pause_ms", "1000"},
 		{"sas", "address", "1"},
 		{"sas", "port", `"` + GuestSAS + `"`},
 		{"sas", "serial", `"PI-QEMU-1"`},
