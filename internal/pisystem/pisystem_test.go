@@ -120,7 +120,7 @@ func TestPiSystem(t *testing.T) {
 	r.sasCheck()
 
 	// 6. power cuts mid-round.
-	survived := 0
+	survived, resumed := 0, 0
 	for i := range cuts {
 		round := r.peek().Meters.NextRound
 		if r.peek().Meters.Credits < 100 {
@@ -129,8 +129,18 @@ func TestPiSystem(t *testing.T) {
 		pre := r.deal(round)
 		stop := make(chan struct{})
 		done := make(chan struct{})
+		// Every other cut falls before the player's first decision (0-1.5
+		// s after the deal, nothing pressed): the round is then open at the
+		// cut unless the deal settled it, so resuming an open round is
+		// tried in every run, not left to chance. The others fall 0-6 s
+		// in while the player keeps deciding.
+		early := i%2 == 0
 		go func() { // the player keeps deciding while the power may go
 			defer close(done)
+			if early {
+				<-stop
+				return
+			}
 			for j := 0; ; j++ {
 				select {
 				case <-stop:
@@ -141,6 +151,9 @@ func TestPiSystem(t *testing.T) {
 			}
 		}()
 		wait := time.Duration(rng.Int64N(int64(6 * time.Second)))
+		if early {
+			wait = time.Duration(rng.Int64N(int64(1500 * time.Millisecond)))
+		}
 		time.Sleep(wait)
 		r.m.Kill()
 		close(stop)
@@ -167,9 +180,16 @@ func TestPiSystem(t *testing.T) {
 			r.settle(round)
 		}
 		survived++
+		if got.Round.Open {
+			resumed++
+		}
 		fmt.Printf("PI-FIGURE cut %d survived (round %d %s)\n", i+1, round, map[bool]string{true: "resumed open", false: "settled before the cut"}[got.Round.Open])
 	}
 	fmt.Printf("PI-FIGURE cuts-survived %d\n", survived)
+	fmt.Printf("PI-FIGURE cuts-resumed-open %d\n", resumed)
+	if cuts >= 2 && resumed == 0 {
+		t.Fatalf("no cut of %d left a round open to resume: the resume path was not tried", cuts)
+	}
 }
 
 func newRig(t *testing.T, img string) *rig {
